@@ -1,0 +1,254 @@
+package compat
+
+import (
+	"github.com/Masterminds/semver/v3"
+)
+
+// Kind says what a [Feature] is.
+type Kind string
+
+// The kinds of facts the matrix records.
+const (
+	// KindEvent is a hook event name, a key of hooks.json's "hooks" object.
+	KindEvent Kind = "event"
+	// KindHandlerType is a value of a handler's "type" field.
+	KindHandlerType Kind = "handler-type"
+	// KindField is a key of hooks.json: of the file, of a matcher group or
+	// of a handler (see [Feature.Scope]).
+	KindField Kind = "field"
+	// KindOutput is something a hook's reply can do, such as block.
+	KindOutput Kind = "output"
+	// KindInput is a field Claude Code sends on a hook's stdin.
+	KindInput Kind = "input"
+	// KindLoader is a behaviour of the loader that reads hooks.json.
+	KindLoader Kind = "loader"
+	// KindTool is a built-in tool name a matcher can name.
+	KindTool Kind = "tool"
+)
+
+// Scope says where a [KindField] key lives in hooks.json.
+type Scope string
+
+// The levels of hooks.json.
+const (
+	ScopeFile    Scope = "file"    // {"description", "hooks"}
+	ScopeGroup   Scope = "group"   // {"matcher", "hooks"}
+	ScopeHandler Scope = "handler" // {"type", "command", "timeout", ...}
+)
+
+// Source says where a fact comes from.
+type Source string
+
+// The sources of facts, strongest last.
+const (
+	SourceChangelog Source = "CHANGELOG"       // a line in Claude Code's CHANGELOG
+	SourceNPM       Source = "npm"             // the first npm build that ships it
+	SourceIssue     Source = "issue"           // an issue thread shows it in use
+	SourceSeen      Source = "seen"            // a real release run here
+	SourceDocs      Source = "hooks-reference" // the public hooks reference
+)
+
+// Channel is how a handler can stop what its event is about.
+type Channel string
+
+// The block channels.
+const (
+	// ChannelNone: the event cannot be blocked; output is advisory.
+	ChannelNone Channel = "none"
+	// ChannelExit2: exit 2 blocks and stderr is the reason given to Claude.
+	ChannelExit2 Channel = "exit2"
+	// ChannelContinue: JSON {"continue":false,"stopReason":...} on stdout
+	// halts; exit 2 still works as well.
+	ChannelContinue Channel = "json-continue"
+	// ChannelFeedback: exit 2 feeds stderr to Claude, but the action has
+	// already happened (PostToolUse runs after the tool).
+	ChannelFeedback Channel = "feedback"
+	// ChannelDecision: only a JSON decision counts; exit 2 is ignored
+	// (PermissionRequest).
+	ChannelDecision Channel = "json-decision"
+)
+
+// Feature is one row of the matrix: something that exists from a given
+// Claude Code release on.
+type Feature struct {
+	Kind  Kind
+	Name  string
+	Since string // first release that has it, e.g. "2.1.33"
+	// Source says where Since comes from; Note says what is uncertain.
+	Source Source
+	Note   string
+
+	// Scope is where a KindField key lives.
+	Scope Scope
+	// Types lists the handler types a ScopeHandler field belongs to; empty
+	// means every type.
+	Types []string
+
+	// Matcher is what a KindEvent's matcher filters ("tool name", "source",
+	// ...); empty when the event takes no matcher.
+	Matcher string
+	// Channel is a KindEvent's block channel, or the channel a KindOutput
+	// capability opens for Events.
+	Channel Channel
+	// Events lists the events a KindOutput capability applies to.
+	Events []string
+}
+
+// Version returns Since parsed.
+func (f Feature) Version() *semver.Version { return mustVersion(f.Since) }
+
+// PluginFloor is the first release that loads a plugin's hooks.json.
+const PluginFloor = "2.0.12"
+
+// UnknownEventsTolerated is the loader capability whose release first
+// ignores an unknown event key (with a warning) instead of rejecting the
+// whole file. hookgen never relies on it.
+const UnknownEventsTolerated = "unknown event keys ignored"
+
+// ContinueFalse is the output capability that lets TeammateIdle and
+// TaskCompleted halt with JSON {"continue":false}.
+const ContinueFalse = "continue:false"
+
+// Matrix is every fact hookwright relies on, in release order within each
+// kind. Sources: /work/shared/facts/claude-code-hooks.md, which cites the
+// CHANGELOG, npm builds and releases run here.
+var Matrix = []Feature{
+	// Events. Matcher: what the matcher filters, per the hooks reference.
+	{Kind: KindEvent, Name: "PreToolUse", Since: "1.0.38", Source: SourceChangelog, Matcher: "tool name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "PostToolUse", Since: "1.0.38", Source: SourceChangelog, Matcher: "tool name", Channel: ChannelFeedback},
+	{Kind: KindEvent, Name: "Notification", Since: "1.0.38", Source: SourceChangelog, Matcher: "notification type", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "Stop", Since: "1.0.38", Source: SourceChangelog, Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "SubagentStop", Since: "1.0.41", Source: SourceChangelog, Matcher: "agent type", Channel: ChannelExit2,
+		Note: "the agent-type matcher is newer than the event; older releases ignore it"},
+	{Kind: KindEvent, Name: "PreCompact", Since: "1.0.48", Source: SourceChangelog, Matcher: "trigger (manual, auto)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "UserPromptSubmit", Since: "1.0.54", Source: SourceChangelog, Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "SessionStart", Since: "1.0.62", Source: SourceChangelog, Matcher: "source (startup, resume, clear, compact)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "SessionEnd", Since: "1.0.85", Source: SourceChangelog, Matcher: "reason", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "SubagentStart", Since: "2.0.43", Source: SourceChangelog, Matcher: "agent type", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "PermissionRequest", Since: "2.0.45", Source: SourceChangelog, Matcher: "tool name", Channel: ChannelDecision,
+		Note: "ignores even exit 2; only a JSON decision counts"},
+	{Kind: KindEvent, Name: "PostToolUseFailure", Since: "2.0.56", Source: SourceNPM, Matcher: "tool name", Channel: ChannelFeedback},
+	{Kind: KindEvent, Name: "TeammateIdle", Since: "2.1.33", Source: SourceSeen, Channel: ChannelExit2,
+		Note: "2.0.30 rejects a hooks.json naming it (seen)"},
+	{Kind: KindEvent, Name: "TaskCompleted", Since: "2.1.33", Source: SourceSeen, Channel: ChannelExit2,
+		Note: "exit 2 makes TaskUpdate fail and the task stays open (seen on 2.1.33)"},
+	{Kind: KindEvent, Name: "ConfigChange", Since: "2.1.49", Source: SourceChangelog, Matcher: "source", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "WorktreeCreate", Since: "2.1.50", Source: SourceChangelog, Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "WorktreeRemove", Since: "2.1.50", Source: SourceChangelog, Channel: ChannelNone},
+	{Kind: KindEvent, Name: "InstructionsLoaded", Since: "2.1.69", Source: SourceChangelog, Matcher: "load reason", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "PostCompact", Since: "2.1.76", Source: SourceChangelog, Matcher: "trigger (manual, auto)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "Elicitation", Since: "2.1.76", Source: SourceChangelog, Matcher: "MCP server name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "ElicitationResult", Since: "2.1.76", Source: SourceChangelog, Matcher: "MCP server name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "StopFailure", Since: "2.1.78", Source: SourceChangelog, Matcher: "error type", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "CwdChanged", Since: "2.1.83", Source: SourceChangelog, Channel: ChannelNone},
+	{Kind: KindEvent, Name: "FileChanged", Since: "2.1.83", Source: SourceChangelog, Matcher: "file name", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "TaskCreated", Since: "2.1.84", Source: SourceChangelog, Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "UserPromptExpansion", Since: "2.1.116", Source: SourceNPM, Matcher: "command name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "PostToolBatch", Since: "2.1.118", Source: SourceNPM, Channel: ChannelNone},
+	{Kind: KindEvent, Name: "PreModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone,
+		Note: "the CHANGELOG places it at about 2.1.251; confirm in the live tier"},
+	{Kind: KindEvent, Name: "PostModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone,
+		Note: "the CHANGELOG places it at about 2.1.251; confirm in the live tier"},
+
+	// Handler types, as a plugin's hooks.json may use them.
+	{Kind: KindHandlerType, Name: "command", Since: "1.0.38", Source: SourceChangelog},
+	{Kind: KindHandlerType, Name: "prompt", Since: "2.1.0", Source: SourceChangelog},
+	{Kind: KindHandlerType, Name: "agent", Since: "2.1.0", Source: SourceChangelog,
+		Note: "npm builds have it from 2.0.44, but plugins may use it from 2.1.0 (CHANGELOG)"},
+	{Kind: KindHandlerType, Name: "http", Since: "2.1.84", Source: SourceChangelog,
+		Note: "the CHANGELOG also mentions http hooks at 2.1.63; 2.1.84 is the later, safer edge"},
+	{Kind: KindHandlerType, Name: "mcp_tool", Since: "2.1.118", Source: SourceChangelog},
+
+	// Keys of hooks.json.
+	{Kind: KindField, Scope: ScopeFile, Name: "hooks", Since: PluginFloor, Source: SourceChangelog},
+	{Kind: KindField, Scope: ScopeFile, Name: "description", Since: PluginFloor, Source: SourceDocs},
+	{Kind: KindField, Scope: ScopeGroup, Name: "matcher", Since: "1.0.38", Source: SourceChangelog},
+	{Kind: KindField, Scope: ScopeGroup, Name: "hooks", Since: "1.0.38", Source: SourceChangelog},
+	{Kind: KindField, Scope: ScopeHandler, Name: "type", Since: "1.0.38", Source: SourceChangelog},
+	{Kind: KindField, Scope: ScopeHandler, Name: "command", Since: "1.0.38", Source: SourceChangelog, Types: []string{"command"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "timeout", Since: "1.0.41", Source: SourceChangelog,
+		Note: "seconds, not milliseconds; the default went from 60 s to 600 s in 2.1.3"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "prompt", Since: "2.1.0", Source: SourceChangelog, Types: []string{"prompt", "agent"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "once", Since: "2.1.0", Source: SourceChangelog},
+	{Kind: KindField, Scope: ScopeHandler, Name: "async", Since: "2.1.15", Source: SourceNPM, Types: []string{"command"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "statusMessage", Since: "2.1.42", Source: SourceIssue,
+		Note: "no CHANGELOG line found; anthropics/claude-code#27064 shows it loading on 2.1.42, so 2.1.42 is a safe edge, possibly late"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "url", Since: "2.1.84", Source: SourceChangelog, Types: []string{"http"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "if", Since: "2.1.85", Source: SourceChangelog},
+	{Kind: KindField, Scope: ScopeHandler, Name: "args", Since: "2.1.139", Source: SourceChangelog, Types: []string{"command"},
+		Note: "silently dropped before 2.1.139: the command runs without its arguments"},
+
+	// What a hook's reply can do.
+	{Kind: KindOutput, Name: ContinueFalse, Since: "2.1.69", Source: SourceChangelog,
+		Events: []string{"TeammateIdle", "TaskCompleted"}, Channel: ChannelContinue},
+	{Kind: KindOutput, Name: "exit 2 blocks compaction", Since: "2.1.105", Source: SourceChangelog,
+		Events: []string{"PreCompact"}, Channel: ChannelExit2},
+
+	// What a hook's stdin carries.
+	{Kind: KindInput, Name: "last_assistant_message", Since: "2.1.47", Source: SourceChangelog,
+		Events: []string{"Stop", "SubagentStop"}},
+
+	// The loader.
+	{Kind: KindLoader, Name: "plugin hooks.json", Since: PluginFloor, Source: SourceChangelog,
+		Note: "no plugin hooks.json loads before this release"},
+	{Kind: KindLoader, Name: "plugin.json unknown keys accepted", Since: "2.1.76", Source: SourceSeen,
+		Note: "up to 2.1.75 any unknown key, $schema included, fails the install"},
+	{Kind: KindLoader, Name: UnknownEventsTolerated, Since: "2.1.257", Source: SourceSeen,
+		Note: "up to 2.1.252 an unknown event key rejects the whole file and turns off the plugin's MCP servers; no builds exist in between"},
+
+	// Tools a fallback matcher names.
+	{Kind: KindTool, Name: "TodoWrite", Since: "1.0.38", Source: SourceSeen,
+		Note: "offered on every plugin-capable release run here (2.0.30, 2.1.33 without CLAUDE_CODE_ENABLE_TASKS)"},
+	{Kind: KindTool, Name: "TaskUpdate", Since: "2.1.16", Source: SourceChangelog,
+		Note: "in -p mode only with CLAUDE_CODE_ENABLE_TASKS=1; off on the newest models unless CLAUDE_CODE_ENABLE_TODO_TOOLS=1"},
+}
+
+// Lookup returns the matrix row for kind and name. For KindField it returns
+// the first row with that name; use [LookupField] where scope matters.
+func Lookup(kind Kind, name string) (Feature, bool) {
+	for _, f := range Matrix {
+		if f.Kind == kind && f.Name == name {
+			return f, true
+		}
+	}
+	return Feature{}, false
+}
+
+// LookupField returns the matrix row for a hooks.json key at scope.
+func LookupField(scope Scope, name string) (Feature, bool) {
+	for _, f := range Matrix {
+		if f.Kind == KindField && f.Scope == scope && f.Name == name {
+			return f, true
+		}
+	}
+	return Feature{}, false
+}
+
+// Has reports whether release v has the feature kind/name. An unknown
+// feature is never present.
+func Has(kind Kind, name string, v *semver.Version) bool {
+	f, ok := Lookup(kind, name)
+	return ok && !v.LessThan(f.Version())
+}
+
+// Features returns the rows of kind present in release v, in matrix order.
+func Features(kind Kind, v *semver.Version) []Feature {
+	var out []Feature
+	for _, f := range Matrix {
+		if f.Kind == kind && !v.LessThan(f.Version()) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// All returns every row of kind, in matrix order.
+func All(kind Kind) []Feature {
+	var out []Feature
+	for _, f := range Matrix {
+		if f.Kind == kind {
+			out = append(out, f)
+		}
+	}
+	return out
+}

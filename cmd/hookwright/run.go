@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/builtin"
+	"github.com/hookwright/hookwright/hooks/config"
+	"github.com/hookwright/hookwright/hooks/fallback"
+	"github.com/hookwright/hookwright/hooks/journal"
+)
+
+// version is set by the Makefile from plugin/.claude-plugin/plugin.json.
+var version = "dev"
+
+const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>]
+       hookwright version
+       hookwright help
+
+Claude Code runs hookwright from a plugin's hooks.json with the hook event
+JSON on stdin. Exit 0 goes on (JSON on stdout), 2 blocks (reason on stderr),
+1 is a non-blocking error. Events: %s.
+`
+
+// invocation is the parsed command line.
+type invocation struct {
+	event hooks.Event // canonical event
+	via   hooks.Event // fired event, when it differs
+	band  hooks.Band
+}
+
+// run is the whole program; it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	log := newLogger(stderr, getenv)
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintf(stderr, usage, eventList())
+		if len(args) == 0 {
+			return hooks.ExitError
+		}
+		return hooks.ExitOK
+	}
+	if args[0] == "version" || args[0] == "--version" {
+		fmt.Fprintln(stdout, "hookwright", version)
+		return hooks.ExitOK
+	}
+	inv, err := parseArgs(args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	data, err := hooks.Read(stdin, readOptions(getenv))
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if data == nil {
+		log.Debug("empty stdin: nothing to do", "event", inv.event)
+		return hooks.ExitOK
+	}
+	return serve(inv, data, stdout, stderr, getenv, log)
+}
+
+// serve decodes, adapts, dispatches, emits and journals one event.
+func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(string) string, log *slog.Logger) int {
+	start := time.Now()
+	fired := inv.event
+	if inv.via != "" {
+		fired = inv.via
+	}
+	in, err := hooks.Decode(data, fired)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if inv.via != "" {
+		adapted, ok, err := fallback.Adapt(inv.event, in)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if !ok {
+			log.Debug("fallback does not apply", "event", inv.event, "via", inv.via)
+			return hooks.ExitOK
+		}
+		in = adapted
+	}
+	project := projectDir(in, getenv)
+	cfg, cfgErr := config.Load(project)
+	ctx, cancel := context.WithTimeout(context.Background(), durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second))
+	defer cancel()
+	res, faults := builtin.Mux(cfg).Dispatch(ctx, in)
+	var notes []string
+	if cfgErr != nil {
+		notes = append(notes, "hookwright: "+cfgErr.Error())
+	}
+	for _, f := range faults {
+		notes = append(notes, "hookwright: "+f.Error()+" (failed open)")
+	}
+	if len(notes) > 0 && res.Decision != hooks.Block {
+		for _, n := range notes {
+			fmt.Fprintln(stderr, n)
+		}
+		res.SystemMessage = strings.Join(append(notes, res.SystemMessage), "\n")
+		res.SystemMessage = strings.TrimSuffix(res.SystemMessage, "\n")
+	}
+	code := hooks.Emit(stdout, stderr, inv.event, res, inv.band)
+	if project != "" && cfg.Journal.Enabled {
+		e := journal.Entry{
+			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via),
+			Target: in.MatchTarget(), Exit: code, Micros: time.Since(start).Microseconds(), Faults: notes,
+		}
+		if res.Decision != hooks.None {
+			e.Decision, e.Reason = res.Decision.String(), res.Reason
+		}
+		if err := journal.Append(project, e); err != nil {
+			log.Debug("journal not written", "err", err)
+		}
+	}
+	return code
+}
+
+// parseArgs reads <Event> [--via E] [--proto V].
+func parseArgs(args []string) (invocation, error) {
+	var inv invocation
+	ev, err := hooks.ParseEvent(args[0])
+	if err != nil {
+		return inv, fmt.Errorf("%w (run 'hookwright help' for the list)", err)
+	}
+	inv.event = ev
+	rest := args[1:]
+	for len(rest) > 0 {
+		flag, val, hasVal := strings.Cut(rest[0], "=")
+		if !hasVal {
+			if len(rest) < 2 {
+				return inv, fmt.Errorf("%s needs a value", flag)
+			}
+			val, rest = rest[1], rest[1:]
+		}
+		rest = rest[1:]
+		switch flag {
+		case "--via":
+			if inv.via, err = hooks.ParseEvent(val); err != nil {
+				return inv, fmt.Errorf("--via: %w", err)
+			}
+		case "--proto":
+			if inv.band, err = hooks.ParseBand(val); err != nil {
+				return inv, fmt.Errorf("--proto: %w", err)
+			}
+		default:
+			return inv, fmt.Errorf("unknown flag %q (run 'hookwright help')", flag)
+		}
+	}
+	return inv, nil
+}
+
+// fail reports err on one line and returns the non-blocking error code.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, "hookwright:", strings.ReplaceAll(err.Error(), "\n", " "))
+	return hooks.ExitError
+}
+
+// projectDir is CLAUDE_PROJECT_DIR, or the input's cwd where Claude Code
+// does not set it (SessionStart on 2.0.30).
+func projectDir(in hooks.Input, getenv func(string) string) string {
+	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		return d
+	}
+	return in.Base().Cwd
+}
+
+func readOptions(getenv func(string) string) hooks.ReadOptions {
+	opts := hooks.ReadOptions{Timeout: durationEnv(getenv, "HOOKWRIGHT_STDIN_TIMEOUT", 0)}
+	if n, err := strconv.ParseInt(getenv("HOOKWRIGHT_MAX_INPUT"), 10, 64); err == nil && n > 0 {
+		opts.MaxBytes = n
+	}
+	return opts
+}
+
+func durationEnv(getenv func(string) string, name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(getenv(name)); err == nil && d > 0 {
+		return d
+	}
+	return def
+}
+
+func newLogger(stderr io.Writer, getenv func(string) string) *slog.Logger {
+	level := slog.LevelWarn + 100 // quiet: nothing is logged
+	if getenv("HOOKWRIGHT_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+func eventList() string {
+	var names []string
+	for _, e := range hooks.Events() {
+		names = append(names, string(e))
+	}
+	return strings.Join(names, ", ")
+}

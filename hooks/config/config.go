@@ -1,0 +1,216 @@
+// Package config loads hookwright's project configuration from
+// .hookwright/config.json under the project folder.
+//
+// A missing file means the defaults. An invalid file (bad JSON, an unknown
+// key, a bad value) is reported and the defaults are used, so a typo never
+// blocks work by accident; only a gate whose own section says "fail":
+// "closed" blocks when it cannot decide.
+//
+// Example .hookwright/config.json (every key optional):
+//
+//	{
+//	  "guard":     {"enabled": true, "deny": ["terraform destroy"], "protect": [".env"]},
+//	  "artifacts": {"enabled": true, "root": ".agent/teams", "fail": "open",
+//	                "files": [{"name": "L1-index.yaml", "min_bytes": 50},
+//	                          {"name": "L2-summary.md", "min_bytes": 100}]},
+//	  "scratchpad": {"enabled": true, "dir": ".claude/scratchpad"},
+//	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json"},
+//	  "work":      {"mode": "warn"},
+//	  "journal":   {"enabled": true},
+//	  "native":    {"switch": true}
+//	}
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Dir is the project-relative folder that holds config and state.
+const Dir = ".hookwright"
+
+// File is the project-relative path of the config file.
+const File = Dir + "/config.json"
+
+// Fail says what a gate does when it cannot decide.
+type Fail string
+
+// The fail policies.
+const (
+	FailOpen   Fail = "open"   // let the work go on (the default)
+	FailClosed Fail = "closed" // block, saying why
+)
+
+// Config is the whole project configuration.
+type Config struct {
+	Guard      Guard      `json:"guard"`
+	Artifacts  Artifacts  `json:"artifacts"`
+	Scratchpad Scratchpad `json:"scratchpad"`
+	PDCA       PDCA       `json:"pdca"`
+	Work       Work       `json:"work"`
+	Journal    Journal    `json:"journal"`
+	Native     Native     `json:"native"`
+}
+
+// Guard configures the Bash/Write security guard.
+type Guard struct {
+	Enabled bool `json:"enabled"`
+	// Deny adds substrings that block a Bash command.
+	Deny []string `json:"deny,omitempty"`
+	// Protect adds path globs (matched against the project-relative path
+	// and the base name) that Write and Edit may not touch.
+	Protect []string `json:"protect,omitempty"`
+}
+
+// ArtifactFile is one deliverable a teammate must leave.
+type ArtifactFile struct {
+	Name     string `json:"name"`
+	MinBytes int64  `json:"min_bytes"`
+}
+
+// Artifacts configures the L1/L2 artifact gate.
+type Artifacts struct {
+	Enabled bool           `json:"enabled"`
+	Root    string         `json:"root"`
+	Files   []ArtifactFile `json:"files"`
+	Fail    Fail           `json:"fail"`
+}
+
+// Scratchpad configures the scratchpad chain.
+type Scratchpad struct {
+	Enabled     bool     `json:"enabled"`
+	Dir         string   `json:"dir"`
+	Coordinator string   `json:"coordinator"`
+	Ego         string   `json:"ego"`
+	Headings    []string `json:"headings"`
+	Fail        Fail     `json:"fail"`
+}
+
+// PDCA configures task auto-advance.
+type PDCA struct {
+	Enabled bool   `json:"enabled"`
+	State   string `json:"state"`
+}
+
+// WorkMode is how strictly edits must belong to a work unit.
+type WorkMode string
+
+// The work-tracking modes.
+const (
+	WorkStrict WorkMode = "strict" // block edits outside a work unit
+	WorkWarn   WorkMode = "warn"   // tell the model, do not block
+	WorkOff    WorkMode = "off"
+)
+
+// Work configures work-unit tracking.
+type Work struct {
+	Mode WorkMode `json:"mode"`
+}
+
+// Journal configures the per-call event log.
+type Journal struct {
+	Enabled bool `json:"enabled"`
+}
+
+// Native configures the switch to the native-event manifest.
+type Native struct {
+	Switch bool `json:"switch"`
+}
+
+// Default returns the configuration used when there is no file.
+func Default() Config {
+	return Config{
+		Guard: Guard{Enabled: true},
+		Artifacts: Artifacts{
+			Enabled: true,
+			Root:    ".agent/teams",
+			Files:   []ArtifactFile{{"L1-index.yaml", 50}, {"L2-summary.md", 100}},
+			Fail:    FailOpen,
+		},
+		Scratchpad: Scratchpad{
+			Enabled:     true,
+			Dir:         ".claude/scratchpad",
+			Coordinator: "coordinator",
+			Ego:         "ego",
+			Headings:    []string{"What I did", "Cross-agent observations", "Unresolved"},
+			Fail:        FailOpen,
+		},
+		PDCA:    PDCA{Enabled: true, State: Dir + "/pdca.json"},
+		Work:    Work{Mode: WorkWarn},
+		Journal: Journal{Enabled: true},
+		Native:  Native{Switch: true},
+	}
+}
+
+// Load reads the config of the project at dir. It always returns a usable
+// Config: on error, the defaults, with an error that says what was wrong
+// and where.
+func Load(dir string) (Config, error) {
+	cfg := Default()
+	if dir == "" {
+		return cfg, nil
+	}
+	path := filepath.Join(dir, File)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
+	parsed, err := Parse(data)
+	if err != nil {
+		return cfg, fmt.Errorf("config %s: %w (using defaults)", path, err)
+	}
+	return parsed, nil
+}
+
+// Parse decodes a config file over the defaults and validates it.
+func Parse(data []byte) (Config, error) {
+	cfg := Default()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return Default(), err
+	}
+	if err := cfg.Validate(); err != nil {
+		return Default(), err
+	}
+	return cfg, nil
+}
+
+// Validate reports the first value that makes no sense.
+func (c Config) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    Fail
+	}{{"artifacts.fail", c.Artifacts.Fail}, {"scratchpad.fail", c.Scratchpad.Fail}} {
+		if f.v != FailOpen && f.v != FailClosed {
+			return fmt.Errorf("%s: %q is not \"open\" or \"closed\"", f.name, f.v)
+		}
+	}
+	switch c.Work.Mode {
+	case WorkStrict, WorkWarn, WorkOff:
+	default:
+		return fmt.Errorf("work.mode: %q is not \"strict\", \"warn\" or \"off\"", c.Work.Mode)
+	}
+	for i, a := range c.Artifacts.Files {
+		if a.Name == "" || filepath.Base(a.Name) != a.Name {
+			return fmt.Errorf("artifacts.files[%d].name: %q must be a plain file name", i, a.Name)
+		}
+		if a.MinBytes < 0 {
+			return fmt.Errorf("artifacts.files[%d].min_bytes: must not be negative", i)
+		}
+	}
+	for name, p := range map[string]string{"artifacts.root": c.Artifacts.Root, "scratchpad.dir": c.Scratchpad.Dir, "pdca.state": c.PDCA.State} {
+		if p == "" || filepath.IsAbs(p) || !filepath.IsLocal(p) {
+			return fmt.Errorf("%s: %q must be a relative path inside the project", name, p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,33 @@
+// Package hooks is the hookwright runtime library: the Claude Code hook wire
+// types, the stdin/stdout protocol, the handler mux and the single place where
+// a result becomes an exit code.
+//
+// # The protocol
+//
+// Claude Code starts a hook command through a shell, writes one JSON event on
+// its stdin and reads the exit code:
+//
+//   - 0: go on. stdout may carry one JSON object whose fields depend on the
+//     event (see the *Output types).
+//   - 2: block. stdout is ignored and stderr is the reason given to Claude.
+//   - anything else: a non-blocking error, shown to the user only.
+//
+// [Read] takes the first complete JSON value from stdin under a size cap and a
+// deadline, and never waits for EOF, because Claude Code may keep stdin open.
+// [Decode] turns it into one typed event per hook kind ([PreToolUse],
+// [TaskCompleted], ...); fields this package does not know are kept in
+// [Common.Extra] rather than rejected.
+//
+// # Handlers
+//
+// A [Handler] answers one event with a [Result]. Handlers are values and are
+// registered on a [Mux] with the event and a matcher, exactly like Claude
+// Code's own hooks.json entries; see [Mux] for matching and merge rules.
+//
+// # Exit codes
+//
+// [Emit] is the only function that turns a merged [Result] into bytes and an
+// exit code. It chooses the block channel by event and protocol band: exit 2
+// with the reason on stderr works on every release; `continue:false` on
+// TeammateIdle and TaskCompleted needs 2.1.69 or later ([Band]).
+package hooks

@@ -1,0 +1,424 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Event is a Claude Code hook event name, spelled as in hooks.json
+// ("PreToolUse", "TaskCompleted", ...).
+type Event string
+
+// The hook events Claude Code knows, in the order they arrived. See
+// ../shared/facts/claude-code-hooks.md and the compat package for the first
+// release of each.
+const (
+	EventPreToolUse          Event = "PreToolUse"
+	EventPostToolUse         Event = "PostToolUse"
+	EventNotification        Event = "Notification"
+	EventStop                Event = "Stop"
+	EventSubagentStop        Event = "SubagentStop"
+	EventPreCompact          Event = "PreCompact"
+	EventUserPromptSubmit    Event = "UserPromptSubmit"
+	EventSessionStart        Event = "SessionStart"
+	EventSessionEnd          Event = "SessionEnd"
+	EventSubagentStart       Event = "SubagentStart"
+	EventPermissionRequest   Event = "PermissionRequest"
+	EventPostToolUseFailure  Event = "PostToolUseFailure"
+	EventTeammateIdle        Event = "TeammateIdle"
+	EventTaskCompleted       Event = "TaskCompleted"
+	EventConfigChange        Event = "ConfigChange"
+	EventWorktreeCreate      Event = "WorktreeCreate"
+	EventWorktreeRemove      Event = "WorktreeRemove"
+	EventInstructionsLoaded  Event = "InstructionsLoaded"
+	EventPostCompact         Event = "PostCompact"
+	EventElicitation         Event = "Elicitation"
+	EventElicitationResult   Event = "ElicitationResult"
+	EventStopFailure         Event = "StopFailure"
+	EventCwdChanged          Event = "CwdChanged"
+	EventFileChanged         Event = "FileChanged"
+	EventTaskCreated         Event = "TaskCreated"
+	EventUserPromptExpansion Event = "UserPromptExpansion"
+	EventPostToolBatch       Event = "PostToolBatch"
+	EventPreModelSwitch      Event = "PreModelSwitch"
+	EventPostModelSwitch     Event = "PostModelSwitch"
+)
+
+// eventInfo describes one event: how to make its input value.
+type eventInfo struct {
+	event Event
+	new   func() Input
+}
+
+// events lists every known event; Events returns their names in this order.
+var events = []eventInfo{
+	{EventPreToolUse, func() Input { return new(PreToolUse) }},
+	{EventPostToolUse, func() Input { return new(PostToolUse) }},
+	{EventNotification, func() Input { return new(Notification) }},
+	{EventStop, func() Input { return new(Stop) }},
+	{EventSubagentStop, func() Input { return new(SubagentStop) }},
+	{EventPreCompact, func() Input { return new(PreCompact) }},
+	{EventUserPromptSubmit, func() Input { return new(UserPromptSubmit) }},
+	{EventSessionStart, func() Input { return new(SessionStart) }},
+	{EventSessionEnd, func() Input { return new(SessionEnd) }},
+	{EventSubagentStart, func() Input { return new(SubagentStart) }},
+	{EventPermissionRequest, func() Input { return new(PermissionRequest) }},
+	{EventPostToolUseFailure, func() Input { return new(PostToolUseFailure) }},
+	{EventTeammateIdle, func() Input { return new(TeammateIdle) }},
+	{EventTaskCompleted, func() Input { return new(TaskCompleted) }},
+	{EventConfigChange, func() Input { return new(ConfigChange) }},
+	{EventWorktreeCreate, func() Input { return new(WorktreeCreate) }},
+	{EventWorktreeRemove, func() Input { return new(WorktreeRemove) }},
+	{EventInstructionsLoaded, func() Input { return new(InstructionsLoaded) }},
+	{EventPostCompact, func() Input { return new(PostCompact) }},
+	{EventElicitation, func() Input { return new(Elicitation) }},
+	{EventElicitationResult, func() Input { return new(ElicitationResult) }},
+	{EventStopFailure, func() Input { return new(StopFailure) }},
+	{EventCwdChanged, func() Input { return new(CwdChanged) }},
+	{EventFileChanged, func() Input { return new(FileChanged) }},
+	{EventTaskCreated, func() Input { return new(TaskCreated) }},
+	{EventUserPromptExpansion, func() Input { return new(UserPromptExpansion) }},
+	{EventPostToolBatch, func() Input { return new(PostToolBatch) }},
+	{EventPreModelSwitch, func() Input { return new(PreModelSwitch) }},
+	{EventPostModelSwitch, func() Input { return new(PostModelSwitch) }},
+}
+
+// Events returns every event this package has a type for.
+func Events() []Event {
+	out := make([]Event, len(events))
+	for i, e := range events {
+		out[i] = e.event
+	}
+	return out
+}
+
+// ParseEvent accepts an event name as hooks.json spells it ("PreToolUse") or
+// in kebab case ("pre-tool-use"), case-insensitively, and returns the
+// canonical name. An unknown name is an error that lists no guesses: the
+// caller prints it on one line.
+func ParseEvent(name string) (Event, error) {
+	key := strings.ToLower(strings.ReplaceAll(name, "-", ""))
+	key = strings.ReplaceAll(key, "_", "")
+	for _, e := range events {
+		if strings.ToLower(string(e.event)) == key && key != "" {
+			return e.event, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q", ErrUnknownEvent, name)
+}
+
+// NewInput returns a zero input value of the type for e, or nil when e is
+// not a known event.
+func NewInput(e Event) Input {
+	for _, info := range events {
+		if info.event == e {
+			return info.new()
+		}
+	}
+	return nil
+}
+
+// Input is one decoded hook event. Every event type embeds [Common], so a
+// handler can read the shared fields of any input through Base.
+type Input interface {
+	// Base returns the fields every event carries.
+	Base() *Common
+	// MatchTarget is the string a hooks.json matcher is tested against for
+	// this event (the tool name for tool events, the source for
+	// SessionStart, ...). It is empty for events that take no matcher.
+	MatchTarget() string
+}
+
+// Common holds the fields every hook input carries.
+type Common struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  Event  `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// AgentID and AgentType are set by newer releases when the hook fires
+	// inside a subagent.
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
+
+	// Extra keeps every input field this package does not model, so that a
+	// newer Claude Code never makes a hook fail and handlers can still read
+	// what it sent.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Base returns c itself; it makes every event type satisfy [Input].
+func (c *Common) Base() *Common { return c }
+
+// MatchTarget is empty for events without a matcher.
+func (c *Common) MatchTarget() string { return "" }
+
+// ToolCall holds the fields of the tool events.
+type ToolCall struct {
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+}
+
+// PreToolUse fires before a tool runs; it can allow, ask, deny or rewrite it.
+type PreToolUse struct {
+	Common
+	ToolCall
+}
+
+// MatchTarget is the tool name.
+func (e *PreToolUse) MatchTarget() string { return e.ToolName }
+
+// PostToolUse fires after a tool succeeded. It cannot undo the tool.
+type PostToolUse struct {
+	Common
+	ToolCall
+	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
+}
+
+// MatchTarget is the tool name.
+func (e *PostToolUse) MatchTarget() string { return e.ToolName }
+
+// PostToolUseFailure fires after a tool failed (2.0.56+).
+type PostToolUseFailure struct {
+	Common
+	ToolCall
+	Error       string `json:"error,omitempty"`
+	IsInterrupt bool   `json:"is_interrupt,omitempty"`
+}
+
+// MatchTarget is the tool name.
+func (e *PostToolUseFailure) MatchTarget() string { return e.ToolName }
+
+// PostToolBatch fires after a batch of parallel tool calls (2.1.118+).
+type PostToolBatch struct {
+	Common
+	ToolCalls json.RawMessage `json:"tool_calls,omitempty"`
+}
+
+// PermissionRequest fires when a permission dialog would be shown (2.0.45+).
+// It ignores exit 2: only its JSON decision counts.
+type PermissionRequest struct {
+	Common
+	ToolCall
+	PermissionSuggestions json.RawMessage `json:"permission_suggestions,omitempty"`
+}
+
+// MatchTarget is the tool name.
+func (e *PermissionRequest) MatchTarget() string { return e.ToolName }
+
+// Notification fires when Claude Code shows a notification.
+type Notification struct {
+	Common
+	Message          string `json:"message"`
+	Title            string `json:"title,omitempty"`
+	NotificationType string `json:"notification_type,omitempty"`
+}
+
+// MatchTarget is the notification type.
+func (e *Notification) MatchTarget() string { return e.NotificationType }
+
+// UserPromptSubmit fires when the user submits a prompt.
+type UserPromptSubmit struct {
+	Common
+	Prompt string `json:"prompt"`
+}
+
+// UserPromptExpansion fires when a prompt is expanded (2.1.116+).
+type UserPromptExpansion struct {
+	Common
+	Prompt string `json:"prompt,omitempty"`
+}
+
+// Stop fires when the main agent finishes a turn. StopHookActive is true
+// when Claude Code is already continuing because of a stop hook; a gate that
+// honours it can never loop forever.
+type Stop struct {
+	Common
+	StopHookActive       bool   `json:"stop_hook_active"`
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+}
+
+// StopFailure fires when a turn ends on an error (2.1.78+).
+type StopFailure struct {
+	Common
+	Error string `json:"error,omitempty"`
+}
+
+// SubagentStart fires when a subagent starts (2.0.43+).
+type SubagentStart struct {
+	Common
+}
+
+// MatchTarget is the agent type.
+func (e *SubagentStart) MatchTarget() string { return e.AgentType }
+
+// SubagentStop fires when a subagent finishes.
+type SubagentStop struct {
+	Common
+	StopHookActive       bool   `json:"stop_hook_active"`
+	AgentTranscriptPath  string `json:"agent_transcript_path,omitempty"`
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+}
+
+// MatchTarget is the agent type.
+func (e *SubagentStop) MatchTarget() string { return e.AgentType }
+
+// PreCompact fires before the context is compacted.
+type PreCompact struct {
+	Common
+	Trigger            string `json:"trigger"`
+	CustomInstructions string `json:"custom_instructions,omitempty"`
+}
+
+// MatchTarget is the trigger ("manual" or "auto").
+func (e *PreCompact) MatchTarget() string { return e.Trigger }
+
+// PostCompact fires after the context was compacted (2.1.76+).
+type PostCompact struct {
+	Common
+	Trigger string `json:"trigger,omitempty"`
+}
+
+// MatchTarget is the trigger ("manual" or "auto").
+func (e *PostCompact) MatchTarget() string { return e.Trigger }
+
+// SessionStart fires when a session starts, resumes, clears or compacts.
+type SessionStart struct {
+	Common
+	Source string `json:"source"`
+	Model  string `json:"model,omitempty"`
+}
+
+// MatchTarget is the source ("startup", "resume", "clear", "compact").
+func (e *SessionStart) MatchTarget() string { return e.Source }
+
+// SessionEnd fires when a session ends.
+type SessionEnd struct {
+	Common
+	Reason string `json:"reason,omitempty"`
+}
+
+// MatchTarget is the reason.
+func (e *SessionEnd) MatchTarget() string { return e.Reason }
+
+// Team names the agent team a teammate belongs to. Both are empty outside a
+// team session, and TeammateName is empty for the lead.
+type Team struct {
+	TeammateName string `json:"teammate_name,omitempty"`
+	TeamName     string `json:"team_name,omitempty"`
+}
+
+// TeammateIdle fires when a teammate is about to go idle (2.1.33+).
+type TeammateIdle struct {
+	Common
+	Team
+}
+
+// Task holds the fields of the task events.
+type Task struct {
+	TaskID          string `json:"task_id"`
+	TaskSubject     string `json:"task_subject,omitempty"`
+	TaskDescription string `json:"task_description,omitempty"`
+}
+
+// TaskCompleted fires when a task is marked completed (2.1.33+). Exit 2
+// keeps the task open and gives the reason to the agent.
+type TaskCompleted struct {
+	Common
+	Task
+	Team
+}
+
+// TaskCreated fires when a task is created (2.1.84+).
+type TaskCreated struct {
+	Common
+	Task
+	Team
+}
+
+// ConfigChange fires when a settings file changes (2.1.49+).
+type ConfigChange struct {
+	Common
+	Source   string `json:"source,omitempty"`
+	FilePath string `json:"file_path,omitempty"`
+}
+
+// MatchTarget is the settings source.
+func (e *ConfigChange) MatchTarget() string { return e.Source }
+
+// WorktreeCreate fires when a worktree is created (2.1.50+).
+type WorktreeCreate struct {
+	Common
+	Name string `json:"name,omitempty"`
+}
+
+// WorktreeRemove fires when a worktree is removed (2.1.50+).
+type WorktreeRemove struct {
+	Common
+	WorktreePath string `json:"worktree_path,omitempty"`
+}
+
+// InstructionsLoaded fires when a CLAUDE.md or rules file is loaded (2.1.69+).
+type InstructionsLoaded struct {
+	Common
+	FilePath   string `json:"file_path,omitempty"`
+	MemoryType string `json:"memory_type,omitempty"`
+	LoadReason string `json:"load_reason,omitempty"`
+}
+
+// MatchTarget is the load reason.
+func (e *InstructionsLoaded) MatchTarget() string { return e.LoadReason }
+
+// Elicitation fires when an MCP server asks the user for input (2.1.76+).
+type Elicitation struct {
+	Common
+	MCPServerName   string          `json:"mcp_server_name,omitempty"`
+	Message         string          `json:"message,omitempty"`
+	RequestedSchema json.RawMessage `json:"requested_schema,omitempty"`
+}
+
+// MatchTarget is the MCP server name.
+func (e *Elicitation) MatchTarget() string { return e.MCPServerName }
+
+// ElicitationResult fires when the user answered an elicitation (2.1.76+).
+type ElicitationResult struct {
+	Common
+	MCPServerName string          `json:"mcp_server_name,omitempty"`
+	Action        string          `json:"action,omitempty"`
+	Content       json.RawMessage `json:"content,omitempty"`
+}
+
+// MatchTarget is the MCP server name.
+func (e *ElicitationResult) MatchTarget() string { return e.MCPServerName }
+
+// CwdChanged fires when the working directory changes (2.1.83+).
+type CwdChanged struct {
+	Common
+	OldCwd string `json:"old_cwd,omitempty"`
+	NewCwd string `json:"new_cwd,omitempty"`
+}
+
+// FileChanged fires when a watched file changes (2.1.83+).
+type FileChanged struct {
+	Common
+	FilePath string `json:"file_path,omitempty"`
+}
+
+// MatchTarget is the file path.
+func (e *FileChanged) MatchTarget() string { return e.FilePath }
+
+// PreModelSwitch fires before the model changes (about 2.1.251+).
+type PreModelSwitch struct {
+	Common
+	FromModel string `json:"from_model,omitempty"`
+	ToModel   string `json:"to_model,omitempty"`
+}
+
+// PostModelSwitch fires after the model changed (about 2.1.251+).
+type PostModelSwitch struct {
+	Common
+	FromModel string `json:"from_model,omitempty"`
+	ToModel   string `json:"to_model,omitempty"`
+}

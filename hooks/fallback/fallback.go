@@ -1,0 +1,89 @@
+// Package fallback turns the events an older Claude Code fires into the
+// canonical events hookwright's gates are written against, so one gate
+// serves both paths:
+//
+//   - TaskCompleted via PostToolUse: a TaskUpdate call (2.1.16+) whose input
+//     sets status "completed". PostToolUse runs after the tool, so a block
+//     cannot keep the task open the way native TaskCompleted does: the
+//     reason reaches the model as feedback instead.
+//   - TeammateIdle via SubagentStop or Stop: the agent is about to stop,
+//     which is when a native teammate would go idle.
+//
+// Adapt returns ok=false when the firing event does not stand for the
+// canonical one (a TaskUpdate that only renames a task, say); the runtime
+// then does nothing.
+package fallback
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/hookwright/hookwright/hooks"
+)
+
+// Adapt translates in, fired as via, into the canonical event.
+func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err error) {
+	base := *in.Base()
+	base.HookEventName = canonical
+	switch canonical {
+	case hooks.EventTaskCompleted:
+		post, isPost := in.(*hooks.PostToolUse)
+		if !isPost {
+			return nil, false, fmt.Errorf("TaskCompleted can stand in only for PostToolUse, not %s", in.Base().HookEventName)
+		}
+		return taskFromUpdate(base, post)
+	case hooks.EventTeammateIdle:
+		idle := &hooks.TeammateIdle{Common: base}
+		switch e := in.(type) {
+		case *hooks.SubagentStop:
+			if e.StopHookActive {
+				return nil, false, nil
+			}
+		case *hooks.Stop:
+			if e.StopHookActive {
+				return nil, false, nil
+			}
+		default:
+			return nil, false, fmt.Errorf("TeammateIdle can stand in only for SubagentStop or Stop, not %s", in.Base().HookEventName)
+		}
+		idle.Team = teamFromExtra(base.Extra)
+		return idle, true, nil
+	}
+	return nil, false, fmt.Errorf("%s has no fallback", canonical)
+}
+
+// taskUpdate is the part of TaskUpdate's tool input the fallback reads.
+type taskUpdate struct {
+	TaskID      string `json:"taskId"`
+	Status      string `json:"status"`
+	Subject     string `json:"subject"`
+	Description string `json:"description"`
+}
+
+func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bool, error) {
+	if post.ToolName != "TaskUpdate" {
+		return nil, false, nil
+	}
+	var u taskUpdate
+	if err := json.Unmarshal(post.ToolInput, &u); err != nil {
+		return nil, false, fmt.Errorf("TaskUpdate input: %w", err)
+	}
+	if u.Status != "completed" {
+		return nil, false, nil
+	}
+	tc := &hooks.TaskCompleted{Common: base}
+	tc.TaskID, tc.TaskSubject, tc.TaskDescription = u.TaskID, u.Subject, u.Description
+	tc.Team = teamFromExtra(base.Extra)
+	return tc, true, nil
+}
+
+// teamFromExtra reads team fields a release may send on other events.
+func teamFromExtra(extra map[string]json.RawMessage) hooks.Team {
+	var t hooks.Team
+	for key, dst := range map[string]*string{"teammate_name": &t.TeammateName, "team_name": &t.TeamName} {
+		if raw, ok := extra[key]; ok {
+			_ = json.Unmarshal(raw, dst)
+		}
+	}
+	return t
+}

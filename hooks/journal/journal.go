@@ -1,0 +1,93 @@
+// Package journal appends one JSON line per hook call to
+// .hookwright/journal/<UTC date>.jsonl under the project folder. It is the
+// event log the dashboard and the query tool read; the hot path only ever
+// appends, with one write per call, so concurrent hooks never interleave
+// lines.
+package journal
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// Dir is the journal folder, relative to the project.
+const Dir = ".hookwright/journal"
+
+// Entry is one hook call.
+type Entry struct {
+	Time     time.Time `json:"ts"`
+	Session  string    `json:"session,omitempty"`
+	Event    string    `json:"event"`
+	Via      string    `json:"via,omitempty"`
+	Target   string    `json:"target,omitempty"`
+	Decision string    `json:"decision,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Exit     int       `json:"exit"`
+	Micros   int64     `json:"us"`
+	Faults   []string  `json:"faults,omitempty"`
+}
+
+// Append writes e as one line to the journal of the project at dir.
+func Append(dir string, e Entry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	folder := filepath.Join(dir, Dir)
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	name := filepath.Join(folder, e.Time.UTC().Format("2006-01-02")+".jsonl")
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	_, werr := f.Write(append(line, '\n'))
+	return errors.Join(werr, f.Close())
+}
+
+// ReadAll returns every entry of the project at dir, oldest file first. A
+// line that does not parse (a torn write after a crash) is skipped and
+// counted in bad.
+func ReadAll(dir string) (entries []Entry, bad int, err error) {
+	files, err := filepath.Glob(filepath.Join(dir, Dir, "*.jsonl"))
+	if err != nil {
+		return nil, 0, err
+	}
+	sort.Strings(files)
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return entries, bad, err
+		}
+		n, e := Scan(f, func(e Entry) { entries = append(entries, e) })
+		f.Close()
+		bad += n
+		if e != nil {
+			return entries, bad, fmt.Errorf("%s: %w", name, e)
+		}
+	}
+	return entries, bad, nil
+}
+
+// Scan calls fn for each entry in r and returns how many lines did not parse.
+func Scan(r io.Reader, fn func(Entry)) (bad int, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 8<<20)
+	for sc.Scan() {
+		var e Entry
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			bad++
+			continue
+		}
+		fn(e)
+	}
+	return bad, sc.Err()
+}

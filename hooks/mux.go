@@ -1,0 +1,241 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Mux routes hook events to handlers and merges their results.
+//
+// # Registration
+//
+// Handle registers a handler for an event and a matcher. Mistakes panic at
+// registration, before any event is served: a nil handler, an unknown
+// event, a matcher that does not compile, or the same handler name twice
+// for one event and matcher.
+//
+// # Matching
+//
+// The matcher is tested against the input's [Input.MatchTarget] (the tool
+// name for tool events, the source for SessionStart, the agent type for
+// SubagentStart/SubagentStop, ...), with Claude Code's own rules:
+//
+//   - "" or "*" matches everything;
+//   - a matcher made only of letters, digits, '_' and '|' is a list of exact
+//     names: "Bash" matches only Bash, "Write|Edit" matches Write or Edit;
+//   - anything else is an unanchored regular expression ("Notebook.*",
+//     "^mcp__github__"), in Go's RE2 syntax.
+//
+// # Dispatch
+//
+// Dispatch runs every matching handler in registration order, one at a
+// time, under the context's deadline. The results merge as follows:
+//
+//   - the strongest decision wins: Block (deny) > Ask > Allow > None, and its
+//     reason travels with it (reasons of several Asks are joined with "; ");
+//   - Context texts are concatenated in order, separated by a blank line;
+//     system messages likewise, one per line;
+//   - the first UpdatedInput wins;
+//   - a Block or a Halt (continue:false) short-circuits: later handlers do
+//     not run, and the first Halt wins.
+//
+// A handler that returns an error, panics or overruns the deadline does not
+// change the result: the mux fails open and records a [Fault]. Gates that
+// must fail closed return a Block themselves.
+type Mux struct {
+	routes []Route
+}
+
+// Route is one registration.
+type Route struct {
+	Event   Event
+	Matcher string
+	Name    string
+	Handler Handler
+
+	names []string       // exact names, when the matcher is a list
+	re    *regexp.Regexp // when the matcher is a regular expression
+}
+
+// exactList matches matchers that Claude Code treats as name lists.
+func isNameList(m string) bool {
+	for _, r := range m {
+		if !(r == '_' || r == '|' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Handle registers h for event and matcher. See [Mux] for the rules.
+func (m *Mux) Handle(event Event, matcher string, h Handler) {
+	if h == nil {
+		panic("hooks: nil handler for " + string(event))
+	}
+	if NewInput(event) == nil {
+		panic(fmt.Sprintf("hooks: Handle: unknown event %q", event))
+	}
+	r := Route{Event: event, Matcher: matcher, Handler: h, Name: handlerName(h, len(m.routes))}
+	switch {
+	case matcher == "" || matcher == "*":
+	case isNameList(matcher):
+		for _, n := range strings.Split(matcher, "|") {
+			if n == "" {
+				panic(fmt.Sprintf("hooks: Handle: empty name in matcher %q", matcher))
+			}
+			r.names = append(r.names, n)
+		}
+	default:
+		re, err := regexp.Compile(matcher)
+		if err != nil {
+			panic(fmt.Sprintf("hooks: Handle: matcher %q: %v", matcher, err))
+		}
+		r.re = re
+	}
+	for _, old := range m.routes {
+		if old.Event == event && old.Matcher == matcher && old.Name == r.Name {
+			panic(fmt.Sprintf("hooks: Handle: %s registered twice for %s %q", r.Name, event, matcher))
+		}
+	}
+	m.routes = append(m.routes, r)
+}
+
+// HandleFunc registers a function; see [Mux.Handle].
+func (m *Mux) HandleFunc(event Event, matcher string, f func(context.Context, Input) (Result, error)) {
+	m.Handle(event, matcher, HandlerFunc(f))
+}
+
+func handlerName(h Handler, i int) string {
+	if n, ok := h.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return fmt.Sprintf("handler#%d(%T)", i, h)
+}
+
+// matches reports whether r's matcher accepts target.
+func (r *Route) matches(target string) bool {
+	switch {
+	case r.re != nil:
+		return r.re.MatchString(target)
+	case r.names != nil:
+		for _, n := range r.names {
+			if n == target {
+				return true
+			}
+		}
+		return false
+	default:
+		return true
+	}
+}
+
+// Routes returns every registration in order.
+func (m *Mux) Routes() []Route { return append([]Route(nil), m.routes...) }
+
+// Match returns the routes that would run for event with the given match
+// target, in the order they would run. It has no side effects.
+func (m *Mux) Match(event Event, target string) []Route {
+	var out []Route
+	for _, r := range m.routes {
+		if r.Event == event && r.matches(target) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Fault records a handler that failed open.
+type Fault struct {
+	Handler string
+	Err     error
+}
+
+func (f Fault) Error() string { return f.Handler + ": " + f.Err.Error() }
+
+// Faults a handler can cause besides returning an error.
+var (
+	ErrPanic    = errors.New("handler panicked")
+	ErrDeadline = errors.New("handler overran the deadline")
+)
+
+// Dispatch runs the handlers that match in and merges their results; see
+// [Mux] for the rules. Faults are returned, never turned into a block.
+func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
+	var (
+		merged Result
+		faults []Fault
+	)
+	for _, r := range m.Match(in.Base().HookEventName, in.MatchTarget()) {
+		res, err := call(ctx, r.Handler, in)
+		if err != nil {
+			faults = append(faults, Fault{r.Name, err})
+			if errors.Is(err, ErrDeadline) {
+				break // the deadline is shared: nothing after this can run
+			}
+			continue
+		}
+		if merge(&merged, res) {
+			break
+		}
+	}
+	return merged, faults
+}
+
+// call runs h under ctx, turning a panic or an overrun into an error.
+func call(ctx context.Context, h Handler, in Input) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrDeadline, err)
+	}
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{err: fmt.Errorf("%w: %v", ErrPanic, p)}
+			}
+		}()
+		res, err := h.Handle(ctx, in)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-ctx.Done():
+		return Result{}, fmt.Errorf("%w: %v", ErrDeadline, ctx.Err())
+	}
+}
+
+// merge folds res into acc and reports whether dispatch must stop.
+func merge(acc *Result, res Result) (stop bool) {
+	switch {
+	case res.Decision > acc.Decision:
+		acc.Decision, acc.Reason = res.Decision, res.Reason
+	case res.Decision == acc.Decision && res.Decision == Ask && res.Reason != "":
+		acc.Reason = join(acc.Reason, res.Reason, "; ")
+	}
+	acc.Context = join(acc.Context, res.Context, "\n\n")
+	acc.SystemMessage = join(acc.SystemMessage, res.SystemMessage, "\n")
+	if acc.UpdatedInput == nil {
+		acc.UpdatedInput = res.UpdatedInput
+	}
+	if res.Halt {
+		acc.Halt, acc.StopReason = true, res.StopReason
+	}
+	return res.Halt || res.Decision == Block
+}
+
+func join(a, b, sep string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + sep + b
+}

@@ -1,0 +1,179 @@
+package hooks
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// Errors returned while reading and decoding input. Callers test them with
+// errors.Is; each is reported as one line on stderr with exit code 1.
+var (
+	// ErrUnknownEvent: the event name is not one Claude Code sends.
+	ErrUnknownEvent = errors.New("unknown hook event")
+	// ErrTooLarge: stdin held more than the size cap before a JSON value ended.
+	ErrTooLarge = errors.New("hook input too large")
+	// ErrMalformed: stdin is not one JSON object.
+	ErrMalformed = errors.New("malformed hook input")
+	// ErrStdinTimeout: no complete JSON value arrived before the deadline.
+	ErrStdinTimeout = errors.New("no complete hook input before the deadline")
+	// ErrWrongEvent: the input's hook_event_name is not the event the
+	// command line names.
+	ErrWrongEvent = errors.New("hook input is for another event")
+)
+
+// DefaultMaxInput is the stdin size cap: 5 MiB.
+const DefaultMaxInput = 5 << 20
+
+// DefaultReadTimeout bounds how long Read waits for a complete JSON value.
+// Claude Code writes the event at once, so a second is generous; it also
+// bounds the wait when stdin stays open and empty.
+const DefaultReadTimeout = time.Second
+
+// ReadOptions bound Read. The zero value uses the defaults.
+type ReadOptions struct {
+	MaxBytes int64         // size cap; 0 means DefaultMaxInput
+	Timeout  time.Duration // deadline; 0 means DefaultReadTimeout
+}
+
+// Read returns the bytes of the first complete JSON value on r. It does not
+// wait for EOF: Claude Code may keep stdin open after writing the event.
+// Empty input (EOF before any non-space byte) returns nil and no error: the
+// caller treats it as a no-op. A value larger than the cap, malformed input,
+// or no complete value before the deadline is an error wrapping
+// [ErrTooLarge], [ErrMalformed] or [ErrStdinTimeout].
+//
+// On a timeout the reading goroutine is left blocked on r; the process is
+// expected to exit soon after.
+func Read(r io.Reader, opts ReadOptions) ([]byte, error) {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxInput
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultReadTimeout
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := readValue(r, opts.MaxBytes)
+		done <- result{data, err}
+	}()
+	timer := time.NewTimer(opts.Timeout)
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		return res.data, res.err
+	case <-timer.C:
+		return nil, fmt.Errorf("%w (%s)", ErrStdinTimeout, opts.Timeout)
+	}
+}
+
+// capReader fails once more than max bytes were read from r.
+type capReader struct {
+	r   io.Reader
+	n   int64
+	max int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n > c.max {
+		return 0, ErrTooLarge
+	}
+	if rest := c.max + 1 - c.n; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n > c.max {
+		return n, ErrTooLarge
+	}
+	return n, err
+}
+
+// readValue decodes one raw JSON value, reading only as far as it needs.
+func readValue(r io.Reader, max int64) ([]byte, error) {
+	cr := &capReader{r: r, max: max}
+	dec := json.NewDecoder(cr)
+	var raw json.RawMessage
+	err := dec.Decode(&raw)
+	switch {
+	case err == nil:
+		return raw, nil
+	case errors.Is(err, ErrTooLarge):
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
+	case errors.Is(err, io.EOF):
+		return nil, nil // nothing but white space before EOF
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, fmt.Errorf("%w: input ended inside a JSON value", ErrMalformed)
+	default:
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+}
+
+// Decode parses data as the input of event. When the input names an event
+// in hook_event_name it must be event; a missing name is filled in. Fields
+// the event type does not model are kept in [Common.Extra].
+func Decode(data []byte, event Event) (Input, error) {
+	in := NewInput(event)
+	if in == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownEvent, event)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if fields == nil {
+		return nil, fmt.Errorf("%w: want a JSON object, got null", ErrMalformed)
+	}
+	if err := json.Unmarshal(data, in); err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrMalformed, describeTypeError(err))
+	}
+	base := in.Base()
+	if base.HookEventName == "" {
+		base.HookEventName = event
+	} else if base.HookEventName != event {
+		return nil, fmt.Errorf("%w: input says %q, command line says %q", ErrWrongEvent, base.HookEventName, event)
+	}
+	for name := range knownFields(reflect.TypeOf(in).Elem()) {
+		delete(fields, name)
+	}
+	if len(fields) > 0 {
+		base.Extra = fields
+	}
+	return in, nil
+}
+
+// describeTypeError shortens encoding/json's type errors to name the field.
+func describeTypeError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("field %q: want %s, got JSON %s", te.Field, te.Type, te.Value)
+	}
+	return err.Error()
+}
+
+// knownFields returns the JSON names of t's fields, embedded ones included.
+func knownFields(t reflect.Type) map[string]bool {
+	names := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			for n := range knownFields(f.Type) {
+				names[n] = true
+			}
+			continue
+		}
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag != "" && tag != "-" {
+			names[tag] = true
+		}
+	}
+	return names
+}

@@ -1,0 +1,222 @@
+package schemas
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+)
+
+// Timeout bounds, in seconds.
+const (
+	MinTimeout = 1
+	MaxTimeout = 3600
+)
+
+// obj is a JSON Schema node under construction.
+type obj = map[string]any
+
+// ID returns the $id of the schema for a band edge.
+func ID(band *semver.Version) string {
+	return "https://github.com/hookwright/hookwright/schemas/hooks-" + band.String() + ".schema.json"
+}
+
+// FileName returns the embedded file name of the schema for a band edge.
+func FileName(band *semver.Version) string { return "hooks-" + band.String() + ".schema.json" }
+
+// Build returns the JSON Schema for the band whose edge is band, generated
+// from the compat matrix, as indented JSON with sorted keys.
+func Build(band *semver.Version) ([]byte, error) {
+	s := obj{
+		"$schema":     "https://json-schema.org/draft/2020-12/schema",
+		"$id":         ID(band),
+		"title":       "Claude Code plugin hooks.json, band " + band.String(),
+		"description": "Generated from the hookwright compat matrix; do not edit. Regenerate with go test ./schemas -update.",
+		"type":        "object",
+		"required":    []string{"hooks"},
+		"properties": obj{
+			"description": obj{"type": "string", "x-message": obj{"type": "description must be a string"}},
+			"hooks":       obj{"$ref": "#/$defs/events"},
+			"$schema": refuse("\"$schema\" is not allowed: Claude Code rejects the whole hooks.json over it " +
+				"(\"Invalid key in record\"); remove it"),
+		},
+		"additionalProperties": refuse("unknown top-level key \"{name}\": hooks.json takes only \"description\" and \"hooks\""),
+		"$defs": obj{
+			"events":        events(band),
+			"groups":        groups("group"),
+			"groupsNoMatch": groups("groupNoMatch"),
+			"group":         group(obj{"type": "string", "x-message": obj{"type": "matcher must be a string such as \"Bash|Write\""}}),
+			"groupNoMatch":  group(obj{"const": "", "x-message": "this event takes no matcher: Claude Code ignores it, so it would silently match everything; remove it"}),
+			"handlers":      obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/handler"}, "x-message": obj{"type": "\"hooks\" must be a list of handlers", "minItems": "a matcher group needs at least one handler"}},
+			"handler":       handler(band),
+			"timeout":       timeout(),
+		},
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("schema for band %s: %w", band, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// refuse is a schema that fails on any value, with a message.
+func refuse(msg string) obj { return obj{"not": obj{}, "x-message": msg} }
+
+// events is the "hooks" object: the band's events and nothing else.
+func events(band *semver.Version) obj {
+	props := obj{}
+	for _, ev := range compat.All(compat.KindEvent) {
+		switch {
+		case band.LessThan(ev.Version()):
+			props[ev.Name] = refuse(fmt.Sprintf("event %s arrives in Claude Code %s; releases before it reject the whole hooks.json "+
+				"(hookgen writes a fallback or leaves it out)", ev.Name, ev.Since))
+		case ev.Matcher != "":
+			props[ev.Name] = obj{"$ref": "#/$defs/groups"}
+		default:
+			props[ev.Name] = obj{"$ref": "#/$defs/groupsNoMatch"}
+		}
+	}
+	return obj{
+		"type":       "object",
+		"properties": props,
+		"additionalProperties": refuse("unknown event \"{name}\": Claude Code up to 2.1.252 rejects the whole hooks.json " +
+			"over an unknown event (event names are case-sensitive)"),
+		"x-message": obj{"type": "\"hooks\" must be an object keyed by event name"},
+	}
+}
+
+// groups is a list of matcher groups of one kind.
+func groups(kind string) obj {
+	return obj{"type": "array", "items": obj{"$ref": "#/$defs/" + kind},
+		"x-message": obj{"type": "an event takes a list of matcher groups: [{\"matcher\": ..., \"hooks\": [...]}]"}}
+}
+
+// group is {"matcher", "hooks"} with the given matcher schema.
+func group(matcher obj) obj {
+	return obj{
+		"type":                 "object",
+		"required":             []string{"hooks"},
+		"properties":           obj{"matcher": matcher, "hooks": obj{"$ref": "#/$defs/handlers"}},
+		"additionalProperties": refuse("unknown key \"{name}\" in a matcher group: it takes only \"matcher\" and \"hooks\""),
+		"x-message":            obj{"type": "a matcher group must be an object", "required": "a matcher group needs \"hooks\""},
+	}
+}
+
+// timeout is whole seconds within bounds.
+func timeout() obj {
+	return obj{
+		"type": "integer", "minimum": MinTimeout, "maximum": MaxTimeout,
+		"x-message": obj{
+			"type":    "timeout is a whole number of seconds",
+			"minimum": fmt.Sprintf("timeout is in seconds and must be at least %d", MinTimeout),
+			"maximum": fmt.Sprintf("timeout is in seconds, at most %d; {value} looks like milliseconds", MaxTimeout),
+		},
+	}
+}
+
+// handler is one handler object for the band.
+func handler(band *semver.Version) obj {
+	props := obj{"type": handlerType(band)}
+	var commandKeys, lateKeys []string
+	for _, f := range compat.All(compat.KindField) {
+		if f.Scope != compat.ScopeHandler || f.Name == "type" {
+			continue
+		}
+		forCommand := len(f.Types) == 0 || contains(f.Types, "command")
+		if band.LessThan(f.Version()) {
+			// Refused here for every type; the command branch lets it
+			// through so it is reported once.
+			props[f.Name] = refuse(fmt.Sprintf("\"%s\" arrives in Claude Code %s; %s", f.Name, f.Since, lateFieldEffect(f)))
+			if forCommand {
+				lateKeys = append(lateKeys, f.Name)
+			}
+			continue
+		}
+		props[f.Name] = fieldSchema(f)
+		if forCommand {
+			commandKeys = append(commandKeys, f.Name)
+		}
+	}
+	return obj{
+		"type":       "object",
+		"required":   []string{"type"},
+		"properties": props,
+		"allOf":      []any{commandHandler(commandKeys, lateKeys)},
+		"x-message":  obj{"type": "a handler must be an object", "required": "a handler needs \"type\" (\"command\")"},
+	}
+}
+
+// lateFieldEffect says what a release before a field's arrival does with it.
+func lateFieldEffect(f compat.Feature) string {
+	if f.Note != "" && strings.Contains(f.Note, "dropped") {
+		return "before it: " + f.Note
+	}
+	return "earlier releases do not accept it"
+}
+
+// handlerType is the "type" enum of the band.
+func handlerType(band *semver.Version) obj {
+	var have, later []string
+	for _, t := range compat.All(compat.KindHandlerType) {
+		if band.LessThan(t.Version()) {
+			later = append(later, fmt.Sprintf("%s arrives in %s", t.Name, t.Since))
+		} else {
+			have = append(have, t.Name)
+		}
+	}
+	msg := fmt.Sprintf("handler type {value} is not known to this release; use one of: %s", strings.Join(have, ", "))
+	if len(later) > 0 {
+		msg += " (" + strings.Join(later, "; ") + ")"
+	}
+	return obj{"enum": have, "x-message": obj{"enum": msg}}
+}
+
+// fieldSchema is the value schema of a handler field the band has.
+func fieldSchema(f compat.Feature) obj {
+	switch f.Name {
+	case "timeout":
+		return obj{"$ref": "#/$defs/timeout"}
+	case "once", "async":
+		return obj{"type": "boolean", "x-message": obj{"type": f.Name + " must be true or false"}}
+	case "args":
+		return obj{"type": "array", "items": obj{"type": "string"}, "x-message": obj{"type": "args must be a list of strings"}}
+	case "command":
+		return obj{"type": "string", "minLength": 1, "x-message": obj{
+			"type":      "command must be one shell string, e.g. \"\\\"${CLAUDE_PLUGIN_ROOT}/bin/tool\\\" arg\" (a list is the exec form \"args\", from 2.1.139)",
+			"minLength": "command must not be empty",
+		}}
+	}
+	return obj{"type": "string", "x-message": obj{"type": f.Name + " must be a string"}}
+}
+
+// commandHandler makes command handlers strict: a command and only the
+// fields a command handler may have. late fields are let through here
+// because the handler schema already refuses them with a better message.
+func commandHandler(keys, late []string) obj {
+	sort.Strings(keys)
+	props := obj{"type": true}
+	for _, k := range append(append([]string{}, keys...), late...) {
+		props[k] = true
+	}
+	return obj{
+		"if": obj{"properties": obj{"type": obj{"const": "command"}}, "required": []string{"type"}},
+		"then": obj{
+			"required":             []string{"command"},
+			"properties":           props,
+			"additionalProperties": refuse("unknown key \"{name}\" in a command handler; it takes " + strings.Join(append([]string{"type"}, keys...), ", ")),
+			"x-message":            obj{"required": "a command handler needs \"command\""},
+		},
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,264 @@
+package schemas
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+//go:embed bands/*.schema.json
+var files embed.FS
+
+// Violation is one reason a hooks.json does not fit a band.
+type Violation struct {
+	// Pointer is the JSON pointer (RFC 6901) of the offending value; ""
+	// is the whole document.
+	Pointer string
+	Message string
+}
+
+// String renders the violation as "pointer: message", with "(root)" for
+// the whole document.
+func (v Violation) String() string {
+	p := v.Pointer
+	if p == "" {
+		p = "(root)"
+	}
+	return p + ": " + v.Message
+}
+
+// Schema returns the embedded schema for release v's band.
+func Schema(v *semver.Version) ([]byte, error) {
+	band, err := compat.BandOf(v)
+	if err != nil {
+		return nil, err
+	}
+	b, err := files.ReadFile("bands/" + FileName(band))
+	if err != nil {
+		return nil, fmt.Errorf("no embedded schema for band %s (run go test ./schemas -update): %w", band, err)
+	}
+	return b, nil
+}
+
+// compiled caches compiled schemas by band.
+var compiled sync.Map // band string → *bandSchema
+
+// bandSchema is a compiled schema plus its raw form, for x-message lookups.
+type bandSchema struct {
+	schema *jsonschema.Schema
+	raw    any
+}
+
+// load compiles (once) the embedded schema of release v's band.
+func load(v *semver.Version) (*bandSchema, error) {
+	band, err := compat.BandOf(v)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := compiled.Load(band.String()); ok {
+		return s.(*bandSchema), nil
+	}
+	b, err := Schema(band)
+	if err != nil {
+		return nil, err
+	}
+	s, err := compile(band, b)
+	if err != nil {
+		return nil, err
+	}
+	compiled.Store(band.String(), s)
+	return s, nil
+}
+
+// compile compiles a schema document for band.
+func compile(band *semver.Version, doc []byte) (*bandSchema, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(ID(band), bytes.NewReader(doc)); err != nil {
+		return nil, fmt.Errorf("schema for band %s: %w", band, err)
+	}
+	s, err := c.Compile(ID(band))
+	if err != nil {
+		return nil, fmt.Errorf("schema for band %s: %w", band, err)
+	}
+	raw, err := decode(doc)
+	if err != nil {
+		return nil, fmt.Errorf("schema for band %s: %w", band, err)
+	}
+	return &bandSchema{schema: s, raw: raw}, nil
+}
+
+// decode parses JSON keeping numbers exact, as jsonschema wants them.
+func decode(doc []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err == nil {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+// Validate checks a hooks.json document against release v's band and
+// returns every violation, sorted by pointer. Malformed JSON is one
+// violation at the root. The error is for a release below the plugin floor
+// or a broken embedded schema, never for a bad document.
+func Validate(v *semver.Version, doc []byte) ([]Violation, error) {
+	s, err := load(v)
+	if err != nil {
+		return nil, err
+	}
+	return s.validate(doc), nil
+}
+
+// validate runs a compiled schema over doc.
+func (s *bandSchema) validate(doc []byte) []Violation {
+	inst, err := decode(doc)
+	if err != nil {
+		return []Violation{{Message: "not valid JSON: " + err.Error()}}
+	}
+	err = s.schema.Validate(inst)
+	var ve *jsonschema.ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		return nil
+	}
+	var out []Violation
+	for _, leaf := range leaves(ve) {
+		out = append(out, Violation{Pointer: leaf.InstanceLocation, Message: s.message(leaf, inst)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pointer != out[j].Pointer {
+			return out[i].Pointer < out[j].Pointer
+		}
+		return out[i].Message < out[j].Message
+	})
+	return dedupe(out)
+}
+
+// leaves returns the errors that have no causes: the actual failures.
+func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return []*jsonschema.ValidationError{e}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
+}
+
+func dedupe(vs []Violation) []Violation {
+	var out []Violation
+	for i, v := range vs {
+		if i == 0 || v != vs[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// message is the x-message for a failure, or the validator's own text.
+func (s *bandSchema) message(e *jsonschema.ValidationError, inst any) string {
+	path := pointerTokens(fragment(e.AbsoluteKeywordLocation))
+	if len(path) == 0 {
+		return e.Message
+	}
+	keyword := path[len(path)-1]
+	parent, ok := walk(s.raw, path[:len(path)-1])
+	if !ok {
+		return e.Message
+	}
+	var msg string
+	switch xm := parent["x-message"].(type) {
+	case string:
+		msg = xm
+	case map[string]any:
+		msg, _ = xm[keyword].(string)
+	}
+	if msg == "" {
+		return e.Message
+	}
+	return expand(msg, e.InstanceLocation, inst)
+}
+
+// expand fills {name} and {value} from the offending instance location.
+func expand(msg, ptr string, inst any) string {
+	toks := pointerTokens(ptr)
+	name := ""
+	if len(toks) > 0 {
+		name = toks[len(toks)-1]
+	}
+	val := ""
+	if v, ok := walkAny(inst, toks); ok {
+		if b, err := json.Marshal(v); err == nil {
+			val = string(b)
+		}
+	}
+	return strings.NewReplacer("{name}", name, "{value}", val).Replace(msg)
+}
+
+// fragment returns the part of a URL after '#'.
+func fragment(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[i+1:]
+	}
+	return ""
+}
+
+// pointerTokens splits and unescapes a JSON pointer.
+func pointerTokens(p string) []string {
+	if p == "" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, t := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return parts
+}
+
+// walk follows tokens through objects and returns the object reached.
+func walk(v any, toks []string) (map[string]any, bool) {
+	got, ok := walkAny(v, toks)
+	if !ok {
+		return nil, false
+	}
+	m, ok := got.(map[string]any)
+	return m, ok
+}
+
+// walkAny follows tokens through objects and arrays.
+func walkAny(v any, toks []string) (any, bool) {
+	for _, t := range toks {
+		switch c := v.(type) {
+		case map[string]any:
+			next, ok := c[t]
+			if !ok {
+				return nil, false
+			}
+			v = next
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -98,12 +99,14 @@ func Emit(stdout, stderr io.Writer, event Event, res Result, band Band) int {
 	if out == nil {
 		return ExitOK
 	}
-	data, err := json.Marshal(out)
-	if err != nil { // cannot happen with these types; never block on it
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)                // Claude Code reads JSON, not HTML
+	if err := enc.Encode(out); err != nil { // cannot happen with these types; never block on it
 		fmt.Fprintf(stderr, "hookwright: encoding output: %v\n", err)
 		return ExitError
 	}
-	stdout.Write(append(data, '\n'))
+	stdout.Write(buf.Bytes())
 	return ExitOK
 }
 

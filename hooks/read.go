@@ -104,9 +104,9 @@ func readValue(r io.Reader, max int64) ([]byte, error) {
 	var raw json.RawMessage
 	err := dec.Decode(&raw)
 	switch {
-	case err == nil:
+	case err == nil && int64(len(raw)) <= max:
 		return raw, nil
-	case errors.Is(err, ErrTooLarge):
+	case err == nil || errors.Is(err, ErrTooLarge):
 		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
 	case errors.Is(err, io.EOF):
 		return nil, nil // nothing but white space before EOF
@@ -154,7 +154,8 @@ func Decode(data []byte, event Event) (Input, error) {
 func describeTypeError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("field %q: want %s, got JSON %s", te.Field, te.Type, te.Value)
+		field := te.Field[strings.LastIndex(te.Field, ".")+1:]
+		return fmt.Sprintf("field %q: want %s, got JSON %s", field, te.Type, te.Value)
 	}
 	return err.Error()
 }

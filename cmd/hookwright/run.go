@@ -132,6 +132,9 @@ func parseArgs(args []string) (invocation, error) {
 	rest := args[1:]
 	for len(rest) > 0 {
 		flag, val, hasVal := strings.Cut(rest[0], "=")
+		if flag != "--via" && flag != "--proto" {
+			return inv, fmt.Errorf("unknown flag %q (run 'hookwright help')", flag)
+		}
 		if !hasVal {
 			if len(rest) < 2 {
 				return inv, fmt.Errorf("%s needs a value", flag)
@@ -148,8 +151,6 @@ func parseArgs(args []string) (invocation, error) {
 			if inv.band, err = hooks.ParseBand(val); err != nil {
 				return inv, fmt.Errorf("--proto: %w", err)
 			}
-		default:
-			return inv, fmt.Errorf("unknown flag %q (run 'hookwright help')", flag)
 		}
 	}
 	return inv, nil

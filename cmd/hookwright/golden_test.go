@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected sections of testdata/cases/*.txtar")
+
+// binPath is the hookwright binary built once for the golden cases.
+var binPath string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "hookwright-golden")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "hookwright")
+	if runtime.GOOS == "windows" {
+		binPath += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", binPath, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building hookwright:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// A golden case is one txtar file. Its comment is the description. Sections:
+//
+//	args        the command line after the binary, as Claude Code's hooks.json writes it
+//	stdin       the event JSON (omit for empty stdin)
+//	stdin-open  present: stdin is a pipe that is never closed
+//	env         KEY=VALUE lines added to the environment
+//	file:PATH   a file created in the project folder before the run
+//	stdout      expected stdout ($PROJECT stands for the project folder)
+//	stderr      expected stderr
+//	exit        expected exit code
+//
+// The binary runs through `sh -c` with CLAUDE_PROJECT_DIR set to a fresh
+// project folder, exactly as Claude Code runs a hook. -update rewrites
+// stdout, stderr and exit.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
+	if len(files) == 0 {
+		t.Fatal("no golden cases")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			runCase(t, file)
+		})
+	}
+}
+
+func runCase(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := map[string][]byte{}
+	project := t.TempDir()
+	for _, f := range ar.Files {
+		if path, ok := strings.CutPrefix(f.Name, "file:"); ok {
+			full := filepath.Join(project, path)
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		sec[f.Name] = f.Data
+	}
+	args := strings.TrimSpace(string(sec["args"]))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", `"$HOOKWRIGHT_BIN" `+args)
+	cmd.Dir = project
+	cmd.Env = append(os.Environ(), "HOOKWRIGHT_BIN="+binPath, "CLAUDE_PROJECT_DIR="+project, "HOOKWRIGHT_DEBUG=")
+	for _, kv := range strings.Split(strings.TrimSpace(string(sec["env"])), "\n") {
+		if kv != "" {
+			cmd.Env = append(cmd.Env, strings.ReplaceAll(kv, "$PROJECT", project))
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdin := bytes.ReplaceAll(sec["stdin"], []byte("$PROJECT"), []byte(project))
+	if _, open := sec["stdin-open"]; open {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close() // held open for the whole run, like a client that never closes
+		defer r.Close()
+		go w.Write(stdin)
+		cmd.Stdin = r
+	} else {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("hookwright did not finish: %v", ctx.Err())
+	}
+	code := 0
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		code = exitErr.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{
+		"stdout": normalize(stdout.String(), project),
+		"stderr": normalize(stderr.String(), project),
+		"exit":   strconv.Itoa(code) + "\n",
+	}
+	if *update {
+		for i, f := range ar.Files {
+			if v, ok := got[f.Name]; ok {
+				ar.Files[i].Data = []byte(v)
+				delete(got, f.Name)
+			}
+		}
+		for _, name := range []string{"stdout", "stderr", "exit"} {
+			if v, ok := got[name]; ok {
+				ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(v)})
+			}
+		}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for _, name := range []string{"exit", "stdout", "stderr"} {
+		if want := string(sec[name]); got[name] != want {
+			t.Errorf("%s:\n got: %q\nwant: %q", name, got[name], want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("case: %s", strings.TrimSpace(string(ar.Comment)))
+	}
+}
+
+var tsPattern = regexp.MustCompile(`\b20\d\d-\d\d-\d\d\b`)
+
+// normalize makes output independent of the run's folder and date.
+func normalize(s, project string) string {
+	s = strings.ReplaceAll(s, project, "$PROJECT")
+	return tsPattern.ReplaceAllString(s, "$$DATE")
+}

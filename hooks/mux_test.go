@@ -1,0 +1,180 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func answer(r Result) Handler {
+	return HandlerFunc(func(context.Context, Input) (Result, error) { return r, nil })
+}
+
+func pre(tool string) Input {
+	return &PreToolUse{Common: Common{HookEventName: EventPreToolUse}, ToolCall: ToolCall{ToolName: tool}}
+}
+
+func TestMatchRules(t *testing.T) {
+	tests := []struct {
+		matcher string
+		match   []string
+		miss    []string
+	}{
+		{"", []string{"Bash", "Write", "mcp__x__y"}, nil},
+		{"*", []string{"Bash", "Anything"}, nil},
+		{"Bash", []string{"Bash"}, []string{"bash", "BashOutput", "Bas"}},
+		{"Write|Edit", []string{"Write", "Edit"}, []string{"MultiEdit", "Write|Edit", "Writer"}},
+		{"mcp__github__create", []string{"mcp__github__create"}, []string{"mcp__github__create_issue"}},
+		{"Notebook.*", []string{"NotebookEdit", "NotebookRead"}, []string{"Bash"}},
+		{"^mcp__", []string{"mcp__a__b"}, []string{"xmcp__a"}},
+		{"Edit$", []string{"Edit", "MultiEdit"}, []string{"Editor"}},
+	}
+	for _, tt := range tests {
+		m := new(Mux)
+		m.Handle(EventPreToolUse, tt.matcher, Named("h", answer(Result{})))
+		for _, tool := range tt.match {
+			if len(m.Match(EventPreToolUse, tool)) != 1 {
+				t.Errorf("matcher %q should match %q", tt.matcher, tool)
+			}
+		}
+		for _, tool := range tt.miss {
+			if len(m.Match(EventPreToolUse, tool)) != 0 {
+				t.Errorf("matcher %q should not match %q", tt.matcher, tool)
+			}
+		}
+		if len(m.Match(EventPostToolUse, "Bash")) != 0 {
+			t.Errorf("matcher %q matched another event", tt.matcher)
+		}
+	}
+}
+
+func TestHandlePanicsOnMistakes(t *testing.T) {
+	tests := map[string]func(m *Mux){
+		"nil handler":   func(m *Mux) { m.Handle(EventStop, "", nil) },
+		"unknown event": func(m *Mux) { m.Handle("Nope", "", answer(Result{})) },
+		"bad regex":     func(m *Mux) { m.Handle(EventPreToolUse, "(unclosed", answer(Result{})) },
+		"empty name":    func(m *Mux) { m.Handle(EventPreToolUse, "Bash||Write", answer(Result{})) },
+		"duplicate": func(m *Mux) {
+			m.Handle(EventStop, "", Named("g", answer(Result{})))
+			m.Handle(EventStop, "", Named("g", answer(Result{})))
+		},
+	}
+	for name, f := range tests {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+			}()
+			f(new(Mux))
+		})
+	}
+}
+
+func TestDispatchMerge(t *testing.T) {
+	tests := []struct {
+		name     string
+		results  []Result
+		want     Result
+		ran      int
+		describe string
+	}{
+		{name: "nothing", results: nil, want: Result{}},
+		{name: "deny beats allow and ask", ran: 3,
+			results: []Result{{Decision: Allow, Reason: "ok"}, {Decision: Ask, Reason: "sure?"}, {Decision: Block, Reason: "no"}},
+			want:    Result{Decision: Block, Reason: "no"}},
+		{name: "ask beats allow", ran: 2,
+			results: []Result{{Decision: Ask, Reason: "a"}, {Decision: Allow, Reason: "b"}},
+			want:    Result{Decision: Ask, Reason: "a"}},
+		{name: "asks join", ran: 2,
+			results: []Result{{Decision: Ask, Reason: "a"}, {Decision: Ask, Reason: "b"}},
+			want:    Result{Decision: Ask, Reason: "a; b"}},
+		{name: "context concatenates", ran: 3,
+			results: []Result{{Context: "one"}, {}, {Context: "two", SystemMessage: "m"}},
+			want:    Result{Context: "one\n\ntwo", SystemMessage: "m"}},
+		{name: "block short-circuits", ran: 2,
+			results: []Result{{Context: "c"}, {Decision: Block, Reason: "stop"}, {Context: "never"}},
+			want:    Result{Decision: Block, Reason: "stop", Context: "c"}},
+		{name: "first halt wins", ran: 1,
+			results: []Result{{Halt: true, StopReason: "first"}, {Halt: true, StopReason: "second"}},
+			want:    Result{Halt: true, StopReason: "first"}},
+		{name: "first updated input wins", ran: 2,
+			results: []Result{{UpdatedInput: []byte(`{"a":1}`)}, {UpdatedInput: []byte(`{"a":2}`)}},
+			want:    Result{UpdatedInput: []byte(`{"a":1}`)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := new(Mux)
+			ran := 0
+			for i, r := range tt.results {
+				r := r
+				m.Handle(EventPreToolUse, "", Named(string(rune('a'+i)), HandlerFunc(func(context.Context, Input) (Result, error) {
+					ran++
+					return r, nil
+				})))
+			}
+			got, faults := m.Dispatch(context.Background(), pre("Bash"))
+			if len(faults) != 0 {
+				t.Fatalf("faults: %v", faults)
+			}
+			if got.Decision != tt.want.Decision || got.Reason != tt.want.Reason || got.Context != tt.want.Context ||
+				got.SystemMessage != tt.want.SystemMessage || got.Halt != tt.want.Halt || got.StopReason != tt.want.StopReason ||
+				string(got.UpdatedInput) != string(tt.want.UpdatedInput) {
+				t.Fatalf("got %+v, want %+v", got, tt.want)
+			}
+			if ran != tt.ran {
+				t.Fatalf("%d handlers ran, want %d", ran, tt.ran)
+			}
+		})
+	}
+}
+
+func TestDispatchFailsOpen(t *testing.T) {
+	m := new(Mux)
+	m.Handle(EventPreToolUse, "", Named("panics", HandlerFunc(func(context.Context, Input) (Result, error) { panic("boom") })))
+	m.Handle(EventPreToolUse, "", Named("errs", HandlerFunc(func(context.Context, Input) (Result, error) {
+		return Blocked("must not count"), errors.New("disk on fire")
+	})))
+	m.Handle(EventPreToolUse, "", Named("ok", answer(Context("still here"))))
+	got, faults := m.Dispatch(context.Background(), pre("Bash"))
+	if got.Decision != None || got.Context != "still here" {
+		t.Fatalf("got %+v", got)
+	}
+	if len(faults) != 2 || !errors.Is(faults[0].Err, ErrPanic) || faults[0].Handler != "panics" ||
+		!strings.Contains(faults[1].Error(), "disk on fire") {
+		t.Fatalf("faults = %v", faults)
+	}
+}
+
+func TestDispatchDeadline(t *testing.T) {
+	m := new(Mux)
+	release := make(chan struct{})
+	defer close(release)
+	m.Handle(EventStop, "", Named("slow", HandlerFunc(func(ctx context.Context, _ Input) (Result, error) {
+		<-release // ignores ctx on purpose: the mux must not wait for it
+		return Blocked("too late"), nil
+	})))
+	m.Handle(EventStop, "", Named("after", answer(Blocked("never runs"))))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	got, faults := m.Dispatch(ctx, &Stop{Common: Common{HookEventName: EventStop}})
+	if got.Decision != None {
+		t.Fatalf("overrun changed the result: %+v", got)
+	}
+	if len(faults) != 1 || !errors.Is(faults[0].Err, ErrDeadline) || faults[0].Handler != "slow" {
+		t.Fatalf("faults = %v", faults)
+	}
+}
+
+func TestForIgnoresOtherEvents(t *testing.T) {
+	h := For(func(_ context.Context, e *Stop) (Result, error) { return Blocked("stop " + e.SessionID), nil })
+	if r, _ := h.Handle(context.Background(), pre("Bash")); !r.Empty() {
+		t.Fatalf("typed handler answered another event: %+v", r)
+	}
+	r, _ := h.Handle(context.Background(), &Stop{Common: Common{SessionID: "s"}})
+	if r.Reason != "stop s" {
+		t.Fatalf("got %+v", r)
+	}
+}

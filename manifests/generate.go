@@ -1,0 +1,189 @@
+package manifests
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/schemas"
+)
+
+// Result is a generated manifest with what the generator had to decide.
+type Result struct {
+	// JSON is the hooks.json, byte for byte as JSON.stringify(v, null, 2)
+	// + "\n" writes it.
+	JSON []byte
+	// Band is the band edge of the release asked for.
+	Band *semver.Version
+	// Routing is compat's plan for the release.
+	Routing compat.Routing
+	// Notes say, one line each, what was left out, replaced or dropped.
+	Notes []string
+}
+
+// Generate returns the hooks.json for spec on release v: natives where the
+// release has them, fallbacks where it does not, and only fields it
+// accepts. The result is checked against the band's schema; a manifest the
+// release would reject is never returned.
+func Generate(spec Spec, v *semver.Version) ([]byte, error) {
+	r, err := Build(spec, v)
+	if err != nil {
+		return nil, err
+	}
+	return r.JSON, nil
+}
+
+// Build is [Generate] with the notes and the plan behind the manifest.
+func Build(spec Spec, v *semver.Version) (Result, error) {
+	if err := spec.Check(); err != nil {
+		return Result{}, err
+	}
+	routing, err := compat.Plan(v)
+	if err != nil {
+		return Result{}, err
+	}
+	b := builder{band: routing.Band}
+	for _, h := range spec.Handlers {
+		rt, _ := routing.Route(h.Event) // Check proved the event exists
+		b.place(h, rt, spec.ProtoFlag)
+	}
+	out, err := MarshalJS(b.manifest(spec.Description))
+	if err != nil {
+		return Result{}, fmt.Errorf("encoding the manifest for %s: %w", v, err)
+	}
+	if vs, err := schemas.Validate(v, out); err != nil || len(vs) > 0 {
+		return Result{}, fmt.Errorf("generated manifest for %s does not fit band %s (a hookgen bug): %v %v", v, routing.Band, vs, err)
+	}
+	return Result{JSON: out, Band: routing.Band, Routing: routing, Notes: b.notes}, nil
+}
+
+// builder collects matcher groups per event in first-seen order.
+type builder struct {
+	band   *semver.Version
+	events []string
+	groups map[string][]*group
+	notes  []string
+}
+
+type group struct {
+	matcher string
+	hooks   []Object
+}
+
+// place adds h's handler objects for its route.
+func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
+	switch rt.Mode {
+	case compat.Native:
+		cmd := h.Command
+		if protoFlag && bandMatters(h.Event, b.band) {
+			cmd += " --proto " + b.band.String()
+		}
+		b.add(h.Event, h.Matcher, b.handler(h, cmd))
+	case compat.Fallback:
+		for _, a := range rt.Via {
+			b.add(a.Event, a.Matcher, b.handler(h, h.Command+" --via "+a.Event))
+		}
+		b.note("%s: fallback via %s (%s)", h.Event, anchors(rt.Via), exactness(rt.Exact))
+	default:
+		b.note("%s: left out: %s", h.Event, rt.Why)
+	}
+}
+
+// bandMatters reports whether event's block channel depends on a band
+// capability the band has (continue:false on TeammateIdle/TaskCompleted).
+func bandMatters(event string, band *semver.Version) bool {
+	for _, f := range compat.Features(compat.KindOutput, band) {
+		for _, e := range f.Events {
+			if e == event && f.Channel == compat.ChannelContinue {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// handler is one handler object, with only the fields the band accepts.
+func (b *builder) handler(h Handler, command string) Object {
+	o := Object{{"type", "command"}, {"command", command}}
+	if h.Timeout > 0 {
+		o = append(o, Member{"timeout", h.Timeout})
+	}
+	if h.StatusMessage != "" {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "statusMessage"); b.band.LessThan(f.Version()) {
+			b.note("%s: statusMessage dropped (accepted from %s)", h.Event, f.Since)
+		} else {
+			o = append(o, Member{"statusMessage", h.StatusMessage})
+		}
+	}
+	return o
+}
+
+// add appends a handler to the (event, matcher) group, creating it.
+func (b *builder) add(event, matcher string, handler Object) {
+	if b.groups == nil {
+		b.groups = map[string][]*group{}
+	}
+	gs, seen := b.groups[event]
+	if !seen {
+		b.events = append(b.events, event)
+	}
+	for _, g := range gs {
+		if g.matcher == matcher {
+			g.hooks = append(g.hooks, handler)
+			return
+		}
+	}
+	b.groups[event] = append(gs, &group{matcher: matcher, hooks: []Object{handler}})
+}
+
+// manifest is the hooks.json value. An empty matcher is left out: it
+// matches everything, and events that take no matcher must not have one.
+func (b *builder) manifest(description string) Object {
+	hooks := Object{}
+	for _, ev := range b.events {
+		var groups []Object
+		for _, g := range b.groups[ev] {
+			o := Object{}
+			if g.matcher != "" {
+				o = append(o, Member{"matcher", g.matcher})
+			}
+			groups = append(groups, append(o, Member{"hooks", g.hooks}))
+		}
+		hooks = append(hooks, Member{ev, groups})
+	}
+	m := Object{}
+	if description != "" {
+		m = append(m, Member{"description", description})
+	}
+	return append(m, Member{"hooks", hooks})
+}
+
+func (b *builder) note(format string, args ...any) {
+	n := fmt.Sprintf(format, args...)
+	for _, seen := range b.notes {
+		if seen == n {
+			return
+		}
+	}
+	b.notes = append(b.notes, n)
+}
+
+func anchors(as []compat.Anchor) string {
+	var parts []string
+	for _, a := range as {
+		if a.Matcher != "" {
+			parts = append(parts, a.Event+"["+a.Matcher+"]")
+		} else {
+			parts = append(parts, a.Event)
+		}
+	}
+	return strings.Join(parts, " + ")
+}
+
+func exactness(exact bool) string {
+	if exact {
+		return "same trigger; see hookgen explain"
+	}
+	return "approximate, no older event reproduces it exactly; see hookgen explain"
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"time"
@@ -47,7 +48,9 @@ type ReadOptions struct {
 // or no complete value before the deadline is an error wrapping
 // [ErrTooLarge], [ErrMalformed] or [ErrStdinTimeout].
 //
-// On a timeout the reading goroutine is left blocked on r; the process is
+// When r can take a read deadline (a pipe opened non-blocking, see
+// cmd/hookwright), Read uses it and starts no goroutine; otherwise it reads
+// in a goroutine, which a timeout leaves blocked on r: the process is
 // expected to exit soon after.
 func Read(r io.Reader, opts ReadOptions) ([]byte, error) {
 	if opts.MaxBytes <= 0 {
@@ -55,6 +58,13 @@ func Read(r io.Reader, opts ReadOptions) ([]byte, error) {
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultReadTimeout
+	}
+	if d, ok := r.(deadliner); ok && d.SetReadDeadline(time.Now().Add(opts.Timeout)) == nil {
+		data, err := readValue(r, opts.MaxBytes)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, fmt.Errorf("%w (%s)", ErrStdinTimeout, opts.Timeout)
+		}
+		return data, err
 	}
 	type result struct {
 		data []byte
@@ -73,6 +83,12 @@ func Read(r io.Reader, opts ReadOptions) ([]byte, error) {
 	case <-timer.C:
 		return nil, fmt.Errorf("%w (%s)", ErrStdinTimeout, opts.Timeout)
 	}
+}
+
+// deadliner is a reader that supports read deadlines, like *os.File on a
+// pollable descriptor.
+type deadliner interface {
+	SetReadDeadline(time.Time) error
 }
 
 // capReader fails once more than max bytes were read from r.
@@ -112,6 +128,8 @@ func readValue(r io.Reader, max int64) ([]byte, error) {
 		return nil, nil // nothing but white space before EOF
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, fmt.Errorf("%w: input ended inside a JSON value", ErrMalformed)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, err
 	default:
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}

@@ -24,4 +24,4 @@ package main
 
 import "os"
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
+func main() { os.Exit(run(os.Args[1:], stdin(), os.Stdout, os.Stderr, os.Getenv)) }

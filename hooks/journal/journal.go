@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -41,11 +42,15 @@ func Append(dir string, e Entry) error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	folder := filepath.Join(dir, Dir)
-	if err := os.MkdirAll(folder, 0o755); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
 	name := filepath.Join(folder, e.Time.UTC().Format("2006-01-02")+".jsonl")
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+	f, err := os.OpenFile(name, flags, 0o644)
+	if errors.Is(err, fs.ErrNotExist) { // first call in this project: make the folder
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			return fmt.Errorf("journal: %w", err)
+		}
+		f, err = os.OpenFile(name, flags, 0o644)
+	}
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}

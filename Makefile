@@ -1,0 +1,37 @@
+# hookwright: `make demo` runs the main job (a live Claude Code session whose
+# hook blocks a force-push), `make test` runs every test.
+
+VERSION := $(shell sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' plugin/.claude-plugin/plugin.json)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+.PHONY: all build test bench demo lint plugin compat release clean version
+
+all: build
+
+version:
+	@echo $(VERSION)
+
+## build: host binaries in bin/
+build:
+	@mkdir -p bin
+	$(GOBUILD) -o bin/ ./cmd/...
+
+## test: every test, the live tier against real Claude Code releases included
+test:
+	go test -timeout 45m ./...
+
+## bench: median wall time per event as a ratio to a trivial static Go binary, and peak RSS
+bench: build
+	$(GOBUILD) -o bin/baseline ./cmd/hookbench/baseline
+	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline
+
+## lint: gofmt, go vet, staticcheck
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	go vet ./...
+	go run honnef.co/go/tools/cmd/staticcheck@latest ./...
+
+clean:
+	rm -rf bin dist

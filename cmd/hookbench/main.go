@@ -1,0 +1,158 @@
+// Command hookbench measures the hook runtime the way Claude Code runs it:
+// one process per event, the event JSON on stdin. For every sample event it
+// runs hookwright and a trivial static Go binary that decodes the same JSON
+// (cmd/hookbench/baseline), interleaved in the same run, and prints
+// the median wall time of each, their ratio, and hookwright's peak RSS.
+//
+//	hookbench -hookwright bin/hookwright -baseline bin/baseline [-launcher plugin/bin/hookwright] [-n 200]
+//
+// Budgets: a pass-through event at most 1.25x the baseline, peak RSS at most
+// 10 MiB. It exits 1 when a budget is exceeded. It is a benchmark for
+// people, never a timed unit test.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// sample is one benchmarked event.
+type sample struct {
+	name        string // row label
+	args        []string
+	stdin       string
+	passThrough bool // held to the ratio budget
+}
+
+var samples = []sample{
+	{"PreToolUse Bash (pass)", []string{"PreToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la","description":"list"},"tool_use_id":"toolu_1"}`, true},
+	{"PreToolUse Read (no handler)", []string{"PreToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"$P/main.go"},"tool_use_id":"toolu_2"}`, true},
+	{"PostToolUse Write", []string{"PostToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"$P/a.go","content":"package a"},"tool_response":{"success":true},"tool_use_id":"toolu_3"}`, true},
+	{"PreToolUse Bash (block)", []string{"PreToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"},"tool_use_id":"toolu_4"}`, false},
+	{"Stop", []string{"Stop"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"Stop","stop_hook_active":false}`, false},
+	{"TaskCompleted", []string{"TaskCompleted"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"TaskCompleted","task_id":"1","task_subject":"[Do] bench: run"}`, false},
+}
+
+// Budgets.
+const (
+	maxRatio    = 1.25
+	maxRSSBytes = 10 << 20
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hookbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	hw := fs.String("hookwright", "bin/hookwright", "hookwright binary under test")
+	base := fs.String("baseline", "bin/baseline", "trivial Go binary that decodes the same JSON")
+	launcher := fs.String("launcher", "", "optional plugin launcher script, measured as a third column")
+	n := fs.Int("n", 200, "runs per binary and event")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	project, err := os.MkdirTemp("", "hookbench")
+	if err != nil {
+		fmt.Fprintln(stderr, "hookbench:", err)
+		return 1
+	}
+	defer os.RemoveAll(project)
+	fmt.Fprintf(stdout, "hookbench: %d interleaved runs per binary and event, median wall time\n\n", *n)
+	fmt.Fprintf(stdout, "%-30s %10s %10s %7s %9s", "event", "baseline", "hookwright", "ratio", "peak RSS")
+	if *launcher != "" {
+		fmt.Fprintf(stdout, " %10s %9s", "launcher", "overhead")
+	}
+	fmt.Fprintln(stdout)
+	over := false
+	for _, s := range samples {
+		in := strings.ReplaceAll(s.stdin, "$P", project)
+		bins := []string{*base, *hw}
+		if *launcher != "" {
+			bins = append(bins, *launcher)
+		}
+		med, rss, err := measure(bins, s.args, in, project, *n)
+		if err != nil {
+			fmt.Fprintln(stderr, "hookbench:", err)
+			return 1
+		}
+		ratio := float64(med[1]) / float64(med[0])
+		mark := ""
+		if s.passThrough && ratio > maxRatio || rss > maxRSSBytes {
+			mark, over = "  OVER BUDGET", true
+		}
+		fmt.Fprintf(stdout, "%-30s %10s %10s %6.2fx %7.1fMiB", s.name, round(med[0]), round(med[1]), ratio, float64(rss)/(1<<20))
+		if *launcher != "" {
+			fmt.Fprintf(stdout, " %10s %9s", round(med[2]), round(med[2]-med[1]))
+		}
+		fmt.Fprintln(stdout, mark)
+	}
+	fmt.Fprintf(stdout, "\nbudget: pass-through ratio <= %.2fx, peak RSS <= %d MiB\n", maxRatio, maxRSSBytes>>20)
+	if over {
+		fmt.Fprintln(stdout, "result: OVER BUDGET")
+		return 1
+	}
+	fmt.Fprintln(stdout, "result: within budget")
+	return 0
+}
+
+// measure runs each binary n times, interleaved, and returns the median
+// wall time of each and the peak RSS of bins[1].
+func measure(bins, args []string, stdin, project string, n int) ([]time.Duration, int64, error) {
+	times := make([][]time.Duration, len(bins))
+	var peak int64
+	for i := 0; i < n; i++ {
+		for b, bin := range bins {
+			d, rss, err := once(bin, args, stdin, project)
+			if err != nil {
+				return nil, 0, err
+			}
+			times[b] = append(times[b], d)
+			if b == 1 && rss > peak {
+				peak = rss
+			}
+		}
+	}
+	med := make([]time.Duration, len(bins))
+	for b := range bins {
+		sort.Slice(times[b], func(i, j int) bool { return times[b][i] < times[b][j] })
+		med[b] = times[b][len(times[b])/2]
+	}
+	return med, peak, nil
+}
+
+// once runs bin and returns its wall time and peak RSS in bytes.
+func once(bin string, args []string, stdin, project string) (time.Duration, int64, error) {
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		return 0, 0, err
+	}
+	cmd := exec.Command(abs, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+project, "CLAUDE_PLUGIN_ROOT="+filepath.Dir(filepath.Dir(abs)))
+	start := time.Now()
+	err = cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			return 0, 0, fmt.Errorf("%s %v: %v: %s", bin, args, err, errOut.String())
+		}
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	}
+	return d, rss, nil
+}
+
+func round(d time.Duration) string { return d.Round(10 * time.Microsecond).String() }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes; see the command documentation.
+const (
+	exitOK      = 0
+	exitInvalid = 1
+	exitUsage   = 2
+	exitFailure = 3
+)
+
+// env is everything a command touches outside its options: streams and the
+// machine (for --detect). Tests build it in memory.
+type env struct {
+	In       io.Reader
+	Out, Err io.Writer
+	Home     string
+	// Exec runs a program and returns its stdout; ctx bounds it.
+	Exec     func(ctx context.Context, name string, args ...string) ([]byte, error)
+	LookPath func(name string) (string, error)
+}
+
+// systemEnv is the real machine.
+func systemEnv() env {
+	home, _ := os.UserHomeDir()
+	return env{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Home: home,
+		Exec: func(ctx context.Context, name string, args ...string) ([]byte, error) {
+			return exec.CommandContext(ctx, name, args...).Output()
+		},
+		LookPath: exec.LookPath,
+	}
+}
+
+// exitError carries an exit code with its error.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// errViolations is returned by validate when the file has violations; they
+// are already on stdout.
+var errViolations = &exitError{code: exitInvalid, err: errors.New("the manifest has violations")}
+
+// run is the one place where errors become exit codes and stderr lines.
+func run(args []string, e env) int {
+	err := newApp(e).Run(args)
+	if err == nil {
+		return exitOK
+	}
+	code := exitFailure
+	var xe *exitError
+	if errors.As(err, &xe) {
+		code = xe.code
+	}
+	if err != errViolations {
+		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		if code == exitUsage {
+			msg += " (see hookgen --help)"
+		}
+		fmt.Fprintln(e.Err, "hookgen: "+msg)
+	}
+	return code
+}
+
+// onUsageError turns urfave/cli's flag errors into usage exit codes.
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return usageErr("%w", err)
+}
+
+const appDescription = `hookgen writes the plugin hooks.json that a given Claude Code release loads.
+
+Claude Code rejects a whole hooks.json over one event, key or handler type it
+does not know, and then no hook of the plugin runs. hookgen starts from a spec
+of the plugin's handlers (canonical events) and writes, for the release's
+band, native events where they exist and fallbacks where they do not:
+
+   TaskCompleted  (2.1.33+)  else PostToolUse matching TaskUpdate (2.1.16+), else TodoWrite
+   TeammateIdle   (2.1.33+)  else SubagentStop + Stop
+
+A fallback command gets " --via <Event>" so one gate serves both paths.
+
+EXAMPLES
+   hookgen --cc-version 2.1.32                      manifest for 2.1.32 on stdout
+   hookgen --cc-version "$(claude --version)" -o plugin/hooks/hooks.json
+   hookgen --detect -o plugin/hooks/hooks.json      for the Claude Code installed here
+   hookgen --cc-version 2.1.33 --spec bkit.spec.json   a JS plugin's own spec
+   hookgen validate --cc-version 2.0.30 plugin/hooks/hooks.json
+   hookgen explain --cc-version 2.1.15
+   hookgen matrix
+
+SPEC (JSON)
+   {"description": "...", "protoFlag": false, "handlers": [
+     {"event": "TaskCompleted", "command": "node \"${CLAUDE_PLUGIN_ROOT}/scripts/done.js\"",
+      "timeout": 30, "statusMessage": "checking"}]}
+   timeout is whole seconds. matcher only on events that take one.
+
+EXIT CODES
+   0 ok   1 validate found violations   2 usage error   3 failure (bad spec or file,
+   release before 2.0.12, write error). Errors are one line on stderr.`
+
+// newApp wires the commands; each has an options struct and a run function.
+func newApp(e env) *cli.App {
+	g := &genOptions{env: e}
+	return &cli.App{
+		Name:        "hookgen",
+		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
+		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate --cc-version VERSION FILE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix",
+		Description: appDescription,
+		Reader:      e.In,
+		Writer:      e.Out,
+		ErrWriter:   e.Err,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to write for: 2.1.33, v2.1.33 or \"2.1.33 (Claude Code)\"", Destination: &g.ccVersion},
+			&cli.BoolFlag{Name: "detect", Usage: "find the installed Claude Code release instead of --cc-version", Destination: &g.detect},
+			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &g.spec},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` atomically instead of stdout", Destination: &g.output},
+			&cli.BoolFlag{Name: "verbose", Usage: "also print on stderr what was replaced or left out", Destination: &g.verbose},
+		},
+		Action:          func(c *cli.Context) error { return runGenerate(c.Context, g, c.Args().Slice()) },
+		Commands:        []*cli.Command{validateCommand(e), explainCommand(e), matrixCommand(e)},
+		OnUsageError:    onUsageError,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		HideHelpCommand: true,
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+)
+
+// versionTimeout bounds `claude --version` (it takes about 300 ms).
+const versionTimeout = 2 * time.Second
+
+// detect finds the installed Claude Code release: the native installer's
+// symlink, then `claude --version`, then the npm package's package.json.
+func detect(ctx context.Context, e env) (*semver.Version, string, error) {
+	var tried []string
+	for _, m := range []func(context.Context, env) (*semver.Version, string, error){fromSymlink, fromVersionCommand, fromPackageJSON} {
+		v, how, err := m(ctx, e)
+		if err == nil {
+			return v, how, nil
+		}
+		tried = append(tried, err.Error())
+	}
+	return nil, "", fmt.Errorf("%w (%s)", errNotDetected, joinTried(tried))
+}
+
+// fromSymlink reads ~/.local/bin/claude → …/versions/<X>.
+func fromSymlink(_ context.Context, e env) (*semver.Version, string, error) {
+	link := filepath.Join(e.Home, ".local", "bin", "claude")
+	target, err := os.Readlink(link)
+	if err != nil {
+		return nil, "", fmt.Errorf("no symlink %s", link)
+	}
+	v, err := compat.ParseVersion(filepath.Base(target))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s → %s names no version", link, target)
+	}
+	return v, "symlink " + link, nil
+}
+
+// fromVersionCommand runs `claude --version` under a short timeout.
+func fromVersionCommand(ctx context.Context, e env) (*semver.Version, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
+	defer cancel()
+	out, err := e.Exec(ctx, "claude", "--version")
+	if err != nil {
+		return nil, "", fmt.Errorf("claude --version: %v", err)
+	}
+	v, err := compat.ParseVersion(string(out))
+	if err != nil {
+		return nil, "", fmt.Errorf("claude --version printed %q", out)
+	}
+	return v, "claude --version", nil
+}
+
+// fromPackageJSON reads the version of the npm package that provides the
+// claude found on PATH.
+func fromPackageJSON(_ context.Context, e env) (*semver.Version, string, error) {
+	bin, err := e.LookPath("claude")
+	if err != nil {
+		return nil, "", fmt.Errorf("no claude on PATH")
+	}
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return nil, "", fmt.Errorf("resolving %s: %v", bin, err)
+	}
+	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
+		if v, path, ok := packageVersion(dir); ok {
+			return v, "version file " + path, nil
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return nil, "", fmt.Errorf("no @anthropic-ai/claude-code package.json above %s", real)
+		}
+	}
+}
+
+// packageVersion reads dir/package.json if it is Claude Code's.
+func packageVersion(dir string) (*semver.Version, string, bool) {
+	path := filepath.Join(dir, "package.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", false
+	}
+	var pkg struct{ Name, Version string }
+	if json.Unmarshal(b, &pkg) != nil || pkg.Name != "@anthropic-ai/claude-code" {
+		return nil, "", false
+	}
+	v, err := compat.ParseVersion(pkg.Version)
+	return v, path, err == nil
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/manifests"
+)
+
+// genOptions are the root command's flags.
+type genOptions struct {
+	env
+	ccVersion string
+	detect    bool
+	spec      string
+	output    string
+	verbose   bool
+}
+
+// runGenerate writes the manifest for one release.
+func runGenerate(ctx context.Context, o *genOptions, args []string) error {
+	if len(args) > 0 {
+		return usageErr("unexpected argument %q", args[0])
+	}
+	v, err := o.release(ctx)
+	if err != nil {
+		return err
+	}
+	spec, err := loadSpec(o.spec)
+	if err != nil {
+		return err
+	}
+	r, err := manifests.Build(spec, v)
+	if err != nil {
+		return err
+	}
+	if o.verbose {
+		fmt.Fprintf(o.Err, "hookgen: Claude Code %s is in band %s\n", v, r.Band)
+		for _, n := range r.Notes {
+			fmt.Fprintln(o.Err, "hookgen: "+n)
+		}
+	}
+	if o.output == "" {
+		_, err = o.Out.Write(r.JSON)
+		return err
+	}
+	return writeAtomic(o.output, r.JSON)
+}
+
+// release resolves --cc-version or --detect to a version.
+func (o *genOptions) release(ctx context.Context) (*semver.Version, error) {
+	switch {
+	case o.detect && o.ccVersion != "":
+		return nil, usageErr("--detect and --cc-version exclude each other")
+	case o.detect:
+		return detectOrFloor(ctx, o.env), nil
+	case o.ccVersion == "":
+		return nil, usageErr("--cc-version is required (or --detect)")
+	}
+	return parseVersion(o.ccVersion)
+}
+
+// parseVersion is compat.ParseVersion with a usage exit code.
+func parseVersion(s string) (*semver.Version, error) {
+	v, err := compat.ParseVersion(s)
+	if err != nil {
+		return nil, usageErr("--cc-version: %w", err)
+	}
+	return v, nil
+}
+
+// loadSpec reads a spec file, or returns hookwright's own for "".
+func loadSpec(path string) (manifests.Spec, error) {
+	if path == "" {
+		return manifests.Hookwright(), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return manifests.Spec{}, fmt.Errorf("reading the spec: %w", err)
+	}
+	s, err := manifests.ParseSpec(b)
+	if err != nil {
+		return manifests.Spec{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// detectOrFloor detects the installed release, or warns and returns the
+// plugin floor.
+func detectOrFloor(ctx context.Context, e env) *semver.Version {
+	v, how, err := detect(ctx, e)
+	if err == nil {
+		fmt.Fprintf(e.Err, "hookgen: detected Claude Code %s (%s)\n", v, how)
+		return v
+	}
+	floor, _ := compat.ParseVersion(compat.PluginFloor)
+	fmt.Fprintf(e.Err, "hookgen: warning: %v; writing the manifest for the plugin floor %s, which every release with plugins loads\n",
+		err, floor)
+	return floor
+}
+
+// errNotDetected is returned when no detection method answers.
+var errNotDetected = errors.New("could not find the installed Claude Code")
+
+func joinTried(tried []string) string { return strings.Join(tried, "; ") }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeEnv is an env with in-memory streams and no Claude Code installed.
+func fakeEnv(t *testing.T) (env, *bytes.Buffer, *bytes.Buffer) {
+	var out, errb bytes.Buffer
+	return env{
+		In: strings.NewReader(""), Out: &out, Err: &errb, Home: t.TempDir(),
+		Exec: func(context.Context, string, ...string) ([]byte, error) {
+			return nil, errors.New("not installed")
+		},
+		LookPath: func(string) (string, error) { return "", errors.New("not found") },
+	}, &out, &errb
+}
+
+func hookgen(t *testing.T, e env, args ...string) int {
+	t.Helper()
+	return run(append([]string{"hookgen"}, args...), e)
+}
+
+func TestGenerateExactForm(t *testing.T) {
+	e, out, errb := fakeEnv(t)
+	if code := hookgen(t, e, "--cc-version", "2.1.32"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	s := out.String()
+	for _, banned := range []string{`"TeammateIdle"`, `"TaskCompleted"`, "$schema"} {
+		if strings.Contains(s, banned) {
+			t.Errorf("2.1.32 output has %s", banned)
+		}
+	}
+	for _, want := range []string{`"matcher": "TaskUpdate"`, `TeammateIdle --via SubagentStop`, `TeammateIdle --via Stop`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("2.1.32 output lacks %s", want)
+		}
+	}
+	if errb.Len() != 0 {
+		t.Errorf("stderr not empty: %s", errb)
+	}
+}
+
+func TestGenerateToFileAndValidateIt(t *testing.T) {
+	e, out, errb := fakeEnv(t)
+	path := filepath.Join(t.TempDir(), "hooks.json")
+	if code := hookgen(t, e, "--cc-version", "2.1.33 (Claude Code)", "-o", path); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout not empty with -o")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(b, []byte(`"TeammateIdle"`)) {
+		t.Fatalf("2.1.33 file: %v\n%s", err, b)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".hookgen-*")); len(matches) > 0 {
+		t.Errorf("temporary files left: %v", matches)
+	}
+	if code := hookgen(t, e, "validate", "--cc-version", "2.1.33", path); code != exitOK {
+		t.Errorf("validate on its own output: exit %d: %s %s", code, out, errb)
+	}
+	out.Reset()
+	if code := hookgen(t, e, "validate", "--cc-version", "2.1.32", path); code != exitInvalid {
+		t.Errorf("2.1.33 manifest on 2.1.32: exit %d, want %d", code, exitInvalid)
+	}
+	want := "/hooks/TaskCompleted: event TaskCompleted arrives in Claude Code 2.1.33"
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "/hooks/TeammateIdle: ") {
+		t.Errorf("violations:\n%s\nwant a line starting %q", out, want)
+	}
+}
+
+func TestValidateStdinAndEveryViolation(t *testing.T) {
+	e, out, _ := fakeEnv(t)
+	e.In = strings.NewReader(`{"$schema":"x","hooks":{"Stop":[{"matcher":"*","hooks":[{"type":"command","command":["a"],"timeout":5000}]}]}}`)
+	if code := hookgen(t, e, "validate", "--cc-version", "2.1.50", "-"); code != exitInvalid {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 4 {
+		t.Errorf("want 4 violations, got:\n%s", out)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "/") || !strings.Contains(l, ": ") {
+			t.Errorf("not a pointer: message line: %q", l)
+		}
+	}
+}
+
+func TestErrorsAndExitCodes(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{}, exitUsage, "--cc-version is required"},
+		{[]string{"--cc-version", "2.1"}, exitUsage, `not a Claude Code version: "2.1"`},
+		{[]string{"--cc-version", "2.1.33", "--detect"}, exitUsage, "exclude each other"},
+		{[]string{"--cc-version", "2.1.33", "extra"}, exitUsage, `unexpected argument "extra"`},
+		{[]string{"--nope"}, exitUsage, "flag provided but not defined"},
+		{[]string{"--cc-version", "2.0.11"}, exitFailure, "predates plugin hooks"},
+		{[]string{"--cc-version", "2.1.33", "--spec", "/no/such/spec.json"}, exitFailure, "reading the spec"},
+		{[]string{"validate", "x.json"}, exitUsage, "validate needs --cc-version"},
+		{[]string{"validate", "--cc-version", "2.1.33"}, exitUsage, "exactly one FILE"},
+		{[]string{"validate", "--cc-version", "2.1.33", "/no/such/file"}, exitFailure, "reading the manifest"},
+		{[]string{"explain"}, exitUsage, "explain needs --cc-version"},
+		{[]string{"--cc-version", "2.1.33", "-o", "/no/such/dir/hooks.json"}, exitFailure, "writing /no/such/dir/hooks.json"},
+	}
+	for _, c := range cases {
+		e, _, errb := fakeEnv(t)
+		code := hookgen(t, e, c.args...)
+		lines := strings.Split(strings.TrimRight(errb.String(), "\n"), "\n")
+		if code != c.code || len(lines) != 1 || !strings.HasPrefix(lines[0], "hookgen: ") || !strings.Contains(lines[0], c.msg) {
+			t.Errorf("hookgen %v: exit %d, stderr %q; want exit %d and one line containing %q", c.args, code, errb, c.code, c.msg)
+		}
+	}
+}
+
+func TestSpecFlagWithAForeignPlugin(t *testing.T) {
+	e, out, errb := fakeEnv(t)
+	spec := filepath.Join(t.TempDir(), "bkit.spec.json")
+	os.WriteFile(spec, []byte(`{"handlers":[{"event":"TeammateIdle","command":"node \"${CLAUDE_PLUGIN_ROOT}/scripts/idle.js\"","timeout":30}]}`), 0o644)
+	if code := hookgen(t, e, "--cc-version", "2.0.30", "--spec", spec); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if !strings.Contains(out.String(), `"command": "node \"${CLAUDE_PLUGIN_ROOT}/scripts/idle.js\" --via SubagentStop"`) {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestExplainAndMatrix(t *testing.T) {
+	e, out, errb := fakeEnv(t)
+	if code := hookgen(t, e, "explain", "--cc-version", "2.1.20"); code != exitOK {
+		t.Fatalf("explain: exit %d: %s", code, errb)
+	}
+	for _, want := range []string{"band 2.1.16", "TaskCompleted", "fallback via PostToolUse matching TaskUpdate", "TeammateIdle", "SubagentStop + Stop", "blocks by feedback"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("explain lacks %q:\n%s", want, out)
+		}
+	}
+	out.Reset()
+	if code := hookgen(t, e, "matrix"); code != exitOK {
+		t.Fatalf("matrix: exit %d: %s", code, errb)
+	}
+	for _, want := range []string{"TeammateIdle", "2.1.33", "statusMessage", "Bands (plugin floor 2.0.12): 2.0.12 ", " 2.1.257"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("matrix lacks %q", want)
+		}
+	}
+}
+
+func TestHelpTeaches(t *testing.T) {
+	e, out, _ := fakeEnv(t)
+	if code := hookgen(t, e, "--help"); code != exitOK {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for _, want := range []string{"EXAMPLES", "hookgen --cc-version 2.1.32", "--detect", "validate", "EXIT CODES"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	t.Run("symlink first", func(t *testing.T) {
+		e, _, errb := fakeEnv(t)
+		bin := filepath.Join(e.Home, ".local", "bin")
+		os.MkdirAll(bin, 0o755)
+		os.Symlink(filepath.Join(e.Home, ".local", "share", "claude", "versions", "2.1.40"), filepath.Join(bin, "claude"))
+		e.Exec = func(context.Context, string, ...string) ([]byte, error) { return []byte("2.1.99 (Claude Code)\n"), nil }
+		checkDetected(t, e, errb, "2.1.40", "symlink")
+	})
+	t.Run("claude --version", func(t *testing.T) {
+		e, _, errb := fakeEnv(t)
+		var gotTimeout bool
+		e.Exec = func(ctx context.Context, name string, args ...string) ([]byte, error) {
+			_, gotTimeout = ctx.Deadline()
+			return []byte("2.1.33 (Claude Code)\n"), nil
+		}
+		checkDetected(t, e, errb, "2.1.33", "claude --version")
+		if !gotTimeout {
+			t.Error("claude --version ran without a deadline")
+		}
+	})
+	t.Run("package.json", func(t *testing.T) {
+		e, _, errb := fakeEnv(t)
+		pkg := filepath.Join(e.Home, "lib", "node_modules", "@anthropic-ai", "claude-code")
+		os.MkdirAll(pkg, 0o755)
+		os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.16"}`), 0o644)
+		os.WriteFile(filepath.Join(pkg, "cli.js"), nil, 0o755)
+		link := filepath.Join(e.Home, "claude")
+		os.Symlink(filepath.Join(pkg, "cli.js"), link)
+		e.LookPath = func(string) (string, error) { return link, nil }
+		checkDetected(t, e, errb, "2.1.16", "version file")
+	})
+	t.Run("nothing found falls back to the floor", func(t *testing.T) {
+		e, out, errb := fakeEnv(t)
+		if code := hookgen(t, e, "--detect"); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		if !strings.Contains(errb.String(), "warning: could not find the installed Claude Code") || !strings.Contains(errb.String(), "2.0.12") {
+			t.Errorf("stderr: %s", errb)
+		}
+		if strings.Contains(out.String(), "SubagentStart") || !strings.Contains(out.String(), "TodoWrite") {
+			t.Errorf("not the floor manifest:\n%s", out)
+		}
+	})
+}
+
+func checkDetected(t *testing.T, e env, errb *bytes.Buffer, version, how string) {
+	t.Helper()
+	if code := hookgen(t, e, "--detect", "-o", filepath.Join(t.TempDir(), "h.json")); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if want := "detected Claude Code " + version + " (" + how; !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr %q, want %q", errb, want)
+	}
+}

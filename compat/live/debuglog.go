@@ -1,0 +1,42 @@
+package live
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// registeredRE matches the loader's summary line, e.g.
+// "[DEBUG] Registered 1 hooks from 4 plugins".
+var registeredRE = regexp.MustCompile(`Registered (\d+) hooks? from (\d+) plugins?`)
+
+// RegisteredHooks returns N from the last "Registered N hooks from M
+// plugins" line of a debug log; ok is false when there is none. On 2.1.330 M
+// counts built-in plugins too, so only N is reliable.
+func RegisteredHooks(debugLog string) (n int, ok bool) {
+	m := registeredRE.FindAllStringSubmatch(debugLog, -1)
+	if len(m) == 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[len(m)-1][1])
+	return n, err == nil
+}
+
+// LoadFailed reports whether the loader rejected a hooks file: the log has
+// "Failed to load hooks" or "Hook load failed" (2.0.30 and 2.1.33 on an
+// unknown event). Releases that ignore unknown entries instead log a warning;
+// see IgnoredHookEntries.
+func LoadFailed(debugLog string) bool {
+	return strings.Contains(debugLog, "Failed to load hooks") || strings.Contains(debugLog, "Hook load failed")
+}
+
+// ignoredRE matches the warning newer releases (2.1.330) log for a hooks
+// entry they skip, e.g. "[WARN] Plugin p: hooks.BogusEvent: unknown hook
+// event; entry ignored".
+var ignoredRE = regexp.MustCompile(`(?m)\[WARN\] Plugin .*entry ignored.*$`)
+
+// IgnoredHookEntries returns the loader warnings about skipped hooks
+// entries, one per line.
+func IgnoredHookEntries(debugLog string) []string {
+	return ignoredRE.FindAllString(debugLog, -1)
+}

@@ -1,0 +1,201 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwright/hookwright/compat/modelapi"
+)
+
+// spineVersions are the releases the spine runs on: the oldest plugin-era
+// release we track, the TeammateIdle/TaskCompleted release, and a native
+// binary release.
+var spineVersions = []string{"2.0.30", "2.1.33", "2.1.330"}
+
+// guardPrefix starts every reason the hookwright guard gives on stderr.
+const guardPrefix = "hookwright guard:"
+
+// spineHooks is the plugin's hooks.json: the runtime binary on PreToolUse
+// for Bash, called by its full quoted path.
+const spineHooks = `{
+  "description": "hookwright spine: the guard on Bash",
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/bin/hookwright\" PreToolUse", "timeout": 30}]}
+    ]
+  }
+}
+`
+
+// TestSpine proves on real releases that the hookwright runtime, loaded as a
+// plugin hook, blocks a force push before Bash runs it, that the reason
+// reaches the model, and that harmless commands still run.
+func TestSpine(t *testing.T) {
+	Available(t)
+	plugin := writePlugin(t, spineHooks)
+	for _, v := range spineVersions {
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			claude := installT(t, v)
+			t.Run("force push blocked", func(t *testing.T) {
+				t.Parallel()
+				testForcePushBlocked(t, claude, plugin)
+			})
+			t.Run("harmless command runs", func(t *testing.T) {
+				t.Parallel()
+				testHarmlessRuns(t, claude, plugin)
+			})
+		})
+	}
+}
+
+// testForcePushBlocked scripts one Bash call that would leave a marker and
+// then force push, and checks that the hook stopped the whole command.
+func testForcePushBlocked(t *testing.T, claude, plugin string) {
+	cmd := "touch ran.marker && git push --force origin main"
+	srv, res := session(t, claude, plugin, modelapi.Script{bash(cmd)})
+	requireRegistered(t, res)
+	got, ok := srv.ToolResultFor(0)
+	if !ok {
+		t.Fatalf("no tool_result for the Bash call came back to the model; results: %+v", srv.ToolResults())
+	}
+	if !got.IsError || !strings.Contains(got.Content, guardPrefix) {
+		t.Errorf("tool_result = %+v, want an error carrying %q", got, guardPrefix)
+	}
+	if _, err := os.Stat(filepath.Join(res.Dir, "ran.marker")); err == nil {
+		t.Errorf("ran.marker exists: Bash ran the blocked command")
+	}
+}
+
+// testHarmlessRuns checks the control: a command the guard allows runs.
+func testHarmlessRuns(t *testing.T, claude, plugin string) {
+	srv, res := session(t, claude, plugin, modelapi.Script{bash("touch ok.marker")})
+	requireRegistered(t, res)
+	if got, ok := srv.ToolResultFor(0); !ok || got.IsError {
+		t.Errorf("tool_result = %+v (found %v), want a success", got, ok)
+	}
+	if _, err := os.Stat(filepath.Join(res.Dir, "ok.marker")); err != nil {
+		t.Errorf("ok.marker missing, the allowed command did not run: %v", err)
+	}
+}
+
+// TestUnknownEventRejectsPlugin pins the fatal incompatibility on 2.1.33 and
+// proves LoadFailed and RegisteredHooks read the real debug log: one unknown
+// event key rejects the whole hooks.json, so no hook registers.
+func TestUnknownEventRejectsPlugin(t *testing.T) {
+	Available(t)
+	t.Parallel()
+	var hooks struct {
+		Description string         `json:"description"`
+		Hooks       map[string]any `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(spineHooks), &hooks); err != nil {
+		t.Fatal(err)
+	}
+	hooks.Hooks["NoSuchEvent"] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}
+	data, err := json.Marshal(hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin := writePlugin(t, string(data))
+	srv, res := session(t, installT(t, "2.1.33"), plugin, modelapi.Script{bash("touch ran.marker && git push --force origin main")})
+	if !LoadFailed(res.DebugLog) {
+		t.Errorf("LoadFailed = false, want true")
+	}
+	if n, ok := RegisteredHooks(res.DebugLog); !ok || n != 0 {
+		t.Errorf("RegisteredHooks = %d, %v; want 0, true", n, ok)
+	}
+	if got, ok := srv.ToolResultFor(0); !ok || strings.Contains(got.Content, guardPrefix) {
+		t.Errorf("tool_result = %+v (found %v), want one without the guard: no hook should run", got, ok)
+	}
+	if _, err := os.Stat(filepath.Join(res.Dir, "ran.marker")); err != nil {
+		t.Errorf("ran.marker missing, so Bash did not run although no hook registered: %v", err)
+	}
+}
+
+// bash is a main-conversation Bash tool call.
+func bash(command string) modelapi.Turn {
+	return modelapi.ToolUse("Bash", map[string]any{"command": command, "description": "spine step"})
+}
+
+// session runs claude once against a fresh stand-in serving script and
+// checks that the session ended normally after the script.
+func session(t *testing.T, claude, plugin string, script modelapi.Script) (*modelapi.Server, Result) {
+	t.Helper()
+	srv := modelapi.New(script)
+	srv.LogDir = filepath.Join(t.TempDir(), "requests")
+	srv.Start()
+	t.Cleanup(srv.Close)
+	res, err := Run(context.Background(), Options{
+		Claude:       claude,
+		Prompt:       "Run the scripted steps.",
+		BaseURL:      srv.URL(),
+		PluginDirs:   []string{plugin},
+		AllowedTools: []string{"Bash"},
+		Debug:        true,
+		Home:         filepath.Join(t.TempDir(), "home"),
+		Dir:          filepath.Join(t.TempDir(), "project"),
+		Timeout:      90 * time.Second,
+	})
+	if err != nil || res.ExitCode != 0 || !strings.Contains(res.Stdout, modelapi.DoneText) {
+		t.Fatalf("claude run: err %v, exit %d\nstdout: %s\nstderr: %s\nrequests logged in %s",
+			err, res.ExitCode, res.Stdout, res.Stderr, srv.LogDir)
+	}
+	return srv, res
+}
+
+// requireRegistered fails t unless the debug log shows the plugin's hook
+// registered without a load failure.
+func requireRegistered(t *testing.T, res Result) {
+	t.Helper()
+	if LoadFailed(res.DebugLog) {
+		t.Fatalf("hooks failed to load:\n%s", res.DebugLog)
+	}
+	if n, ok := RegisteredHooks(res.DebugLog); !ok || n < 1 {
+		t.Fatalf("RegisteredHooks = %d, %v; want at least 1 (debug log %d bytes)", n, ok, len(res.DebugLog))
+	}
+}
+
+// installT installs version or fails t.
+func installT(t *testing.T, version string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	claude, err := Install(ctx, version)
+	if err != nil {
+		t.Fatalf("install %s: %v", version, err)
+	}
+	return claude
+}
+
+// writePlugin writes the spine plugin with hooksJSON into a temp folder and
+// builds the runtime into its bin/.
+func writePlugin(t *testing.T, hooksJSON string) string {
+	t.Helper()
+	dir := t.TempDir()
+	manifest := `{"name":"hookwright-spine","version":"0.0.1","description":"hookwright live tier spine plugin"}` + "\n"
+	writeFile(t, filepath.Join(dir, ".claude-plugin", "plugin.json"), manifest)
+	writeFile(t, filepath.Join(dir, "hooks", "hooks.json"), hooksJSON)
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "bin", "hookwright"), "github.com/hookwright/hookwright/cmd/hookwright")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/hookwright: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// writeFile writes data to path, creating its folder.
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -36,7 +36,7 @@ func Bands() []*semver.Version {
 func BandOf(v *semver.Version) (*semver.Version, error) {
 	bands := Bands()
 	if v.LessThan(bands[0]) {
-		return nil, fmt.Errorf("Claude Code %s: %w (plugins arrived in %s)", v, ErrBelowFloor, PluginFloor)
+		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", ErrBelowFloor, v, PluginFloor)
 	}
 	i := sort.Search(len(bands), func(i int) bool { return v.LessThan(bands[i]) })
 	return bands[i-1], nil

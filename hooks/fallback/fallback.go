@@ -2,10 +2,12 @@
 // canonical events hookwright's gates are written against, so one gate
 // serves both paths:
 //
-//   - TaskCompleted via PostToolUse: a TaskUpdate call (2.1.16+) whose input
-//     sets status "completed". PostToolUse runs after the tool, so a block
-//     cannot keep the task open the way native TaskCompleted does: the
-//     reason reaches the model as feedback instead.
+//   - TaskCompleted via PostToolUse: a TaskUpdate call (2.1.16+) that moved
+//     a task to "completed". Its input carries only taskId and status, so
+//     the subject and description come from Claude Code's task file (see
+//     taskupdate.go for the observed payloads). PostToolUse runs after the
+//     tool, so a block cannot keep the task open the way native
+//     TaskCompleted does: the reason reaches the model as feedback instead.
 //   - TeammateIdle via SubagentStop or Stop: the agent is about to stop,
 //     which is when a native teammate would go idle.
 //
@@ -50,31 +52,6 @@ func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err
 		return idle, true, nil
 	}
 	return nil, false, fmt.Errorf("%s has no fallback", canonical)
-}
-
-// taskUpdate is the part of TaskUpdate's tool input the fallback reads.
-type taskUpdate struct {
-	TaskID      string `json:"taskId"`
-	Status      string `json:"status"`
-	Subject     string `json:"subject"`
-	Description string `json:"description"`
-}
-
-func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bool, error) {
-	if post.ToolName != "TaskUpdate" {
-		return nil, false, nil
-	}
-	var u taskUpdate
-	if err := json.Unmarshal(post.ToolInput, &u); err != nil {
-		return nil, false, fmt.Errorf("TaskUpdate input: %w", err)
-	}
-	if u.Status != "completed" {
-		return nil, false, nil
-	}
-	tc := &hooks.TaskCompleted{Common: base}
-	tc.TaskID, tc.TaskSubject, tc.TaskDescription = u.TaskID, u.Subject, u.Description
-	tc.Team = teamFromExtra(base.Extra)
-	return tc, true, nil
 }
 
 // teamFromExtra reads team fields a release may send on other events.

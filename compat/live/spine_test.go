@@ -126,10 +126,11 @@ func bash(command string) modelapi.Turn {
 
 // session runs claude once against a fresh stand-in serving script and
 // checks that the session ended normally after the script.
-func session(t *testing.T, claude, plugin string, script modelapi.Script) (*modelapi.Server, Result) {
+// The session may use Bash and the extra tools listed.
+func session(t *testing.T, claude, plugin string, script modelapi.Script, tools ...string) (*modelapi.Server, Result) {
 	t.Helper()
 	srv := modelapi.New(script)
-	srv.LogDir = filepath.Join(t.TempDir(), "requests")
+	srv.LogDir = requestLogDir(t)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	res, err := Run(context.Background(), Options{
@@ -137,7 +138,7 @@ func session(t *testing.T, claude, plugin string, script modelapi.Script) (*mode
 		Prompt:       "Run the scripted steps.",
 		BaseURL:      srv.URL(),
 		PluginDirs:   []string{plugin},
-		AllowedTools: []string{"Bash"},
+		AllowedTools: append([]string{"Bash"}, tools...),
 		Debug:        true,
 		Home:         filepath.Join(t.TempDir(), "home"),
 		Dir:          filepath.Join(t.TempDir(), "project"),
@@ -148,6 +149,15 @@ func session(t *testing.T, claude, plugin string, script modelapi.Script) (*mode
 			err, res.ExitCode, res.Stdout, res.Stderr, srv.LogDir)
 	}
 	return srv, res
+}
+
+// requestLogDir is where a session's request bodies go: a temp folder, or
+// $HOOKWRIGHT_LIVE_LOGS/<test name> to keep them for inspection.
+func requestLogDir(t *testing.T) string {
+	if root := os.Getenv("HOOKWRIGHT_LIVE_LOGS"); root != "" {
+		return filepath.Join(root, strings.ReplaceAll(t.Name(), "/", "_"))
+	}
+	return filepath.Join(t.TempDir(), "requests")
 }
 
 // requireRegistered fails t unless the debug log shows the plugin's hook

@@ -11,15 +11,25 @@
 //
 // Every POST /v1/messages is classified:
 //
-//   - A side request is one whose body offers no tools. Claude Code sends
-//     these for housekeeping (session titles, topic detection, summaries),
-//     usually on the small model. They get a short plain-text answer and
-//     never consume a turn.
+//   - A side request is one whose body offers no tools ("tools" absent or
+//     []). Claude Code sends these for housekeeping, usually on the small
+//     model, and they get a short plain-text answer without consuming a
+//     turn. Seen: 2.0.30 sends two "Warmup" requests (haiku and sonnet,
+//     Explore-agent system prompt, tools []) after the first main request;
+//     2.1.33 asks haiku to "Extract any file paths that this command reads
+//     or modifies" after a Bash call succeeds; 2.1.330 sent none in -p mode
+//     with CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1. Main and subagent
+//     requests always carried tools (17 on 2.1.33, 12 on 2.1.330; subagents
+//     11 and 8).
 //   - Otherwise the request belongs to a conversation lane. A turn whose
 //     Marker is set belongs to the lane of requests whose system prompt or
 //     first user message contains that marker; this is how a test scripts a
-//     subagent (put the marker in the Task/Agent prompt). Requests that match
-//     no marker belong to the main lane (Marker "").
+//     subagent (put the marker in the Task/Agent prompt, which becomes the
+//     subagent's first user message). Requests that match no marker belong
+//     to the main lane (Marker ""). On 2.1.330 the Agent tool runs the
+//     subagent in the background: the main lane gets an "Async agent
+//     launched" tool_result at once, and a later main request carries the
+//     completion notice.
 //
 // # Advancing
 //

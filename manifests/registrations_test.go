@@ -1,0 +1,53 @@
+package manifests
+
+import (
+	"os"
+	"sort"
+	"testing"
+
+	"github.com/hookwright/hookwright/hooks/builtin"
+	"github.com/hookwright/hookwright/hooks/config"
+)
+
+// TestSpecMatchesRuntime proves the single source of truth: every (event,
+// matcher) pair our plugin spec asks Claude Code to call has a handler
+// registered in the runtime, and every runtime registration is reachable
+// from the spec. A handler nobody calls, or a hook that runs nothing, fails
+// here.
+func TestSpecMatchesRuntime(t *testing.T) {
+	data, err := os.ReadFile("hookwright.spec.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := ParseSpec(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inSpec := map[string]bool{}
+	for _, h := range spec.Handlers {
+		inSpec[h.Event+" "+h.Matcher] = true
+	}
+	inMux := map[string]bool{}
+	for _, r := range builtin.Mux(config.Default()).Routes() {
+		inMux[string(r.Event)+" "+r.Matcher] = true
+	}
+	for _, k := range keys(inSpec) {
+		if !inMux[k] {
+			t.Errorf("spec calls %q but the runtime registers no handler for it", k)
+		}
+	}
+	for _, k := range keys(inMux) {
+		if !inSpec[k] {
+			t.Errorf("runtime registers %q but the spec never calls it", k)
+		}
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

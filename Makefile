@@ -27,6 +27,10 @@ bench: build
 	$(GOBUILD) -o bin/baseline ./cmd/hookbench/baseline
 	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline
 
+## demo: the main job, live: real Claude Code (npm) + scripted model on 127.0.0.1; hookwright blocks a force-push
+demo:
+	go run ./cmd/hwdemo -cc-version $(or $(CC_VERSION),2.1.33)
+
 ## lint: gofmt, go vet, staticcheck
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
@@ -35,3 +39,23 @@ lint:
 
 clean:
 	rm -rf bin dist
+
+## plugin: the plugin's binaries for every platform, next to the launcher in plugin/bin/
+PLUGIN_BINS := $(foreach p,$(PLATFORMS),plugin/bin/hookwright-$(subst /,-,$(p))$(if $(findstring windows,$(p)),.exe))
+
+plugin: $(PLUGIN_BINS)
+
+plugin/bin/hookwright-%: FORCE
+	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
+		$(GOBUILD) -o $@ ./cmd/hookwright
+
+## plugin-hooks: regenerate plugin/hooks/hooks.json (floor band) and plugin/hooks/bands/*.json
+plugin-hooks:
+	go test ./plugin -run 'TestManifests' -update
+
+## release: commit the plugin with its binaries onto the release branch (never touches the work tree); RELEASE_BRANCH, RELEASE_TAG override
+release: plugin
+	./plugin/release.sh
+
+.PHONY: plugin-hooks FORCE
+FORCE:

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks/journal"
+	"github.com/hookwright/hookwright/hooks/pdca"
+)
+
+func hwctl(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"hwctl"}, args...), &out, &errb, func(string) string { return "" })
+	return out.String(), errb.String(), code
+}
+
+func TestPDCAStatus(t *testing.T) {
+	dir := t.TempDir()
+	if out, _, code := hwctl(t, "pdca", "status", "--dir", dir); code != 0 || !strings.Contains(out, "no PDCA tasks") {
+		t.Fatalf("empty: %d %q", code, out)
+	}
+	tag, _, _ := pdca.Parse("[Act-2] login-flow: x")
+	pdca.Record(filepath.Join(dir, ".hookwright", "pdca.json"), tag, "s/1", "[Act-2] login-flow: x", time.Now())
+	out, _, code := hwctl(t, "pdca", "status", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "login-flow") || !strings.Contains(out, "Act-2") {
+		t.Fatalf("table: %d %q", code, out)
+	}
+	out, _, _ = hwctl(t, "pdca", "status", "--dir", dir, "--json")
+	if !strings.Contains(out, `"phase": "Act-2"`) {
+		t.Fatalf("json: %q", out)
+	}
+}
+
+func TestWork(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, code := hwctl(t, "work", "start", "--dir", dir); code != 2 {
+		t.Fatalf("missing name: exit %d", code)
+	}
+	if _, errs, code := hwctl(t, "work", "start", "--dir", dir, "../x"); code != 1 || !strings.Contains(errs, "unsafe") {
+		t.Fatalf("unsafe: %d %q", code, errs)
+	}
+	if out, _, code := hwctl(t, "work", "start", "--dir", dir, "hotfix"); code != 0 || !strings.Contains(out, "started") {
+		t.Fatalf("start: %d %q", code, out)
+	}
+	if out, _, _ := hwctl(t, "work", "status", "--dir", dir); !strings.Contains(out, "manual  hotfix") {
+		t.Fatalf("status: %q", out)
+	}
+	if _, _, code := hwctl(t, "work", "stop", "--dir", dir, "hotfix"); code != 0 {
+		t.Fatal("stop")
+	}
+	if _, _, code := hwctl(t, "work", "stop", "--dir", dir, "hotfix"); code != 1 {
+		t.Fatal("stop twice")
+	}
+}
+
+func TestLogAndDashboard(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	for i, ev := range []string{"PreToolUse", "PreToolUse", "TaskCompleted"} {
+		e := journal.Entry{Time: now, Session: "abcdef123456", Event: ev, Target: "Bash", Micros: 1500}
+		if i == 1 {
+			e.Decision, e.Reason, e.Exit = "block", "hookwright guard: no", 2
+		}
+		journal.Append(dir, e)
+	}
+	// A torn last line is not shown, and not counted as bad, until it ends.
+	name := filepath.Join(dir, journal.Dir, now.UTC().Format("2006-01-02")+".jsonl")
+	f, _ := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"ts":"2026-01-01T00:00:00Z","event":"Sto`)
+	f.Close()
+	out, errs, code := hwctl(t, "log", "--dir", dir, "-n", "2")
+	if code != 0 || errs != "" || strings.Count(out, "\n") != 3 || !strings.Contains(out, "hookwright guard: no") {
+		t.Fatalf("log: %d %q %q", code, out, errs)
+	}
+	out, _, code = hwctl(t, "dashboard", "--dir", dir, "--once")
+	if code != 0 || !strings.Contains(out, "3 calls") || !regexpLine(out, "PreToolUse", "2", "1", "0", "0", "1") {
+		t.Fatalf("dashboard: %d\n%s", code, out)
+	}
+}
+
+// regexpLine reports whether some line of out has exactly these fields.
+func regexpLine(out string, fields ...string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Join(strings.Fields(l), " ") == strings.Join(fields, " ") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTailerFollow(t *testing.T) {
+	dir := t.TempDir()
+	tl := newTailer(dir, 5)
+	if err := tl.poll(nil); err != nil || tl.total != 0 {
+		t.Fatal(err, tl.total)
+	}
+	journal.Append(dir, journal.Entry{Time: time.Now(), Event: "Stop"})
+	var got []string
+	tl.poll(func(e journal.Entry) { got = append(got, e.Event) })
+	journal.Append(dir, journal.Entry{Time: time.Now(), Event: "SessionEnd"})
+	tl.poll(func(e journal.Entry) { got = append(got, e.Event) })
+	if strings.Join(got, ",") != "Stop,SessionEnd" || tl.total != 2 {
+		t.Fatalf("follow saw %v (total %d)", got, tl.total)
+	}
+}
+
+func TestSessionsEmpty(t *testing.T) {
+	out, _, code := hwctl(t, "sessions", "--dir", t.TempDir())
+	if code != 0 || !strings.HasPrefix(out, "SESSION") {
+		t.Fatalf("%d %q", code, out)
+	}
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwright/hookwright/hooks/journal"
+)
+
+// maxLine caps one journal line; longer lines are skipped as bad.
+const maxLine = 8 << 20
+
+// tailer reads a project's journal incrementally: each poll reads only the
+// bytes appended since the last one, keeps the last `keep` entries and
+// counts every entry by event and decision. Its memory is bounded by keep.
+type tailer struct {
+	dir     string
+	keep    int
+	offsets map[string]int64
+
+	last   []journal.Entry // ring, oldest first once full
+	counts map[string]map[string]int
+	total  int
+	bad    int
+}
+
+func newTailer(dir string, keep int) *tailer {
+	return &tailer{dir: dir, keep: max(keep, 1), offsets: map[string]int64{}, counts: map[string]map[string]int{}}
+}
+
+// poll reads what was appended and calls fn for each new entry.
+func (t *tailer) poll(fn func(journal.Entry)) error {
+	files, err := filepath.Glob(filepath.Join(t.dir, journal.Dir, "*.jsonl"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	for _, name := range files {
+		if err := t.readFile(name, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tailer) readFile(name string, fn func(journal.Entry)) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	off := t.offsets[name]
+	if info, err := f.Stat(); err == nil && info.Size() < off {
+		off = 0 // the file was replaced or truncated
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	var (
+		buf       []byte
+		long      bool // inside a line longer than maxLine
+		lineStart = off
+	)
+	for {
+		chunk, err := r.ReadSlice('\n')
+		off += int64(len(chunk))
+		switch {
+		case err == bufio.ErrBufferFull:
+			if !long {
+				buf = append(buf, chunk...)
+				if len(buf) > maxLine {
+					long, buf = true, buf[:0]
+				}
+			}
+			continue
+		case err == io.EOF:
+			// Nothing more, or a partial last line: read it again next time.
+			t.offsets[name] = lineStart
+			return nil
+		case err != nil:
+			return err
+		}
+		if long {
+			t.bad++
+		} else {
+			buf = append(buf, chunk...)
+			var e journal.Entry
+			if json.Unmarshal(bytes.TrimSpace(buf), &e) != nil {
+				t.bad++
+			} else {
+				t.add(e)
+				if fn != nil {
+					fn(e)
+				}
+			}
+		}
+		long, buf, lineStart = false, buf[:0], off
+	}
+}
+
+func (t *tailer) add(e journal.Entry) {
+	t.total++
+	d := e.Decision
+	if d == "" {
+		d = "none"
+	}
+	if t.counts[e.Event] == nil {
+		t.counts[e.Event] = map[string]int{}
+	}
+	t.counts[e.Event][d]++
+	t.last = append(t.last, e)
+	if len(t.last) > t.keep {
+		t.last = t.last[len(t.last)-t.keep:]
+	}
+}
+
+func logCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "log",
+		Usage: "print the hook journal as a table",
+		Flags: []cli.Flag{
+			dirFlag,
+			&cli.IntFlag{Name: "n", Value: 50, Usage: "show the last `N` entries"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new entries"},
+			&cli.DurationFlag{Name: "interval", Value: 500 * time.Millisecond, Usage: "poll interval with --follow"},
+		},
+		Action: func(c *cli.Context) error {
+			t := newTailer(s.projectDir(c), c.Int("n"))
+			if err := t.poll(nil); err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, header)
+			for _, e := range t.last {
+				fmt.Fprintln(tw, row(e))
+			}
+			tw.Flush()
+			if t.bad > 0 {
+				fmt.Fprintf(s.err, "hwctl: %d journal lines did not parse\n", t.bad)
+			}
+			if !c.Bool("follow") {
+				return nil
+			}
+			return every(c.Context, c.Duration("interval"), func() error {
+				err := t.poll(func(e journal.Entry) { fmt.Fprintln(tw, row(e)) })
+				tw.Flush()
+				return err
+			})
+		},
+	}
+}
+
+func dashboardCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "dashboard",
+		Usage: "live view of the journal: counts per event and decision, and the last calls",
+		Flags: []cli.Flag{
+			dirFlag,
+			&cli.IntFlag{Name: "n", Value: 15, Usage: "show the last `N` calls"},
+			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "refresh interval"},
+			&cli.BoolFlag{Name: "once", Usage: "draw once and exit (no screen clearing)"},
+		},
+		Action: func(c *cli.Context) error {
+			dir := s.projectDir(c)
+			t := newTailer(dir, c.Int("n"))
+			draw := func(clear bool) error {
+				if err := t.poll(nil); err != nil {
+					return err
+				}
+				var b strings.Builder
+				if clear {
+					b.WriteString("\x1b[H\x1b[2J")
+				}
+				t.render(&b, dir, time.Now())
+				_, err := io.WriteString(s.out, b.String())
+				return err
+			}
+			if c.Bool("once") {
+				return draw(false)
+			}
+			if err := draw(true); err != nil {
+				return err
+			}
+			return every(c.Context, c.Duration("interval"), func() error { return draw(true) })
+		},
+	}
+}
+
+// render writes the dashboard screen.
+func (t *tailer) render(w io.Writer, dir string, now time.Time) {
+	fmt.Fprintf(w, "hookwright dashboard  %s  %s\n", dir, now.Format(time.TimeOnly))
+	fmt.Fprintf(w, "%d calls", t.total)
+	if t.bad > 0 {
+		fmt.Fprintf(w, ", %d unreadable lines", t.bad)
+	}
+	fmt.Fprint(w, "\n\n")
+	decisions := []string{"none", "allow", "ask", "block"}
+	events := make([]string, 0, len(t.counts))
+	for e := range t.counts {
+		events = append(events, e)
+	}
+	sort.Strings(events)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "EVENT\tTOTAL\t"+strings.ToUpper(strings.Join(decisions, "\t"))+"\t")
+	for _, e := range events {
+		total, cells := 0, make([]string, len(decisions))
+		for i, d := range decisions {
+			n := t.counts[e][d]
+			total += n
+			cells[i] = fmt.Sprint(n)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", e, total, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nlast %d calls\n", len(t.last))
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, e := range t.last {
+		fmt.Fprintln(tw, row(e))
+	}
+	tw.Flush()
+}
+
+const header = "TIME\tSESSION\tEVENT\tTARGET\tDECISION\tEXIT\tMS\tREASON"
+
+func row(e journal.Entry) string {
+	ev := e.Event
+	if e.Via != "" {
+		ev += " (via " + e.Via + ")"
+	}
+	reason := strings.ReplaceAll(e.Reason, "\n", " ")
+	if len(reason) > 80 {
+		reason = reason[:77] + "..."
+	}
+	sess := e.Session
+	if len(sess) > 8 {
+		sess = sess[:8]
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t%.1f\t%s", e.Time.Local().Format(time.DateTime), dash(sess), ev,
+		dash(e.Target), dash(e.Decision), e.Exit, float64(e.Micros)/1000, reason)
+}
+
+// every calls fn each interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, fn func() error) error {
+	tick := time.NewTicker(max(interval, 50*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			if err := fn(); err != nil {
+				return err
+			}
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwright/hookwright/hooks/config"
+	"github.com/hookwright/hookwright/hooks/pdca"
+	"github.com/hookwright/hookwright/hooks/session"
+	"github.com/hookwright/hookwright/hooks/work"
+)
+
+func pdcaCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "pdca",
+		Usage: "PDCA progress per feature",
+		Subcommands: []*cli.Command{{
+			Name:  "status",
+			Usage: "show each feature's phase",
+			Flags: []cli.Flag{dirFlag, jsonFlag},
+			Action: func(c *cli.Context) error {
+				dir := s.projectDir(c)
+				cfg, cfgErr := config.Load(dir)
+				if cfgErr != nil {
+					fmt.Fprintln(s.err, "hwctl:", cfgErr)
+				}
+				st, err := pdca.Load(filepath.Join(dir, cfg.PDCA.State))
+				if err != nil {
+					return err
+				}
+				if c.Bool("json") {
+					return s.printJSON(st)
+				}
+				if len(st.Features) == 0 {
+					fmt.Fprintln(s.out, "no PDCA tasks completed yet (tag task subjects like \"[Do] my-feature: ...\")")
+					return nil
+				}
+				names := make([]string, 0, len(st.Features))
+				for n := range st.Features {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "FEATURE\tPHASE\tROUND\tTASKS\tUPDATED\tNEXT")
+				for _, n := range names {
+					f := st.Features[n]
+					total := 0
+					for _, k := range f.Done {
+						total += k
+					}
+					next := pdca.Next(f.Phase)
+					if next == "" {
+						next = "-"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", n, f.Phase, f.Iteration, total, f.Updated.Local().Format(time.DateTime), next)
+				}
+				return tw.Flush()
+			},
+		}},
+	}
+}
+
+func workCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "work",
+		Usage: "manual work units (see also tasks in progress)",
+		Subcommands: []*cli.Command{
+			{
+				Name: "start", Usage: "start the work unit <name>", ArgsUsage: "<name>", Flags: []cli.Flag{dirFlag},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return usageError("work start needs exactly one <name>")
+					}
+					if err := work.Start(s.projectDir(c), c.Args().First(), time.Now()); err != nil {
+						return err
+					}
+					fmt.Fprintf(s.out, "work unit %q started\n", c.Args().First())
+					return nil
+				},
+			},
+			{
+				Name: "stop", Usage: "end the work unit <name>", ArgsUsage: "<name>", Flags: []cli.Flag{dirFlag},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return usageError("work stop needs exactly one <name>")
+					}
+					ok, err := work.Stop(s.projectDir(c), c.Args().First())
+					if err != nil {
+						return err
+					}
+					if !ok {
+						return fmt.Errorf("no active work unit %q", c.Args().First())
+					}
+					fmt.Fprintf(s.out, "work unit %q stopped\n", c.Args().First())
+					return nil
+				},
+			},
+			{
+				Name: "status", Usage: "list active work units", Flags: []cli.Flag{dirFlag, jsonFlag},
+				Action: func(c *cli.Context) error {
+					st, err := work.Load(s.projectDir(c))
+					if err != nil {
+						return err
+					}
+					if c.Bool("json") {
+						return s.printJSON(st)
+					}
+					tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "KIND\tNAME\tSESSION\tSTARTED")
+					for _, u := range st.Active("") {
+						fmt.Fprintf(tw, "manual\t%s\t-\t%s\n", u.Name, u.Started.Local().Format(time.DateTime))
+					}
+					keys := make([]string, 0, len(st.Tasks))
+					for k := range st.Tasks {
+						keys = append(keys, k)
+					}
+					sort.Strings(keys)
+					for _, k := range keys {
+						u := st.Tasks[k]
+						fmt.Fprintf(tw, "task\t%s\t%s\t%s\n", u.Name, u.Session, u.Started.Local().Format(time.DateTime))
+					}
+					return tw.Flush()
+				},
+			},
+		},
+	}
+}
+
+func sessionsCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "sessions",
+		Usage: "list recorded Claude Code sessions, newest first",
+		Flags: []cli.Flag{dirFlag, jsonFlag, &cli.IntFlag{Name: "n", Value: 50, Usage: "at most `N` sessions (0: all)"}},
+		Action: func(c *cli.Context) error {
+			list, err := session.List(s.projectDir(c), c.Int("n"))
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return s.printJSON(list)
+			}
+			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "SESSION\tSTARTED\tENDED\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT")
+			for _, fp := range list {
+				ended, source, head := "-", "-", "-"
+				if !fp.Ended.IsZero() {
+					ended = fp.Ended.Local().Format(time.DateTime)
+				}
+				if n := len(fp.Starts); n > 0 {
+					source = fp.Starts[n-1].Source
+				}
+				if fp.GitHead != "" {
+					head = fp.GitHead[:min(len(fp.GitHead), 10)]
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", fp.SessionID, fp.Started.Local().Format(time.DateTime),
+					ended, source, dash(fp.ClaudeVersion), head, dash(fp.HookwrightVersion))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

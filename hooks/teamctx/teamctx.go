@@ -136,7 +136,13 @@ func (j Injector) teamsDir() (string, error) {
 	if j.TeamsDir != "" {
 		return j.TeamsDir, nil
 	}
-	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+	return DefaultTeamsDir(os.Getenv)
+}
+
+// DefaultTeamsDir is where Claude Code keeps team configs:
+// $CLAUDE_CONFIG_DIR/teams, or ~/.claude/teams.
+func DefaultTeamsDir(getenv func(string) string) (string, error) {
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return filepath.Join(d, "teams"), nil
 	}
 	home, err := os.UserHomeDir()
@@ -146,68 +152,112 @@ func (j Injector) teamsDir() (string, error) {
 	return filepath.Join(home, ".claude", "teams"), nil
 }
 
-// teamConfig is the part of a Claude Code team config this package reads.
-type teamConfig struct {
-	Name    string `json:"name"`
-	Members []struct {
-		Cwd string `json:"cwd"`
-	} `json:"members"`
+// Team is one Claude Code team config, as far as hookwright reads it.
+type Team struct {
+	// Name is the config's "name", or the folder (file) name without it.
+	Name        string   `json:"name"`
+	LeadAgentID string   `json:"leadAgentId"`
+	Members     []Member `json:"members"`
+	// ModTime is when the config file last changed.
+	ModTime time.Time `json:"-"`
 }
 
-// ActiveTeam returns the name of the team, among those configured under
-// teamsDir that belong to project, whose config changed last; "" when there
-// is none. A missing teamsDir is no team, not an error.
-func ActiveTeam(teamsDir, project string) (string, error) {
-	entries, err := os.ReadDir(teamsDir)
+// Member is one team member. Teammates in tmux panes record their pane
+// ("%5"); in-process teammates record "in-process"; the lead records "".
+type Member struct {
+	AgentID    string `json:"agentId"`
+	Name       string `json:"name"`
+	AgentType  string `json:"agentType"`
+	TmuxPaneID string `json:"tmuxPaneId"`
+	Cwd        string `json:"cwd"`
+}
+
+// Teams reads every team config under dir, in both layouts
+// ({folder}/config.json and {team}.json). Unreadable or malformed configs
+// are skipped; a missing dir is no teams.
+func Teams(dir string) ([]Team, error) {
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+		return nil, nil
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	var (
-		best     string
-		bestTime time.Time
-	)
+	var out []Team
 	for _, e := range entries {
 		var path, fallbackName string
 		switch {
 		case e.IsDir():
-			path, fallbackName = filepath.Join(teamsDir, e.Name(), "config.json"), e.Name()
+			path, fallbackName = filepath.Join(dir, e.Name(), "config.json"), e.Name()
 		case strings.HasSuffix(e.Name(), ".json"):
-			path, fallbackName = filepath.Join(teamsDir, e.Name()), strings.TrimSuffix(e.Name(), ".json")
+			path, fallbackName = filepath.Join(dir, e.Name()), strings.TrimSuffix(e.Name(), ".json")
 		default:
 			continue
 		}
 		info, err := os.Stat(path)
-		if err != nil || !info.Mode().IsRegular() {
+		if err != nil || !info.Mode().IsRegular() || info.Size() > maxGC {
 			continue
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue
 		}
-		var cfg teamConfig
-		if json.Unmarshal(data, &cfg) != nil {
+		var t Team
+		if json.Unmarshal(data, &t) != nil {
 			continue
 		}
-		if !belongs(cfg, project) {
-			continue
+		if t.Name == "" {
+			t.Name = fallbackName
 		}
-		name := cfg.Name
-		if name == "" {
-			name = fallbackName
-		}
-		if best == "" || info.ModTime().After(bestTime) || info.ModTime().Equal(bestTime) && name > best {
-			best, bestTime = name, info.ModTime()
+		t.ModTime = info.ModTime()
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// ByPane returns the team and the teammate that run in tmux pane pane
+// ($TMUX_PANE, e.g. "%5"). The lead is never returned as a teammate.
+func ByPane(teams []Team, pane string) (team, teammate string, ok bool) {
+	if pane == "" {
+		return "", "", false
+	}
+	for _, t := range teams {
+		for _, m := range t.Members {
+			if m.TmuxPaneID == pane && m.Name != "" && (t.LeadAgentID == "" || m.AgentID != t.LeadAgentID) {
+				return t.Name, m.Name, true
+			}
 		}
 	}
-	return best, nil
+	return "", "", false
+}
+
+// ActiveTeam returns the name of the team, among those configured under
+// teamsDir that belong to project, whose config changed last; "" when there
+// is none. A missing teamsDir is no team, not an error.
+func ActiveTeam(teamsDir, project string) (string, error) {
+	teams, err := Teams(teamsDir)
+	if err != nil {
+		return "", err
+	}
+	var best *Team
+	for i := range teams {
+		t := &teams[i]
+		if !belongs(*t, project) {
+			continue
+		}
+		if best == nil || t.ModTime.After(best.ModTime) || t.ModTime.Equal(best.ModTime) && t.Name > best.Name {
+			best = t
+		}
+	}
+	if best == nil {
+		return "", nil
+	}
+	return best.Name, nil
 }
 
 // belongs reports whether a team belongs to project: true when no member
 // records a cwd, or when one of the recorded cwds is inside project.
-func belongs(cfg teamConfig, project string) bool {
+func belongs(cfg Team, project string) bool {
 	known := false
 	for _, m := range cfg.Members {
 		if m.Cwd == "" {

@@ -135,3 +135,35 @@ func TestOtherEventsSayNothing(t *testing.T) {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}
 }
+
+func TestByPane(t *testing.T) {
+	dir := t.TempDir()
+	write := func(folder, text string) {
+		os.MkdirAll(filepath.Join(dir, folder), 0o755)
+		os.WriteFile(filepath.Join(dir, folder, "config.json"), []byte(text), 0o644)
+	}
+	// The shape Claude Code 2.1.32/2.1.33 writes (spawnTeam, then a tmux teammate).
+	write("core", `{"name":"core","leadAgentId":"team-lead@core","members":[
+		{"agentId":"team-lead@core","name":"team-lead","tmuxPaneId":"%0","cwd":"/p"},
+		{"agentId":"alice@core","name":"alice","agentType":"general-purpose","tmuxPaneId":"%5","backendType":"tmux"},
+		{"agentId":"bob@core","name":"bob","tmuxPaneId":"in-process","backendType":"in-process"}]}`)
+	write("broken", `{`)
+	teams, err := Teams(dir)
+	if err != nil || len(teams) != 1 {
+		t.Fatalf("Teams = %+v, %v", teams, err)
+	}
+	for _, tt := range []struct {
+		pane, team, mate string
+		ok               bool
+	}{
+		{"%5", "core", "alice", true},
+		{"%0", "", "", false}, // the lead is no teammate
+		{"%9", "", "", false},
+		{"", "", "", false},
+	} {
+		team, mate, ok := ByPane(teams, tt.pane)
+		if team != tt.team || mate != tt.mate || ok != tt.ok {
+			t.Errorf("ByPane(%q) = %q, %q, %v", tt.pane, team, mate, ok)
+		}
+	}
+}

@@ -41,26 +41,27 @@ func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err
 			if e.StopHookActive {
 				return nil, false, nil
 			}
+			// A subagent is not the session: only the event itself can
+			// name its team.
+			idle.Team = eventTeam(base.Extra)
 		case *hooks.Stop:
 			if e.StopHookActive {
 				return nil, false, nil
 			}
+			idle.Team = teamFromExtra(base.Extra)
 		default:
 			return nil, false, fmt.Errorf("TeammateIdle can stand in only for SubagentStop or Stop, not %s", in.Base().HookEventName)
 		}
-		idle.Team = teamFromExtra(base.Extra)
 		return idle, true, nil
 	}
 	return nil, false, fmt.Errorf("%s has no fallback", canonical)
 }
 
-// teamFromExtra reads team fields a release may send on other events.
+// teamFromExtra reads the team fields the event carries and, where it
+// names no team, the team of the session the hook runs in (see team.go).
 func teamFromExtra(extra map[string]json.RawMessage) hooks.Team {
-	var t hooks.Team
-	for key, dst := range map[string]*string{"teammate_name": &t.TeammateName, "team_name": &t.TeamName} {
-		if raw, ok := extra[key]; ok {
-			_ = json.Unmarshal(raw, dst)
-		}
+	if t := eventTeam(extra); t.TeamName != "" {
+		return t
 	}
-	return t
+	return sessionTeam(getenv)
 }

@@ -1,0 +1,75 @@
+package fallback
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookwright/hookwright/hooks"
+)
+
+func TestSessionTeam(t *testing.T) {
+	cfgDir := t.TempDir()
+	os.MkdirAll(filepath.Join(cfgDir, "teams", "core"), 0o755)
+	// The shape 2.1.33 writes: the lead without a pane, a tmux teammate with one.
+	os.WriteFile(filepath.Join(cfgDir, "teams", "core", "config.json"), []byte(`{"name":"core","leadAgentId":"team-lead@core",
+		"members":[{"agentId":"team-lead@core","name":"team-lead","tmuxPaneId":""},
+		           {"agentId":"alice@core","name":"alice","tmuxPaneId":"%3","backendType":"tmux"}]}`), 0o644)
+	tests := []struct {
+		name string
+		env  map[string]string
+		want hooks.Team
+	}{
+		{"nothing", nil, hooks.Team{}},
+		{"env names both", map[string]string{"CLAUDE_CODE_TEAM_NAME": "core", "CLAUDE_CODE_AGENT_NAME": "bob"}, hooks.Team{TeamName: "core", TeammateName: "bob"}},
+		{"env agent id name@team", map[string]string{"CLAUDE_CODE_TEAM_NAME": "core", "CLAUDE_CODE_AGENT_ID": "carol@core"}, hooks.Team{TeamName: "core", TeammateName: "carol"}},
+		{"env team only is the lead", map[string]string{"CLAUDE_CODE_TEAM_NAME": "core"}, hooks.Team{TeamName: "core"}},
+		{"tmux pane of a teammate", map[string]string{"CLAUDE_CONFIG_DIR": cfgDir, "TMUX_PANE": "%3"}, hooks.Team{TeamName: "core", TeammateName: "alice"}},
+		{"tmux pane of nobody", map[string]string{"CLAUDE_CONFIG_DIR": cfgDir, "TMUX_PANE": "%7"}, hooks.Team{}},
+		{"env wins over the pane", map[string]string{"CLAUDE_CONFIG_DIR": cfgDir, "TMUX_PANE": "%3", "CLAUDE_CODE_TEAM_NAME": "x", "CLAUDE_CODE_AGENT_NAME": "y"}, hooks.Team{TeamName: "x", TeammateName: "y"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := sessionTeam(func(k string) string { return tt.env[k] })
+			if got != tt.want {
+				t.Fatalf("sessionTeam = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTeammateIdleTeamSources(t *testing.T) {
+	old := getenv
+	t.Cleanup(func() { getenv = old })
+	getenv = func(k string) string {
+		return map[string]string{"CLAUDE_CODE_TEAM_NAME": "core", "CLAUDE_CODE_AGENT_NAME": "alice"}[k]
+	}
+	stop := &hooks.Stop{}
+	stop.HookEventName = hooks.EventStop
+	out, ok, err := Adapt(hooks.EventTeammateIdle, stop)
+	if err != nil || !ok || out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "core", TeammateName: "alice"}) {
+		t.Fatalf("Stop: %+v %v %v", out, ok, err)
+	}
+
+	// A subagent stopping is not the session going idle: the session's
+	// team does not apply, only fields on the event itself.
+	sub := &hooks.SubagentStop{}
+	sub.HookEventName = hooks.EventSubagentStop
+	out, ok, err = Adapt(hooks.EventTeammateIdle, sub)
+	if err != nil || !ok || out.(*hooks.TeammateIdle).Team != (hooks.Team{}) {
+		t.Fatalf("SubagentStop: %+v %v %v", out, ok, err)
+	}
+	sub.Extra = map[string]json.RawMessage{"team_name": []byte(`"t"`), "teammate_name": []byte(`"m"`)}
+	out, _, _ = Adapt(hooks.EventTeammateIdle, sub)
+	if out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "t", TeammateName: "m"}) {
+		t.Fatalf("SubagentStop with fields: %+v", out)
+	}
+
+	// Event fields win over the session.
+	stop.Extra = map[string]json.RawMessage{"team_name": []byte(`"t"`), "teammate_name": []byte(`"m"`)}
+	out, _, _ = Adapt(hooks.EventTeammateIdle, stop)
+	if out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "t", TeammateName: "m"}) {
+		t.Fatalf("Stop with fields: %+v", out)
+	}
+}

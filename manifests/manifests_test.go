@@ -141,7 +141,7 @@ func TestBeforeTeamEventsUsesFallbacks(t *testing.T) {
 		"SubagentStop " + bin + " TeammateIdle --via SubagentStop",
 		"Stop " + bin + " TeammateIdle --via Stop",
 		"Stop " + bin + " Stop",
-		"PostToolUse[Write|Edit|MultiEdit] " + bin + " PostToolUse",
+		"PostToolUse[TaskUpdate] " + bin + " PostToolUse",
 	} {
 		if !contains(cmds, want) {
 			t.Errorf("2.1.32 manifest lacks %q; has %q", want, cmds)
@@ -156,13 +156,14 @@ func TestTeamEventsNativeWithoutDuplicateFallback(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmds := commands(decodeManifest(t, out))
-		for _, want := range []string{"TeammateIdle " + bin + " TeammateIdle", "TaskCompleted " + bin + " TaskCompleted"} {
+		for _, want := range []string{"TeammateIdle " + bin + " TeammateIdle", "TaskCompleted " + bin + " TaskCompleted",
+			"PostToolUse[TaskUpdate] " + bin + " PostToolUse"} {
 			if !contains(cmds, want) {
 				t.Errorf("%s lacks %q; has %q", ver, want, cmds)
 			}
 		}
 		for _, c := range cmds {
-			if strings.Contains(c, "--via") || strings.Contains(c, "TaskUpdate") || strings.Contains(c, "--proto") {
+			if strings.Contains(c, "--via") || strings.Contains(c, "--proto") {
 				t.Errorf("%s has a fallback or proto flag it does not need: %s", ver, c)
 			}
 		}

@@ -23,9 +23,9 @@ test:
 	go test -timeout 45m ./...
 
 ## bench: median wall time per event as a ratio to a trivial static Go binary, and peak RSS
-bench: build
+bench: build plugin
 	$(GOBUILD) -o bin/baseline ./cmd/hookbench/baseline
-	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline
+	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline -launcher plugin/bin/hookwright
 
 ## demo: the main job, live: real Claude Code (npm) + scripted model on 127.0.0.1; hookwright blocks a force-push
 demo:
@@ -54,7 +54,7 @@ plugin-hooks:
 	go test ./plugin -run 'TestManifests' -update
 
 ## release: commit the plugin with its binaries onto the release branch (never touches the work tree); RELEASE_BRANCH, RELEASE_TAG override
-release: plugin
+release:
 	./plugin/release.sh
 
 .PHONY: plugin-hooks FORCE

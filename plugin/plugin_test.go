@@ -220,3 +220,32 @@ func readJSON(t *testing.T, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+// TestLauncherPlatformNames checks the names the launcher maps each
+// platform to, as bash reports it in $OSTYPE and $HOSTTYPE (macOS /bin/sh,
+// Git Bash on Windows). dash reads the variables from the environment, so
+// each platform can be faked; the missing binary's message names it.
+func TestLauncherPlatformNames(t *testing.T) {
+	if _, err := exec.LookPath("dash"); err != nil {
+		t.Skip("no dash to fake other platforms with")
+	}
+	launcher := launcherCopy(t)
+	for _, c := range []struct{ ostype, hosttype, platform, file string }{
+		{"msys", "x86_64", "windows/amd64", "hookwright-windows-amd64.exe"},
+		{"cygwin", "aarch64", "windows/arm64", "hookwright-windows-arm64.exe"},
+		{"darwin23", "arm64", "darwin/arm64", "hookwright-darwin-arm64"},
+		{"darwin19.0", "x86_64", "darwin/amd64", "hookwright-darwin-amd64"},
+		{"linux-gnu", "aarch64", "linux/arm64", "hookwright-linux-arm64"},
+	} {
+		cmd := exec.Command("dash", launcher, "Stop")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OSTYPE=" + c.ostype, "HOSTTYPE=" + c.hosttype}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", c.platform, err)
+		}
+		want := "no binary for " + c.platform + " at " + filepath.Join(filepath.Dir(launcher), c.file) + ";"
+		if !strings.Contains(string(out), want) {
+			t.Errorf("OSTYPE=%s HOSTTYPE=%s: stdout %q, want it to contain %q", c.ostype, c.hosttype, out, want)
+		}
+	}
+}

@@ -37,6 +37,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -234,7 +235,9 @@ func List(dir string, limit int) ([]Fingerprint, error) {
 	return out, nil
 }
 
-var versionField = regexp.MustCompile(`"version"\s*:\s*"([0-9]+\.[0-9]+\.[0-9]+[^"]*)"`)
+// versionField is compiled on first use: the runtime starts on every hook call and
+// must not pay for a regexp that this event never needs.
+var versionField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"version"\s*:\s*"([0-9]+\.[0-9]+\.[0-9]+[^"]*)"`) })
 
 // ClaudeVersion returns the running Claude Code version: from the first
 // transcript lines carrying "version", else from AI_AGENT, else "".
@@ -245,7 +248,7 @@ func ClaudeVersion(transcript string, getenv func(string) string) string {
 			sc := bufio.NewScanner(io.LimitReader(f, maxTranscriptBytes))
 			sc.Buffer(make([]byte, 64<<10), maxTranscriptBytes)
 			for i := 0; i < maxTranscriptLines && sc.Scan(); i++ {
-				if m := versionField.FindSubmatch(sc.Bytes()); m != nil {
+				if m := versionField().FindSubmatch(sc.Bytes()); m != nil {
 					return string(m[1])
 				}
 			}

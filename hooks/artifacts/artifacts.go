@@ -100,7 +100,7 @@ func (g Gate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) 
 		if g.Config.Fail == config.FailClosed {
 			return hooks.Blocked(fmt.Sprintf("hookwright artifacts: could not check the deliverables of %q (%v); the gate is set to fail closed.", team.TeammateName, err)), nil
 		}
-		return hooks.Result{}, fmt.Errorf("artifacts: %w", err)
+		return hooks.Result{}, err
 	}
 	if len(missing) == 0 {
 		return hooks.Result{}, nil

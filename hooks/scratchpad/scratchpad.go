@@ -75,6 +75,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -153,11 +154,11 @@ func (o Options) agentDir(project, agent string) (string, error) {
 }
 
 // failed turns an internal error into the gate's answer under its policy.
-func (o Options) failed(gate string, err error) (hooks.Result, error) {
+func (o Options) failed(err error) (hooks.Result, error) {
 	if o.Config.Fail == config.FailClosed {
 		return hooks.Blocked(fmt.Sprintf("hookwright scratchpad: could not check the scratchpad (%v); the gate is set to fail closed.", err)), nil
 	}
-	return hooks.Result{}, fmt.Errorf("%s: %w", gate, err)
+	return hooks.Result{}, err
 }
 
 // Startup is the SessionStart handler: the briefing of a new session.
@@ -198,7 +199,7 @@ func (h Startup) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 		res.Context = "Scratchpad briefing from hookwright:\n\n" + strings.Join(parts, "\n\n")
 	}
 	if len(problems) > 0 {
-		return res, fmt.Errorf("scratchpad-startup: %s", strings.Join(problems, "; "))
+		return res, errors.New(strings.Join(problems, "; "))
 	}
 	return res, nil
 }
@@ -238,7 +239,7 @@ func (h Assign) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error
 	project, date := h.project(in), h.today()
 	rel, _, err := h.agentFile(project, ev.AgentType, date)
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("scratchpad-assign: %w", err)
+		return hooks.Result{}, err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Scratchpad: today is %s. Before you finish, write your scratchpad at %s (project-relative) with these Markdown headings:\n", date, rel)
@@ -257,7 +258,7 @@ func (h Assign) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error
 		}
 	}
 	if len(problems) > 0 {
-		return hooks.Context(b.String()), fmt.Errorf("scratchpad-assign: %s", strings.Join(problems, "; "))
+		return hooks.Context(b.String()), errors.New(strings.Join(problems, "; "))
 	}
 	return hooks.Context(b.String()), nil
 }
@@ -278,7 +279,7 @@ func (h SubagentGate) Handle(ctx context.Context, in hooks.Input) (hooks.Result,
 	project, date := h.project(in), h.today()
 	rel, abs, err := h.agentFile(project, ev.AgentType, date)
 	if err != nil {
-		return h.failed("scratchpad-subagent-stop", err)
+		return h.failed(err)
 	}
 	missing, err := MissingHeadings(abs, h.Config.Headings)
 	exists := true
@@ -286,7 +287,7 @@ func (h SubagentGate) Handle(ctx context.Context, in hooks.Input) (hooks.Result,
 		exists, missing, err = false, h.Config.Headings, nil
 	}
 	if err != nil {
-		return h.failed("scratchpad-subagent-stop", err)
+		return h.failed(err)
 	}
 	if len(missing) == 0 {
 		return hooks.Result{}, nil
@@ -342,16 +343,16 @@ func (h CoordinatorGate) Handle(ctx context.Context, in hooks.Input) (hooks.Resu
 	project, date := h.project(in), h.today()
 	rel, abs, err := h.agentFile(project, h.Config.Coordinator, date)
 	if err != nil {
-		return h.failed("scratchpad-coordinator-stop", err)
+		return h.failed(err)
 	}
 	if _, err := os.Stat(abs); err == nil {
 		return hooks.Result{}, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return h.failed("scratchpad-coordinator-stop", err)
+		return h.failed(err)
 	}
 	others, err := h.wroteToday(project, date)
 	if err != nil {
-		return h.failed("scratchpad-coordinator-stop", err)
+		return h.failed(err)
 	}
 	if len(others) == 0 {
 		return hooks.Result{}, nil
@@ -455,7 +456,9 @@ func Tail(path string, n int) ([]string, error) {
 	return lines, nil
 }
 
-var atxHeading = regexp.MustCompile(`^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
+// atxHeading is compiled on first use: the runtime starts on every hook call and
+// must not pay for a regexp that this event never needs.
+var atxHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`) })
 
 // Headings returns the text of every ATX Markdown heading in data, outside
 // fenced code blocks, normalized by [NormalizeHeading].
@@ -481,7 +484,7 @@ func Headings(data []byte) []string {
 		if fence != "" {
 			continue
 		}
-		if m := atxHeading.FindStringSubmatch(line); m != nil {
+		if m := atxHeading().FindStringSubmatch(line); m != nil {
 			out = append(out, NormalizeHeading(m[1]))
 		}
 	}

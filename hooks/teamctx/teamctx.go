@@ -59,6 +59,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -101,11 +102,11 @@ func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, err
 	}
 	teamsDir, err := j.teamsDir()
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("teamctx: %w", err)
+		return hooks.Result{}, err
 	}
 	team, err := ActiveTeam(teamsDir, project)
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("teamctx: %w", err)
+		return hooks.Result{}, err
 	}
 	if team == "" {
 		return hooks.Result{}, nil
@@ -116,15 +117,15 @@ func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, err
 	}
 	rel, err := safepath.Join(filepath.FromSlash(root), "team", team, GlobalContextFile)
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("teamctx: %w", err)
+		return hooks.Result{}, err
 	}
 	path := filepath.Join(project, rel)
 	if err := safepath.Within(project, path); err != nil {
-		return hooks.Result{}, fmt.Errorf("teamctx: %w", err)
+		return hooks.Result{}, err
 	}
 	gc, err := Version(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return hooks.Result{}, fmt.Errorf("teamctx: %w", err)
+		return hooks.Result{}, err
 	}
 	if gc == "" {
 		return hooks.Context(fmt.Sprintf("Active team: %s. Current GC: unknown (no GC-v<N> in %s). Verify your injected context version matches.", team, filepath.ToSlash(rel))), nil
@@ -287,7 +288,9 @@ func inside(root, path string) bool {
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
-var gcToken = regexp.MustCompile(`\bGC-v(\d{1,9})\b`)
+// gcToken is compiled on first use: the runtime starts on every hook call and
+// must not pay for a regexp that this event never needs.
+var gcToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bGC-v(\d{1,9})\b`) })
 
 // Version returns the highest "GC-v<N>" in the file at path, or "" when
 // there is none. A missing file is an error wrapping fs.ErrNotExist.
@@ -302,7 +305,7 @@ func Version(path string) (string, error) {
 		return "", err
 	}
 	best := -1
-	for _, m := range gcToken.FindAllSubmatch(data, -1) {
+	for _, m := range gcToken().FindAllSubmatch(data, -1) {
 		if v, err := strconv.Atoi(string(m[1])); err == nil && v > best {
 			best = v
 		}

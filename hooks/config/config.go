@@ -13,7 +13,9 @@
 //	  "artifacts": {"enabled": true, "root": ".agent/teams", "fail": "open",
 //	                "files": [{"name": "L1-index.yaml", "min_bytes": 50},
 //	                          {"name": "L2-summary.md", "min_bytes": 100}]},
-//	  "scratchpad": {"enabled": true, "dir": ".claude/scratchpad"},
+//	  "scratchpad": {"enabled": true, "dir": ".claude/scratchpad", "fail": "open",
+//	                 "coordinator": "coordinator", "ego": "ego",
+//	                 "headings": ["What I did", "Cross-agent observations", "Unresolved"]},
 //	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json"},
 //	  "work":      {"mode": "warn"},
 //	  "journal":   {"enabled": true},
@@ -73,22 +75,33 @@ type ArtifactFile struct {
 	MinBytes int64  `json:"min_bytes"`
 }
 
-// Artifacts configures the L1/L2 artifact gate.
+// Artifacts configures the L1/L2 artifact gate (package artifacts).
 type Artifacts struct {
-	Enabled bool           `json:"enabled"`
-	Root    string         `json:"root"`
-	Files   []ArtifactFile `json:"files"`
-	Fail    Fail           `json:"fail"`
+	Enabled bool `json:"enabled"`
+	// Root is the project-relative folder of the team folders; the GC
+	// injection (package teamctx) reads {root}/{team}/global-context.md.
+	Root string `json:"root"`
+	// Files are the deliverables each teammate leaves in a {teammate} folder.
+	Files []ArtifactFile `json:"files"`
+	// Fail is what the gate does when it cannot check (an unsafe name, an
+	// unreadable folder).
+	Fail Fail `json:"fail"`
 }
 
-// Scratchpad configures the scratchpad chain.
+// Scratchpad configures the scratchpad chain (package scratchpad).
 type Scratchpad struct {
-	Enabled     bool     `json:"enabled"`
-	Dir         string   `json:"dir"`
-	Coordinator string   `json:"coordinator"`
-	Ego         string   `json:"ego"`
-	Headings    []string `json:"headings"`
-	Fail        Fail     `json:"fail"`
+	Enabled bool `json:"enabled"`
+	// Dir is the project-relative folder of the per-agent scratchpads.
+	Dir string `json:"dir"`
+	// Coordinator and Ego name the folders of the main session's notes and
+	// of the ego assessment.
+	Coordinator string `json:"coordinator"`
+	Ego         string `json:"ego"`
+	// Headings must all appear, as Markdown headings, in a subagent's
+	// scratchpad before it may stop.
+	Headings []string `json:"headings"`
+	// Fail is what the stop gates do when they cannot check.
+	Fail Fail `json:"fail"`
 }
 
 // PDCA configures task auto-advance.

@@ -105,6 +105,11 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 		res.SystemMessage = strings.Join(append(notes, res.SystemMessage), "\n")
 		res.SystemMessage = strings.TrimSuffix(res.SystemMessage, "\n")
 	}
+	if res.Decision != hooks.Block {
+		if msg := switchNative(inv, in, cfg, getenv, log); msg != "" {
+			res.SystemMessage = strings.TrimPrefix(res.SystemMessage+"\n"+msg, "\n")
+		}
+	}
 	code := hooks.Emit(stdout, stderr, inv.event, res, inv.band)
 	if project != "" && cfg.Journal.Enabled {
 		e := journal.Entry{

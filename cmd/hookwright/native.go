@@ -1,0 +1,29 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/config"
+	"github.com/hookwright/hookwright/hooks/native"
+)
+
+// switchNative runs the once-per-session check that moves an installed
+// plugin from its conservative manifest to the native band (package
+// native). It runs on Stop and SessionEnd as fired by Claude Code (not on a
+// fallback), and returns the one line to announce, or "".
+func switchNative(inv invocation, in hooks.Input, cfg config.Config, getenv func(string) string, log *slog.Logger) string {
+	if inv.via != "" || (inv.event != hooks.EventStop && inv.event != hooks.EventSessionEnd) {
+		return ""
+	}
+	b := in.Base()
+	out, err := native.Check(native.Options{
+		PluginRoot: getenv("CLAUDE_PLUGIN_ROOT"), SessionID: b.SessionID, TranscriptPath: b.TranscriptPath,
+		AIAgent: getenv("AI_AGENT"), Enabled: cfg.Native.Switch,
+	})
+	if err != nil {
+		return "hookwright: " + err.Error()
+	}
+	log.Debug("native switch", "switched", out.Switched, "reason", out.Reason, "running", out.Running)
+	return out.Message
+}

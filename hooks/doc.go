@@ -15,8 +15,8 @@
 // [Read] takes the first complete JSON value from stdin under a size cap and a
 // deadline, and never waits for EOF, because Claude Code may keep stdin open.
 // [Decode] turns it into one typed event per hook kind ([PreToolUse],
-// [TaskCompleted], ...); fields this package does not know are kept in
-// [Common.Extra] rather than rejected.
+// [TaskCompleted], ...); fields this package does not know are kept, not
+// rejected, and [Common.Extra] returns them.
 //
 // # Handlers
 //

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -142,14 +143,35 @@ type Common struct {
 	AgentID   string `json:"agent_id,omitempty"`
 	AgentType string `json:"agent_type,omitempty"`
 
-	// Extra keeps every input field this package does not model, so that a
-	// newer Claude Code never makes a hook fail and handlers can still read
-	// what it sent.
-	Extra map[string]json.RawMessage `json:"-"`
+	// raw is the input as received and typ the event type it was decoded
+	// into; Extra derives the unmodelled fields from them on demand, so the
+	// hot path decodes the JSON once.
+	raw []byte
+	typ reflect.Type
 }
 
 // Base returns c itself; it makes every event type satisfy [Input].
 func (c *Common) Base() *Common { return c }
+
+// Extra returns every input field this package does not model, so that a
+// newer Claude Code never makes a hook fail and handlers can still read
+// what it sent. It parses the input again on each call: call it once.
+func (c *Common) Extra() map[string]json.RawMessage {
+	if c.raw == nil || c.typ == nil {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(c.raw, &fields) != nil {
+		return nil
+	}
+	for name := range knownFields(c.typ) {
+		delete(fields, name)
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	return fields
+}
 
 // MatchTarget is empty for events without a matcher.
 func (c *Common) MatchTarget() string { return "" }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -137,33 +138,24 @@ func readValue(r io.Reader, max int64) ([]byte, error) {
 
 // Decode parses data as the input of event. When the input names an event
 // in hook_event_name it must be event; a missing name is filled in. Fields
-// the event type does not model are kept in [Common.Extra].
+// the event type does not model stay available through [Common.Extra].
 func Decode(data []byte, event Event) (Input, error) {
 	in := NewInput(event)
 	if in == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownEvent, event)
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	if fields == nil {
-		return nil, fmt.Errorf("%w: want a JSON object, got null", ErrMalformed)
+	if d := bytes.TrimLeft(data, " \t\r\n"); len(d) == 0 || d[0] != '{' {
+		return nil, fmt.Errorf("%w: want a JSON object, got %.20s", ErrMalformed, d)
 	}
 	if err := json.Unmarshal(data, in); err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrMalformed, describeTypeError(err))
 	}
 	base := in.Base()
+	base.raw, base.typ = data, reflect.TypeOf(in).Elem()
 	if base.HookEventName == "" {
 		base.HookEventName = event
 	} else if base.HookEventName != event {
 		return nil, fmt.Errorf("%w: input says %q, command line says %q", ErrWrongEvent, base.HookEventName, event)
-	}
-	for name := range knownFields(reflect.TypeOf(in).Elem()) {
-		delete(fields, name)
-	}
-	if len(fields) > 0 {
-		base.Extra = fields
 	}
 	return in, nil
 }

@@ -73,8 +73,9 @@ func TestDecodeKeepsUnknownFields(t *testing.T) {
 	if ev.SessionID != "s1" || ev.ToolName != "Bash" || string(ev.ToolInput) != `{"command":"ls"}` {
 		t.Fatalf("decoded %+v", ev)
 	}
-	if len(ev.Extra) != 2 || string(ev.Extra["future_field"]) != `{"x":[1,2]}` || string(ev.Extra["another"]) != `"v"` {
-		t.Fatalf("Extra = %v", ev.Extra)
+	extra := ev.Extra()
+	if len(extra) != 2 || string(extra["future_field"]) != `{"x":[1,2]}` || string(extra["another"]) != `"v"` {
+		t.Fatalf("Extra = %v", extra)
 	}
 	if in.MatchTarget() != "Bash" {
 		t.Fatalf("MatchTarget = %q", in.MatchTarget())
@@ -91,6 +92,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"wrong type", `{"tool_name":42}`, EventPreToolUse, ErrMalformed, "tool_name"},
 		{"array", `[1,2]`, EventStop, ErrMalformed, ""},
 		{"null", `null`, EventStop, ErrMalformed, "null"},
+		{"number", ` 42`, EventStop, ErrMalformed, "42"},
 		{"string", `"x"`, EventStop, ErrMalformed, ""},
 		{"other event", `{"hook_event_name":"Stop"}`, EventPreToolUse, ErrWrongEvent, "Stop"},
 		{"unknown event", `{}`, Event("Nope"), ErrUnknownEvent, "Nope"},

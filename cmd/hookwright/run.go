@@ -66,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 
 // serve decodes, adapts, dispatches, emits and journals one event.
 func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(string) string, log *slog.Logger) int {
-	start := time.Now()
+	start := time.Now().UTC() // UTC: the journal never needs /etc/localtime
 	fired := inv.event
 	if inv.via != "" {
 		fired = inv.via

@@ -43,12 +43,12 @@ func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err
 			}
 			// A subagent is not the session: only the event itself can
 			// name its team.
-			idle.Team = eventTeam(base.Extra)
+			idle.Team = eventTeam(base.Extra())
 		case *hooks.Stop:
 			if e.StopHookActive {
 				return nil, false, nil
 			}
-			idle.Team = teamFromExtra(base.Extra)
+			idle.Team = teamFromExtra(base.Extra())
 		default:
 			return nil, false, fmt.Errorf("TeammateIdle can stand in only for SubagentStop or Stop, not %s", in.Base().HookEventName)
 		}

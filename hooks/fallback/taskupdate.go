@@ -63,7 +63,7 @@ func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bo
 		}
 	}
 	tc := &hooks.TaskCompleted{Common: base}
-	tc.Team = teamFromExtra(base.Extra)
+	tc.Team = teamFromExtra(base.Extra())
 	tc.TaskID, tc.TaskSubject, tc.TaskDescription = u.TaskID, u.Subject, u.Description
 	if cfg := tasklist.ConfigDir(os.Getenv); cfg != "" {
 		dir := tasklist.Dir(cfg, tasklist.ListID(os.Getenv, tc.TeamName, base.SessionID))

@@ -1,7 +1,6 @@
 package fallback
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,15 +59,21 @@ func TestTeammateIdleTeamSources(t *testing.T) {
 	if err != nil || !ok || out.(*hooks.TeammateIdle).Team != (hooks.Team{}) {
 		t.Fatalf("SubagentStop: %+v %v %v", out, ok, err)
 	}
-	sub.Extra = map[string]json.RawMessage{"team_name": []byte(`"t"`), "teammate_name": []byte(`"m"`)}
-	out, _, _ = Adapt(hooks.EventTeammateIdle, sub)
+	withTeam, err := hooks.Decode([]byte(`{"hook_event_name":"SubagentStop","team_name":"t","teammate_name":"m"}`), hooks.EventSubagentStop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = Adapt(hooks.EventTeammateIdle, withTeam)
 	if out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "t", TeammateName: "m"}) {
 		t.Fatalf("SubagentStop with fields: %+v", out)
 	}
 
 	// Event fields win over the session.
-	stop.Extra = map[string]json.RawMessage{"team_name": []byte(`"t"`), "teammate_name": []byte(`"m"`)}
-	out, _, _ = Adapt(hooks.EventTeammateIdle, stop)
+	stopWithTeam, err := hooks.Decode([]byte(`{"hook_event_name":"Stop","team_name":"t","teammate_name":"m"}`), hooks.EventStop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = Adapt(hooks.EventTeammateIdle, stopWithTeam)
 	if out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "t", TeammateName: "m"}) {
 		t.Fatalf("Stop with fields: %+v", out)
 	}

@@ -1,0 +1,186 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwright/hookwright/compat/modelapi"
+)
+
+// marketplace is the name in .claude-plugin/marketplace.json; the plugin
+// installs as hookwright@hookwright.
+const marketplace = "hookwright"
+
+// buildRelease builds what a user gets from git: the repository's
+// committed HEAD is cloned, make release's script builds the release branch
+// there, and that branch is cloned again. It returns the last clone.
+func buildRelease(t *testing.T) string {
+	t.Helper()
+	root, ok := repoRoot()
+	if !ok {
+		t.Fatal("no repository root above the working directory")
+	}
+	dir := t.TempDir()
+	src, rel := filepath.Join(dir, "src"), filepath.Join(dir, "release")
+	for _, s := range [][]string{
+		{"git", "clone", "-q", root, src},
+		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 ./plugin/release.sh", src},
+		{"git", "clone", "-q", "-b", "release", src, rel},
+	} {
+		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(s, " "), err, out)
+		}
+	}
+	return rel
+}
+
+// claudeCLI runs a claude subcommand (plugin ...) with home as HOME and
+// returns its combined output.
+func claudeCLI(t *testing.T, claude, home string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claude, args...)
+	cmd.Dir = home
+	cmd.Env = baseEnv(home)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// installFromMarketplace adds the release clone as a marketplace and
+// installs the plugin from it, the way a user does, in a fresh HOME.
+func installFromMarketplace(t *testing.T, claude, rel string) (home string) {
+	t.Helper()
+	home = filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := claudeCLI(t, claude, home, "plugin", "marketplace", "add", rel)
+	if !strings.Contains(out, "Successfully added marketplace: "+marketplace) {
+		t.Fatalf("marketplace add printed %q", out)
+	}
+	out = claudeCLI(t, claude, home, "plugin", "install", "hookwright@"+marketplace)
+	if !strings.Contains(out, "Successfully installed plugin: hookwright@"+marketplace) {
+		t.Fatalf("plugin install printed %q", out)
+	}
+	return home
+}
+
+// installedRoot returns the folder Claude Code runs the installed plugin
+// from: the cache copy named in installed_plugins.json (2.1.x), else the
+// marketplace's own folder (2.0.30 runs a directory marketplace in place).
+func installedRoot(t *testing.T, home, rel string) string {
+	t.Helper()
+	var installed struct {
+		Plugins map[string][]struct{ InstallPath string }
+	}
+	if data, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json")); err == nil {
+		if err := json.Unmarshal(data, &installed); err != nil {
+			t.Fatal(err)
+		}
+		if p := installed.Plugins["hookwright@"+marketplace]; len(p) == 1 {
+			return p[0].InstallPath
+		}
+	}
+	return filepath.Join(rel, "plugin")
+}
+
+// sessionOpts are the extras of one installedSession.
+type sessionOpts struct {
+	env, tools, pluginDirs []string
+}
+
+// installedSession runs one claude -p session in home, whose plugins are
+// installed (no --plugin-dir unless given), against a stand-in serving
+// script. Bash is the only allowed tool unless opts lists others.
+func installedSession(t *testing.T, claude, home string, script modelapi.Script, opts ...sessionOpts) (*modelapi.Server, Result) {
+	t.Helper()
+	o := sessionOpts{tools: []string{"Bash"}}
+	if len(opts) > 0 {
+		o = opts[0]
+		if len(o.tools) == 0 {
+			o.tools = []string{"Bash"}
+		}
+	}
+	srv := modelapi.New(script)
+	srv.LogDir = filepath.Join(t.TempDir(), "requests")
+	srv.Start()
+	t.Cleanup(srv.Close)
+	res, err := Run(context.Background(), Options{
+		Claude: claude, Prompt: "Run the scripted steps.", BaseURL: srv.URL(),
+		PluginDirs: o.pluginDirs, AllowedTools: o.tools, Env: o.env, Debug: true,
+		Home: home, Dir: filepath.Join(t.TempDir(), "project"), Timeout: 90 * time.Second,
+	})
+	if err != nil || res.ExitCode != 0 || !strings.Contains(res.Stdout, modelapi.DoneText) {
+		t.Fatalf("claude run: err %v, exit %d\nstdout: %s\nstderr: %s", err, res.ExitCode, res.Stdout, res.Stderr)
+	}
+	return srv, res
+}
+
+// requireGuardFired checks the session's force push was blocked by the
+// installed plugin's guard and the runtime wrote its journal.
+func requireGuardFired(t *testing.T, srv *modelapi.Server, res Result) {
+	t.Helper()
+	if LoadFailed(res.DebugLog) {
+		t.Fatalf("the installed plugin's hooks failed to load")
+	}
+	got, ok := srv.ToolResultFor(0)
+	if !ok || !got.IsError || !strings.Contains(got.Content, guardPrefix) {
+		t.Errorf("tool_result = %+v (found %v), want the guard's block", got, ok)
+	}
+	if _, err := os.Stat(filepath.Join(res.Dir, "ran.marker")); err == nil {
+		t.Errorf("ran.marker exists: the blocked command ran")
+	}
+	if j, _ := filepath.Glob(filepath.Join(res.Dir, ".hookwright", "journal", "*.jsonl")); len(j) == 0 {
+		t.Errorf("no journal under %s/.hookwright/journal", res.Dir)
+	}
+}
+
+// forcePush is the script every install test runs.
+var forcePush = modelapi.Script{bash("touch ran.marker && git push --force origin main")}
+
+// TestPluginMarketplaceInstall proves the release a user gets from git
+// installs with the real CLI (claude plugin marketplace add, claude plugin
+// install) and that its hooks fire in the next claude -p session.
+func TestPluginMarketplaceInstall(t *testing.T) {
+	Available(t)
+	rel := buildRelease(t)
+	for _, v := range spineVersions {
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			claude := installT(t, v)
+			home := installFromMarketplace(t, claude, rel)
+			root := installedRoot(t, home, rel)
+			t.Logf("%s runs the installed plugin from %s", v, root)
+			srv, res := installedSession(t, claude, home, forcePush)
+			requireGuardFired(t, srv, res)
+			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < 9 {
+				t.Errorf("RegisteredHooks = %d, %v; want the plugin's 9 handlers at least", n, ok)
+			}
+		})
+	}
+}
+
+// TestPluginValidate runs claude plugin validate on the plugin tree and the
+// marketplace on the latest release.
+func TestPluginValidate(t *testing.T) {
+	Available(t)
+	claude := installT(t, spineVersions[len(spineVersions)-1])
+	root, _ := repoRoot()
+	home := t.TempDir()
+	for _, p := range []string{filepath.Join(root, "plugin"), root} {
+		out := claudeCLI(t, claude, home, "plugin", "validate", p)
+		if !strings.Contains(strings.ToLower(out), "validation passed") {
+			t.Errorf("claude plugin validate %s printed %q, want it to pass", p, out)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/manifests"
+)
+
+// existing is a settings file with other keys, in an order that is not
+// alphabetical, and a hook of the user's own.
+const existing = `{
+  "model": "opus",
+  "permissions": {
+    "allow": [
+      "Bash(ls:*)"
+    ]
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "my-own-check"
+          }
+        ]
+      }
+    ]
+  },
+  "env": {
+    "A": "1"
+  },
+  "cleanupPeriodDays": 30
+}
+`
+
+func install(t *testing.T, path, bin string, dry bool) Result {
+	t.Helper()
+	v, _ := compat.ParseVersion("2.1.33")
+	res, err := Install(Options{Path: path, Bin: bin, Version: v, Spec: manifests.Hookwright(), DryRun: dry,
+		Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestInstallKeepsKeysAndOrderAndIsIdempotent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte(existing), 0o644)
+	res := install(t, path, "/opt/hw/bin/hookwright", false)
+	if !res.Changed || res.Backup != path+".bak-20260102-030405" {
+		t.Fatalf("first install: %+v", res)
+	}
+	if b, _ := os.ReadFile(res.Backup); string(b) != existing {
+		t.Errorf("backup differs from the old file")
+	}
+	after, _ := os.ReadFile(path)
+	s := string(after)
+	order := []string{`"model"`, `"permissions"`, `"hooks"`, `"env"`, `"cleanupPeriodDays"`}
+	last := -1
+	for _, k := range order {
+		i := strings.Index(s, k)
+		if i < last {
+			t.Errorf("key %s moved: %s", k, s)
+		}
+		last = i
+	}
+	if !strings.Contains(s, `"my-own-check"`) || strings.Index(s, "my-own-check") > strings.Index(s, `\"/opt/hw/bin/hookwright\" PreToolUse`) {
+		t.Errorf("the user's hook is gone or no longer first:\n%s", s)
+	}
+	if strings.Contains(s, "CLAUDE_PLUGIN_ROOT") || !strings.Contains(s, `"\"/opt/hw/bin/hookwright\" TaskCompleted"`) {
+		t.Errorf("commands do not run the installed binary:\n%s", s)
+	}
+	again := install(t, path, "/opt/hw/bin/hookwright", false)
+	if again.Changed || again.Backup != "" {
+		t.Errorf("second install changed the file: %+v", again)
+	}
+	// Another binary path replaces, never duplicates, our handlers.
+	moved := install(t, path, "/usr/local/bin/hookwright", false)
+	s2, _ := os.ReadFile(path)
+	if !moved.Changed || strings.Contains(string(s2), "/opt/hw/bin") || strings.Count(string(s2), "hookwright\\\" PreToolUse") != 1 {
+		t.Errorf("reinstall with another --bin:\n%s", s2)
+	}
+}
+
+func TestDryRunWritesNothingAndShowsTheDiff(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(existing), 0o644)
+	res := install(t, path, "/opt/hw/bin/hookwright", true)
+	if b, _ := os.ReadFile(path); string(b) != existing {
+		t.Errorf("dry run wrote the file")
+	}
+	if !strings.HasPrefix(res.Diff, "--- "+path+"\n+++ ") || !strings.Contains(res.Diff, "\n@@ -") ||
+		!strings.Contains(res.Diff, `+            "command": "\"/opt/hw/bin/hookwright\" Stop"`) || strings.Contains(res.Diff, "\n-") {
+		t.Errorf("diff:\n%s", res.Diff)
+	}
+	if m, _ := filepath.Glob(path + ".bak-*"); len(m) != 0 {
+		t.Errorf("dry run made a backup: %v", m)
+	}
+}
+
+func TestInstallIntoMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "home", ".claude", "settings.json")
+	res := install(t, path, "/opt/hw/bin/hookwright", false)
+	if !res.Changed || res.Backup != "" {
+		t.Fatalf("%+v", res)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(b), "{\n  \"hooks\": {\n") {
+		t.Errorf("new file:\n%s", b)
+	}
+}
+
+func TestInstallRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	os.WriteFile(path, []byte(`{"hooks": [1]}`), 0o644)
+	v, _ := compat.ParseVersion("2.1.33")
+	if _, err := Install(Options{Path: path, Bin: "/x/hookwright", Version: v, Spec: manifests.Hookwright()}); err == nil {
+		t.Errorf("hooks as a list: no error")
+	}
+	if _, err := Install(Options{Path: path, Bin: "relative/hookwright", Version: v, Spec: manifests.Hookwright()}); err == nil {
+		t.Errorf("relative --bin: no error")
+	}
+	if b, _ := os.ReadFile(path); string(b) != `{"hooks": [1]}` {
+		t.Errorf("a refused install changed the file")
+	}
+}
+
+func TestDecodeRoundTripsJSONStringifyOutput(t *testing.T) {
+	v, err := Decode([]byte(existing))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := manifests.MarshalJS(v)
+	if err != nil || string(out) != existing {
+		t.Errorf("round trip:\n%s\nerr %v", out, err)
+	}
+}

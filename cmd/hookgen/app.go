@@ -123,7 +123,7 @@ func newApp(e env) *cli.App {
 	return &cli.App{
 		Name:        "hookgen",
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
-		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate --cc-version VERSION FILE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix",
+		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate --cc-version VERSION FILE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]",
 		Description: appDescription,
 		Reader:      e.In,
 		Writer:      e.Out,
@@ -136,7 +136,7 @@ func newApp(e env) *cli.App {
 			&cli.BoolFlag{Name: "verbose", Usage: "also print on stderr what was replaced or left out", Destination: &g.verbose},
 		},
 		Action:          func(c *cli.Context) error { return runGenerate(c.Context, g, c.Args().Slice()) },
-		Commands:        []*cli.Command{validateCommand(e), explainCommand(e), matrixCommand(e)},
+		Commands:        []*cli.Command{validateCommand(e), explainCommand(e), matrixCommand(e), installCommand(e), doctorCommand(e)},
 		OnUsageError:    onUsageError,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookwright/hookwright/compat/doctor"
+	"github.com/urfave/cli/v2"
+)
+
+// errDoctor is returned when doctor found problems; each is on stdout
+// with its fix.
+var errDoctor = &exitError{code: exitInvalid, err: errors.New("doctor found problems (listed above, each with a fix)")}
+
+func doctorCommand(e env) *cli.Command {
+	var pluginDir, project, ccVersion string
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "check the installation: Claude Code release, manifest band, binary, config and state; exit 1 with a fix per problem",
+		UsageText: "hookgen doctor [--plugin-dir DIR] [--project DIR] [--cc-version V]\n\n" +
+			"Without --plugin-dir, the hookwright plugin installed in ~/.claude/plugins is inspected.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "plugin-dir", Usage: "plugin `DIR` to inspect (default: the installed hookwright plugin)", Destination: &pluginDir},
+			&cli.StringFlag{Name: "project", Usage: "project `DIR` (default: the current folder)", Destination: &project},
+			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release (default: detected)", Destination: &ccVersion},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr("unexpected argument %q", c.Args().First())
+			}
+			o := doctor.Options{PluginRoot: pluginDir, Project: project}
+			if o.Project == "" {
+				o.Project, _ = os.Getwd()
+			}
+			if ccVersion != "" {
+				v, err := parseVersion(ccVersion)
+				if err != nil {
+					return err
+				}
+				o.Version, o.VersionHow = v, "--cc-version"
+			} else if v, how, err := detect(c.Context, e); err == nil {
+				o.Version, o.VersionHow = v, how
+			} else {
+				o.VersionHow = err.Error()
+			}
+			if o.PluginRoot == "" {
+				o.PluginRoot = installedPlugin(e.Home)
+			}
+			o.Settings = []string{filepath.Join(e.Home, ".claude", "settings.json"), filepath.Join(o.Project, ".claude", "settings.json")}
+			r := doctor.Run(o)
+			r.Write(e.Out)
+			if !r.OK() {
+				return errDoctor
+			}
+			return nil
+		},
+		OnUsageError: onUsageError,
+	}
+}
+
+// installedPlugin returns the install path of hookwright@<any marketplace>
+// from ~/.claude/plugins/installed_plugins.json (2.1.x), or "".
+func installedPlugin(home string) string {
+	data, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"))
+	if err != nil {
+		return ""
+	}
+	var f struct {
+		Plugins map[string][]struct{ InstallPath string }
+	}
+	if json.Unmarshal(data, &f) != nil {
+		return ""
+	}
+	for id, installs := range f.Plugins {
+		if strings.HasPrefix(id, "hookwright@") && len(installs) > 0 {
+			return installs[0].InstallPath
+		}
+	}
+	return ""
+}

@@ -60,6 +60,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // NativeSince is the first release that fires TeammateIdle and
@@ -274,14 +275,16 @@ func isCheckout(root string) bool {
 	return false
 }
 
+// The patterns are compiled on first use: the runtime starts on every hook
+// call, and only Stop and SessionEnd ever need them.
 var (
-	agentRE   = regexp.MustCompile(`^claude-code_(\d+)-(\d+)-(\d+)(?:_|$)`)
-	versionRE = regexp.MustCompile(`"version"\s*:\s*"(\d+\.\d+\.\d+)"`)
+	agentRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^claude-code_(\d+)-(\d+)-(\d+)(?:_|$)`) })
+	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"version"\s*:\s*"(\d+\.\d+\.\d+)"`) })
 )
 
 // runningRelease learns the release from AI_AGENT, else the transcript.
 func runningRelease(o Options) (Release, bool) {
-	if m := agentRE.FindStringSubmatch(o.AIAgent); m != nil {
+	if m := agentRE().FindStringSubmatch(o.AIAgent); m != nil {
 		if r, err := ParseRelease(m[1] + "." + m[2] + "." + m[3]); err == nil {
 			return r, true
 		}
@@ -304,7 +307,7 @@ func FromTranscript(path string) (Release, bool) {
 	if err != nil {
 		return Release{}, false
 	}
-	m := versionRE.FindSubmatch(buf)
+	m := versionRE().FindSubmatch(buf)
 	if m == nil {
 		return Release{}, false
 	}

@@ -37,10 +37,7 @@ type Entry struct {
 
 // Append writes e as one line to the journal of the project at dir.
 func Append(dir string, e Entry) error {
-	line, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
+	line := appendLine(make([]byte, 0, 256), e)
 	folder := filepath.Join(dir, Dir)
 	name := filepath.Join(folder, e.Time.UTC().Format("2006-01-02")+".jsonl")
 	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE

@@ -1,8 +1,10 @@
 package journal
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -39,5 +41,31 @@ func TestAppendConcurrentAndReadAll(t *testing.T) {
 	}
 	if len(seen) != 50 {
 		t.Fatalf("lines were lost or merged: %d distinct", len(seen))
+	}
+}
+
+func TestAppendLineMatchesEncodingJSON(t *testing.T) {
+	ts := time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.UTC)
+	weird := []string{"", "plain", `quote " and \ backslash`, "new\nline\ttab\rcr", "\x00\x01\x1f\x7f", "<a href='x'>&amp;</a>",
+		"line\u2028sep\u2029para", "ünïcødé ✓ 😀", "bad \xff\xfe utf8", "\xe2\x82"}
+	for _, s := range weird {
+		e := Entry{Time: ts, Session: s, Event: "PreToolUse" + s, Via: s, Target: s, Decision: s, Reason: s, Exit: 2, Micros: -7, Faults: []string{s, "x"}}
+		got := appendLine(nil, e)
+		if !json.Valid(got) {
+			t.Fatalf("%q: invalid JSON %s", s, got)
+		}
+		var fromHand, fromLib map[string]any
+		want, _ := json.Marshal(e)
+		if err := json.Unmarshal(got, &fromHand); err != nil {
+			t.Fatal(err)
+		}
+		json.Unmarshal(want, &fromLib)
+		if !reflect.DeepEqual(fromHand, fromLib) {
+			t.Errorf("%q:\n hand: %s\n json: %s", s, got, want)
+		}
+	}
+	empty := appendLine(nil, Entry{Time: ts, Event: "Stop"})
+	if string(empty) != `{"ts":"2026-11-22T10:00:00.123456789Z","event":"Stop","exit":0,"us":0}` {
+		t.Fatalf("omitempty differs: %s", empty)
 	}
 }

@@ -136,7 +136,7 @@ func newApp(e env) *cli.App {
 			&cli.BoolFlag{Name: "verbose", Usage: "also print on stderr what was replaced or left out", Destination: &g.verbose},
 		},
 		Action:          func(c *cli.Context) error { return runGenerate(c.Context, g, c.Args().Slice()) },
-		Commands:        []*cli.Command{validateCommand(e), explainCommand(e), matrixCommand(e), installCommand(e), doctorCommand(e)},
+		Commands:        []*cli.Command{validateCommand(e), explainCommand(e), matrixCommand(e), installCommand(e), doctorCommand(e), compatCommand(e)},
 		OnUsageError:    onUsageError,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/hookwright/hookwright/compat/suite"
+	"github.com/urfave/cli/v2"
+)
+
+// compatOptions are `hookgen compat`'s flags and argument.
+type compatOptions struct {
+	env
+	dir         string
+	ccVersions  []string
+	spec        string
+	marketplace string
+}
+
+func compatCommand(e env) *cli.Command {
+	o := &compatOptions{env: e}
+	versions := &cli.StringSliceFlag{Name: "cc-version", Usage: "a release the plugin must work on; repeat it (default: every band edge from 2.0.12)"}
+	return &cli.Command{
+		Name:      "compat",
+		Usage:     "run the COMPAT/ALT/REG suite on a plugin folder; one line per case",
+		UsageText: "hookgen compat PLUGIN-DIR [--cc-version VERSION ...] [--spec FILE] [--marketplace FILE]",
+		Description: `Checks a plugin folder (the one holding .claude-plugin/plugin.json and
+hooks/hooks.json) with 28 cases and prints one line each, PASS, FAIL or SKIP:
+
+   PASS COMPAT-03 every manifest is one valid JSON object: 25 manifests ...
+   FAIL COMPAT-01: hooks/hooks.json (band 2.0.30) names TeammateIdle, so 2.0.30 rejects ...
+
+It runs the plugin's hook commands through sh -c with real payloads, so any
+plugin works, JavaScript ones included. hooks/hooks.json is taken as written for
+the oldest --cc-version; hooks/bands/<band>.json files are checked for their
+band. Without --spec the cases that compare with a spec are skipped. Exits 1
+when a case fails. The cases are listed in the compat/suite package docs.
+
+   hookgen compat plugin --spec manifests/hookwright.spec.json
+   hookgen compat . --cc-version 2.1.32 --cc-version 2.1.33 --spec bkit.spec.json`,
+		Flags: []cli.Flag{
+			versions,
+			&cli.StringFlag{Name: "spec", Usage: "the plugin's handler spec `FILE`, to compare the manifests with", Destination: &o.spec},
+			&cli.StringFlag{Name: "marketplace", Usage: "marketplace.json `FILE` (default: .claude-plugin/ in the plugin folder or its parent)", Destination: &o.marketplace},
+		},
+		Action: func(c *cli.Context) error {
+			o.ccVersions = c.StringSlice("cc-version")
+			if c.NArg() == 0 {
+				return usageErr("compat needs a PLUGIN-DIR")
+			}
+			o.dir = c.Args().First()
+			if err := o.parseTail(c.Args().Tail()); err != nil {
+				return err
+			}
+			return runCompat(c, o)
+		},
+		OnUsageError: onUsageError,
+	}
+}
+
+// parseTail reads flags written after PLUGIN-DIR, which urfave/cli leaves
+// as arguments: hookgen compat plugin --spec FILE.
+func (o *compatOptions) parseTail(args []string) error {
+	fs := flag.NewFlagSet("compat", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Func("cc-version", "", func(v string) error { o.ccVersions = append(o.ccVersions, v); return nil })
+	fs.StringVar(&o.spec, "spec", o.spec, "")
+	fs.StringVar(&o.marketplace, "marketplace", o.marketplace, "")
+	if err := fs.Parse(args); err != nil {
+		return usageErr("compat: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return usageErr("compat takes exactly one PLUGIN-DIR, not also %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// runCompat runs the suite and prints one line per case.
+func runCompat(c *cli.Context, o *compatOptions) error {
+	cfg := suite.Config{Dir: o.dir, Marketplace: o.marketplace}
+	for _, s := range o.ccVersions {
+		v, err := parseVersion(s)
+		if err != nil {
+			return err
+		}
+		cfg.Versions = append(cfg.Versions, v)
+	}
+	if o.spec != "" {
+		spec, err := loadSpec(o.spec)
+		if err != nil {
+			return err
+		}
+		cfg.Spec = &spec
+	}
+	outcomes, failed, err := suite.Run(c.Context, cfg, o.Out)
+	if err != nil {
+		return err
+	}
+	if failed {
+		n := 0
+		for _, oc := range outcomes {
+			if oc.Status == suite.Fail {
+				n++
+			}
+		}
+		return &exitError{code: exitInvalid, err: fmt.Errorf("%d of %d cases failed", n, len(outcomes))}
+	}
+	return nil
+}

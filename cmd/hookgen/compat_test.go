@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCompatOnABrokenPlugin runs `hookgen compat` with its flags after the
+// folder, as the usage line writes them: one line per case, the failing
+// ones named, exit 1.
+func TestCompatOnABrokenPlugin(t *testing.T) {
+	e, out, errOut := fakeEnv(t)
+	dir := "../../compat/testdata/broken/teammateidle-2.0.30"
+	code := hookgen(t, e, "compat", dir, "--cc-version", "2.0.30", "--spec", dir+"/spec.json")
+	if code != exitInvalid {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, exitInvalid, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 28 {
+		t.Errorf("%d lines, want one per case (28):\n%s", len(lines), out)
+	}
+	if !strings.Contains(out.String(), "FAIL COMPAT-01: hooks/hooks.json (band 2.0.12) names TeammateIdle") {
+		t.Errorf("no COMPAT-01 failure naming the file:\n%s", out)
+	}
+	if got := strings.TrimSpace(errOut.String()); got != "hookgen: 6 of 28 cases failed" {
+		t.Errorf("stderr = %q", got)
+	}
+}
+
+func TestCompatUsage(t *testing.T) {
+	for _, args := range [][]string{{"compat"}, {"compat", "a", "b"}, {"compat", "a", "--cc-version", "2.1"}} {
+		e, _, errOut := fakeEnv(t)
+		if code := hookgen(t, e, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, errOut)
+		}
+	}
+}

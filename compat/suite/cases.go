@@ -1,0 +1,1054 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/schemas"
+)
+
+// Cases returns the 28 cases in order: COMPAT-01..07, ALT-01..07,
+// REG-01..14. The package comment says what each proves.
+func Cases() []Case {
+	return []Case{
+		{"COMPAT-01", "no TeammateIdle or TaskCompleted before 2.1.33", compat01},
+		{"COMPAT-02", "no $schema or other unknown top-level key", compat02},
+		{"COMPAT-03", "every manifest is one valid JSON object", compat03},
+		{"COMPAT-04", "every manifest fits its release's schema", compat04},
+		{"COMPAT-05", "event keys and matchers equal the spec's for the band", compat05},
+		{"COMPAT-06", "every command target exists on every OS and arch", compat06},
+		{"COMPAT-07", "timeouts are whole seconds", compat07},
+		{"ALT-01", "TaskCompleted fallback is registered where the band lacks it", func(ctx context.Context, s *Session) (string, error) {
+			return s.fallbackPresent("TaskCompleted")
+		}},
+		{"ALT-02", "TeammateIdle fallback is registered where the band lacks it", func(ctx context.Context, s *Session) (string, error) {
+			return s.fallbackPresent("TeammateIdle")
+		}},
+		{"ALT-03", "native bands have the native events and no duplicate fallback", alt03},
+		{"ALT-04", "TaskCompleted via PostToolUse gates like native", alt04},
+		{"ALT-05", "the TaskCompleted fallback ignores TaskUpdates that complete nothing", alt05},
+		{"ALT-06", "TeammateIdle via Stop gates like native", alt06},
+		{"ALT-07", "TeammateIdle via SubagentStop gates teammates only, never loops", alt07},
+		{"REG-01", "plugin.json is valid", reg01},
+		{"REG-02", "plugin.json has no key releases up to 2.1.75 refuse", reg02},
+		{"REG-03", "marketplace.json lists the plugin correctly", reg03},
+		{"REG-04", "handler count matches the spec", func(ctx context.Context, s *Session) (string, error) {
+			return s.countMatches("handlers", func(m *Manifest) int { return len(m.Handlers) })
+		}},
+		{"REG-05", "event count matches the spec", func(ctx context.Context, s *Session) (string, error) {
+			return s.countMatches("events", func(m *Manifest) int { return len(m.Events) })
+		}},
+		{"REG-06", "every handler exits 0 or 2 on its event's canonical input", reg06},
+		{"REG-07", "every reply is valid for its event", reg07},
+		{"REG-08", "every block gives a reason on stderr", reg08},
+		{"REG-09", "harmless input is never blocked", reg09},
+		{"REG-10", "Stop and SubagentStop never block with stop_hook_active", reg10},
+		{"REG-11", "handlers do not wait for stdin to close", reg11},
+		{"REG-12", "handlers run from a plugin path with a space", reg12},
+		{"REG-13", "handlers tolerate unknown fields and no CLAUDE_PROJECT_DIR", reg13},
+		{"REG-14", "TeammateIdle/TaskCompleted halt only through channels the band has", reg14},
+	}
+}
+
+var (
+	v2133 = semver.MustParse("2.1.33")
+	v2169 = semver.MustParse("2.1.69")
+	v2175 = semver.MustParse("2.1.75")
+)
+
+// problems collects failure reasons; its error shows the first few.
+type problems []string
+
+func (p *problems) add(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+
+func (p problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	uniq := []string{}
+	seen := map[string]bool{}
+	for _, s := range p {
+		if !seen[s] {
+			seen[s] = true
+			uniq = append(uniq, s)
+		}
+	}
+	const show = 3
+	msg := strings.Join(uniq[:min(show, len(uniq))], "; ")
+	if len(uniq) > show {
+		msg += fmt.Sprintf("; and %d more", len(uniq)-show)
+	}
+	return errors.New(msg)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// --- COMPAT ---
+
+func compat01(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	releases, files := 0, map[*Manifest]bool{}
+	for _, v := range s.targets {
+		if !v.LessThan(v2133) {
+			continue
+		}
+		releases++
+		for _, m := range s.plugin.manifestsFor(v) {
+			files[m] = true
+			for _, ev := range []string{"TeammateIdle", "TaskCompleted"} {
+				if m.Doc == nil {
+					continue
+				}
+				if hooks, ok := m.Doc["hooks"].(map[string]any); ok && hooks[ev] != nil {
+					bad.add("%s names %s, so %s rejects the whole file and registers no hook", m.name(), ev, v)
+				}
+			}
+		}
+	}
+	if releases == 0 {
+		return "", skip("no release under test predates 2.1.33")
+	}
+	return fmt.Sprintf("%s for %s before 2.1.33", plural(len(files), "manifest"), plural(releases, "release")), bad.err()
+}
+
+func compat02(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	ms := s.wellFormed()
+	for _, m := range ms {
+		for k := range m.Doc {
+			if k != "description" && k != "hooks" {
+				bad.add("%s has top-level key %q; releases up to 2.1.252 reject the whole file over it", m.name(), k)
+			}
+		}
+	}
+	return fmt.Sprintf("%s hold only description and hooks", plural(len(ms), "manifest")), bad.err()
+}
+
+func compat03(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	ms := s.loaded()
+	for _, m := range ms {
+		if m.Err != nil {
+			bad.add("%s: %v", m.name(), m.Err)
+			continue
+		}
+		if _, ok := m.Doc["hooks"].(map[string]any); !ok {
+			bad.add("%s: \"hooks\" is missing or not an object", m.name())
+		}
+	}
+	return plural(len(ms), "manifest") + " parse as one object without duplicate keys", bad.err()
+}
+
+func compat04(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	checked := map[string]bool{}
+	for _, v := range s.targets {
+		band, err := compat.BandOf(v)
+		if err != nil {
+			return "", err
+		}
+		for _, m := range s.plugin.manifestsFor(v) {
+			key := m.Path + "@" + band.String()
+			if m.Err != nil || checked[key] {
+				continue
+			}
+			checked[key] = true
+			vs, err := schemas.Validate(v, m.Raw)
+			if err != nil {
+				bad.add("%s on %s: %v", m.name(), v, err)
+			}
+			for _, viol := range vs {
+				bad.add("%s on %s: %s", m.name(), v, viol)
+			}
+		}
+	}
+	return fmt.Sprintf("%s on %s", plural(len(checked), "manifest/band pair"), plural(len(s.targets), "release")), bad.err()
+}
+
+// groups returns "Event" and "Event[matcher]" for each matcher group.
+func groupSet(m *Manifest) map[string]bool {
+	out := map[string]bool{}
+	for _, h := range m.Handlers {
+		out[groupName(h.Event, h.Matcher)] = true
+	}
+	return out
+}
+
+func groupName(event, matcher string) string {
+	if matcher == "" {
+		return event
+	}
+	return event + "[" + matcher + "]"
+}
+
+func compat05(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	ms := s.wellFormed()
+	for _, m := range ms {
+		want, err := s.expectedFor(m)
+		if err != nil {
+			return "", err
+		}
+		got, exp := groupSet(m), groupSet(want)
+		var missing, extra []string
+		for g := range exp {
+			if !got[g] {
+				missing = append(missing, g)
+			}
+		}
+		for g := range got {
+			if !exp[g] {
+				extra = append(extra, g)
+			}
+		}
+		sort.Strings(missing)
+		sort.Strings(extra)
+		if len(missing) > 0 {
+			bad.add("%s lacks %s", m.name(), strings.Join(missing, ", "))
+		}
+		if len(extra) > 0 {
+			bad.add("%s has %s, which the spec does not give on %s", m.name(), strings.Join(extra, ", "), m.Band)
+		}
+	}
+	return plural(len(ms), "manifest") + " match the spec event by event", bad.err()
+}
+
+func compat06(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	done := map[string]bool{}
+	programs := map[string][]string{} // checkProgram's verdict per program
+	for _, m := range s.wellFormed() {
+		for _, h := range m.Handlers {
+			if h.Type != "command" || done[h.Command] {
+				continue
+			}
+			done[h.Command] = true
+			for _, p := range checkTargets(s.plugin.Dir, h.Command, programs) {
+				bad.add("%s", p)
+			}
+		}
+	}
+	if len(done) == 0 {
+		return "", skip("no command handlers")
+	}
+	return fmt.Sprintf("%s on %s", plural(len(done), "command"), plural(len(platforms), "platform")), bad.err()
+}
+
+func compat07(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	n := 0
+	for _, m := range s.wellFormed() {
+		for _, h := range m.Handlers {
+			if h.Timeout == nil {
+				continue
+			}
+			n++
+			num, ok := h.Timeout.(json.Number)
+			i, err := num.Int64()
+			switch {
+			case !ok || err != nil:
+				bad.add("%s#%s: timeout %v is not a whole number of seconds", m.Path, h.Pointer, h.Timeout)
+			case i >= 1000:
+				bad.add("%s#%s: timeout %d looks like milliseconds; Claude Code reads seconds (%s)", m.Path, h.Pointer, i, time.Duration(i)*time.Second)
+			case i < 1 || i > 600:
+				bad.add("%s#%s: timeout %d is outside 1..600 seconds", m.Path, h.Pointer, i)
+			}
+		}
+	}
+	return plural(n, "timeout") + " in seconds", bad.err()
+}
+
+// --- ALT ---
+
+// canonicalCommands returns the commands of the handlers for a canonical
+// event: from the spec, else from the native entries of the plugin's band
+// manifests. ok is false when neither knows.
+func (s *Session) canonicalCommands(event string) (cmds []string, ok bool) {
+	if s.cfg.Spec != nil {
+		for _, h := range s.cfg.Spec.Handlers {
+			if h.Event == event {
+				cmds = append(cmds, h.Command)
+			}
+		}
+		return cmds, true
+	}
+	seen := map[string]bool{}
+	for _, m := range s.plugin.Bands {
+		for _, h := range m.Handlers {
+			if h.Event == event {
+				c := stripProto(h.Command)
+				if !seen[c] {
+					seen[c] = true
+					cmds = append(cmds, c)
+				}
+			}
+		}
+	}
+	return cmds, len(cmds) > 0
+}
+
+var protoSuffix = regexp.MustCompile(` --proto [0-9.]+$`)
+
+func stripProto(cmd string) string { return protoSuffix.ReplaceAllString(cmd, "") }
+
+// covers reports whether a group matcher matches the tool name.
+func covers(matcher, tool string) bool {
+	if matcher == "" || matcher == "*" || matcher == tool {
+		return true
+	}
+	for _, name := range strings.Split(matcher, "|") {
+		if name == tool {
+			return true
+		}
+	}
+	re, err := regexp.Compile("^(?:" + matcher + ")$")
+	return err == nil && re.MatchString(tool)
+}
+
+func (m *Manifest) has(event, tool, command string) bool {
+	for _, h := range m.Handlers {
+		if h.Event == event && h.Command == command && (tool == "" && h.Matcher == "" || tool != "" && covers(h.Matcher, tool)) {
+			return true
+		}
+	}
+	return false
+}
+
+// fallbackPresent checks that every manifest written for a band that lacks
+// event registers each of its handlers under every anchor of the
+// fallback, with " --via <Anchor>".
+func (s *Session) fallbackPresent(event string) (string, error) {
+	cmds, ok := s.canonicalCommands(event)
+	if !ok {
+		return "", skip("no --spec and no native band manifest to learn the %s handlers from", event)
+	}
+	if len(cmds) == 0 {
+		return "", skip("the plugin has no %s handler", event)
+	}
+	var bad problems
+	n := 0
+	for _, m := range s.wellFormed() {
+		plan, err := compat.Plan(m.Band)
+		if err != nil {
+			return "", err
+		}
+		rt, _ := plan.Route(event)
+		if rt.Mode != compat.Fallback {
+			continue
+		}
+		n++
+		for _, c := range cmds {
+			for _, a := range rt.Via {
+				if !m.has(a.Event, a.Matcher, c+" --via "+a.Event) {
+					bad.add("%s has no %s handler `%s --via %s`", m.name(), groupName(a.Event, a.Matcher), c, a.Event)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return "", skip("no manifest under test is written for a band without %s", event)
+	}
+	return fmt.Sprintf("%s × %s", plural(n, "fallback manifest"), plural(len(cmds), "handler")), bad.err()
+}
+
+func alt03(_ context.Context, s *Session) (string, error) {
+	var bad problems
+	n := 0
+	for _, m := range s.wellFormed() {
+		if m.Band.LessThan(v2133) {
+			continue
+		}
+		n++
+		for _, ev := range []string{"TaskCompleted", "TeammateIdle"} {
+			cmds, _ := s.canonicalCommands(ev)
+			for _, c := range cmds {
+				native := false
+				for _, h := range m.Handlers {
+					if h.Event == ev && stripProto(h.Command) == c {
+						native = true
+					}
+					if via, canon := h.Via(); via != "" && canon == c {
+						bad.add("%s still registers `%s` under %s: the gate would run twice", m.name(), h.Command, h.Event)
+					}
+				}
+				if !native {
+					bad.add("%s lacks the native %s handler `%s`", m.name(), ev, c)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return "", skip("no manifest under test is written for 2.1.33 or later")
+	}
+	return plural(n, "native manifest") + " checked", bad.err()
+}
+
+// anchorTools returns the tools a TaskCompleted fallback is registered on
+// in the manifests under test (TaskUpdate, TodoWrite), with the command.
+func (s *Session) fallbackCommands(event, anchor string) map[string]string {
+	out := map[string]string{} // matcher tool (or "") → command
+	cmds, _ := s.canonicalCommands(event)
+	for _, m := range s.wellFormed() {
+		for _, h := range m.Handlers {
+			via, canon := h.Via()
+			if via != anchor || h.Event != anchor {
+				continue
+			}
+			for _, c := range cmds {
+				if canon == c {
+					out[h.Matcher] = h.Command
+				}
+			}
+		}
+	}
+	return out
+}
+
+// compare runs a native and a fallback command on the same state and
+// reports whether they reached the same outcome.
+func (s *Session) compare(ctx context.Context, st *state, native string, np payload, fallback string, fp payload) (result, result, bool) {
+	var n, f result
+	var wg sync.WaitGroup
+	wg.Go(func() { n = s.run.run(ctx, call{Command: native, Payload: np, State: st, Env: teamEnv}) })
+	wg.Go(func() { f = s.run.run(ctx, call{Command: fallback, Payload: fp, State: st, Env: teamEnv}) })
+	wg.Wait()
+	return n, f, n.same(f)
+}
+
+func alt04(ctx context.Context, s *Session) (string, error) {
+	fbs := s.fallbackCommands("TaskCompleted", "PostToolUse")
+	if len(fbs) == 0 {
+		return "", skip("no TaskCompleted fallback under test")
+	}
+	var bad problems
+	var notes []string
+	for _, matcher := range sortedKeys(fbs) {
+		fb := fbs[matcher]
+		_, native := fbsCanonical(fb)
+		tool, fp := "TaskUpdate", taskUpdate("completed", "in_progress", "completed", true)
+		if covers(matcher, "TodoWrite") && !covers(matcher, "TaskUpdate") {
+			tool, fp = "TodoWrite", todoWriteCompleted
+		}
+		for _, st := range []*state{idleState, doneState} {
+			n, f, same := s.compare(ctx, st, native, nativeTaskCompleted, fb, fp)
+			label := "TaskCompleted via PostToolUse[" + tool + "]"
+			switch {
+			case same:
+				notes = append(notes, fmt.Sprintf("%s, %s: both %s", tool, st.Name, n.short()))
+			case documented[label] != "":
+				notes = append(notes, fmt.Sprintf("%s, %s: documented difference, native %s, fallback %s (%s)", tool, st.Name, n.short(), f.short(), documented[label]))
+			default:
+				bad.add("%s for %s: native %s, fallback %s", label, st.Name, n, f)
+			}
+		}
+	}
+	return strings.Join(notes, "; ") + "; the fallback fires after TaskUpdate ran, so a block is feedback and the task stays completed", bad.err()
+}
+
+// fbsCanonical splits a fallback command into its anchor and the native
+// command it stands for.
+func fbsCanonical(fallback string) (via, native string) {
+	h := Handler{Command: fallback}
+	return h.Via()
+}
+
+func alt05(ctx context.Context, s *Session) (string, error) {
+	fbs := s.fallbackCommands("TaskCompleted", "PostToolUse")
+	var bad problems
+	n := 0
+	for matcher, fb := range fbs {
+		if !covers(matcher, "TaskUpdate") {
+			continue
+		}
+		for name, p := range map[string]payload{
+			"a TaskUpdate to in_progress":             taskUpdate("in_progress", "pending", "in_progress", true),
+			"a TaskUpdate a native hook refused":      taskUpdate("completed", "in_progress", "in_progress", false),
+			"a TaskUpdate of a task already complete": taskUpdate("completed", "completed", "completed", true),
+		} {
+			n++
+			r := s.run.run(ctx, call{Command: fb, Payload: p, State: idleState, Env: teamEnv})
+			if r.Err != nil || r.TimedOut || r.Exit != 0 || halts(r.Stdout) || blocksByJSON(r.Stdout) {
+				bad.add("%s on %s: %s (native TaskCompleted does not fire)", fb, name, r)
+			}
+		}
+	}
+	if n == 0 {
+		return "", skip("no TaskCompleted fallback on TaskUpdate under test")
+	}
+	return plural(n, "non-completing TaskUpdate") + " let through", bad.err()
+}
+
+func alt06(ctx context.Context, s *Session) (string, error) {
+	fbs := s.fallbackCommands("TeammateIdle", "Stop")
+	if len(fbs) == 0 {
+		return "", skip("no TeammateIdle fallback on Stop under test")
+	}
+	var bad problems
+	var notes []string
+	for _, fb := range fbs {
+		_, native := fbsCanonical(fb)
+		for _, st := range []*state{idleState, doneState} {
+			n, f, same := s.compare(ctx, st, native, nativeTeammateIdle, fb, stopPayload(false))
+			if !same {
+				bad.add("TeammateIdle via Stop for %s: native %s, fallback %s", st.Name, n, f)
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("%s: both %s", st.Name, n.short()))
+		}
+	}
+	return strings.Join(notes, "; "), bad.err()
+}
+
+func alt07(ctx context.Context, s *Session) (string, error) {
+	fbs := s.fallbackCommands("TeammateIdle", "SubagentStop")
+	if len(fbs) == 0 {
+		return "", skip("no TeammateIdle fallback on SubagentStop under test")
+	}
+	var bad problems
+	for _, fb := range fbs {
+		_, native := fbsCanonical(fb)
+		n, f, same := s.compare(ctx, idleState, native, nativeTeammateIdle, fb, withTeam(subagentStop(false)))
+		if !same {
+			bad.add("a SubagentStop naming teammate %s: native %s, fallback %s", teammate, n, f)
+		}
+		if r := s.run.run(ctx, call{Command: fb, Payload: subagentStop(false), State: idleState, Env: teamEnv}); r.Exit == 2 || r.Err != nil || r.TimedOut {
+			bad.add("a plain subagent's SubagentStop: %s; only a teammate may be held back", r)
+		}
+		if r := s.run.run(ctx, call{Command: fb, Payload: withTeam(subagentStop(true)), State: idleState, Env: teamEnv}); r.Exit == 2 {
+			bad.add("SubagentStop with stop_hook_active: %s; the agent could never stop", r)
+		}
+	}
+	return "a teammate's SubagentStop gates like native TeammateIdle; a plain subagent's and a repeated stop pass", bad.err()
+}
+
+func blocksByJSON(stdout string) bool {
+	var o struct {
+		Decision string `json:"decision"`
+		Specific struct {
+			PermissionDecision string `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal([]byte(strings.TrimSpace(stdout)), &o) != nil {
+		return false
+	}
+	return o.Decision == "block" || o.Specific.PermissionDecision == "deny"
+}
+
+func sortedKeys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// --- REG: plugin.json and marketplace.json ---
+
+// pluginKeys are the plugin.json keys every release up to 2.1.75 accepts.
+var pluginKeys = map[string]bool{
+	"name": true, "version": true, "description": true, "author": true, "homepage": true, "repository": true,
+	"license": true, "keywords": true, "hooks": true, "commands": true, "agents": true, "mcpServers": true,
+}
+
+var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+func (s *Session) pluginJSON() (map[string]any, error) {
+	raw, err := os.ReadFile(filepath.Join(s.plugin.Dir, ".claude-plugin", "plugin.json"))
+	if err != nil {
+		return nil, fmt.Errorf(".claude-plugin/plugin.json: %w", errors.Unwrap(err))
+	}
+	doc, err := decodeStrict(raw)
+	if err != nil {
+		return nil, fmt.Errorf(".claude-plugin/plugin.json: %v", err)
+	}
+	return doc, nil
+}
+
+func reg01(_ context.Context, s *Session) (string, error) {
+	doc, err := s.pluginJSON()
+	if err != nil {
+		return "", err
+	}
+	var bad problems
+	name, _ := doc["name"].(string)
+	if !kebab.MatchString(name) {
+		bad.add("name %v: want a kebab-case string such as my-plugin", doc["name"])
+	}
+	for _, k := range []string{"version", "description", "homepage", "repository", "license"} {
+		if v, ok := doc[k]; ok {
+			if _, isStr := v.(string); !isStr {
+				bad.add("%s is %s, want a string", k, jsonKind(v))
+			}
+		}
+	}
+	if v, ok := doc["version"].(string); ok {
+		if _, err := semver.StrictNewVersion(v); err != nil {
+			bad.add("version %q is not x.y.z; plugin caches only refresh when it changes", v)
+		}
+	}
+	if a, ok := doc["author"]; ok {
+		if obj, isObj := a.(map[string]any); !isObj {
+			bad.add("author is %s, want an object with a name", jsonKind(a))
+		} else if n, _ := obj["name"].(string); n == "" {
+			bad.add("author has no name")
+		}
+	}
+	if kw, ok := doc["keywords"]; ok {
+		list, isList := kw.([]any)
+		for _, k := range list {
+			if _, isStr := k.(string); !isStr {
+				isList = false
+			}
+		}
+		if !isList {
+			bad.add("keywords must be an array of strings")
+		}
+	}
+	return fmt.Sprintf("%q %v", name, doc["version"]), bad.err()
+}
+
+func reg02(_ context.Context, s *Session) (string, error) {
+	if s.targets[0].GreaterThan(v2175) {
+		return "", skip("every release under test is 2.1.76 or later, which accepts unknown plugin.json keys")
+	}
+	doc, err := s.pluginJSON()
+	if err != nil {
+		return "", err
+	}
+	var bad problems
+	for _, k := range sortedAny(doc) {
+		if !pluginKeys[k] {
+			bad.add("plugin.json key %q: releases up to 2.1.75 refuse to install the plugin (\"Unrecognized key\")", k)
+		}
+	}
+	return plural(len(doc), "key") + " all known to " + s.targets[0].String(), bad.err()
+}
+
+func sortedAny(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// marketplacePath finds the marketplace.json that lists the plugin.
+func (s *Session) marketplacePath() (string, bool) {
+	if s.cfg.Marketplace != "" {
+		return s.cfg.Marketplace, true
+	}
+	for _, d := range []string{s.plugin.Dir, filepath.Dir(s.plugin.Dir)} {
+		p := filepath.Join(d, ".claude-plugin", "marketplace.json")
+		if _, err := os.Stat(p); err == nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func reg03(_ context.Context, s *Session) (string, error) {
+	path, ok := s.marketplacePath()
+	if !ok {
+		return "", skip("no .claude-plugin/marketplace.json in the plugin folder or its parent")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("marketplace: %w", err)
+	}
+	doc, err := decodeStrict(raw)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
+	plugin, err := s.pluginJSON()
+	if err != nil {
+		return "", err
+	}
+	var bad problems
+	if n, _ := doc["name"].(string); !kebab.MatchString(n) {
+		bad.add("marketplace name %v: want a kebab-case string", doc["name"])
+	}
+	if o, _ := doc["owner"].(map[string]any); o == nil || o["name"] == nil {
+		bad.add("marketplace has no owner.name")
+	}
+	list, _ := doc["plugins"].([]any)
+	if len(list) == 0 {
+		bad.add("marketplace lists no plugins")
+	}
+	root := filepath.Dir(filepath.Dir(path)) // the folder holding .claude-plugin
+	var entry map[string]any
+	for i, p := range list {
+		e, _ := p.(map[string]any)
+		if n, _ := e["name"].(string); n == "" || e["source"] == nil {
+			bad.add("plugins[%d] needs a name and a source", i)
+		} else if n == plugin["name"] {
+			entry = e
+		}
+	}
+	if entry == nil {
+		bad.add("no entry names plugin %v", plugin["name"])
+		return "", bad.err()
+	}
+	if src, ok := entry["source"].(string); ok {
+		dir, err := filepath.Abs(filepath.Join(root, src))
+		if err != nil || !sameDir(dir, s.plugin.Dir) {
+			bad.add("source %q resolves to %s, not the plugin folder %s", src, dir, s.plugin.Dir)
+		}
+	}
+	if v, ok := entry["version"]; ok && v != plugin["version"] {
+		bad.add("entry version %v differs from plugin.json's %v: users would not get updates", v, plugin["version"])
+	}
+	rel, _ := filepath.Rel(s.plugin.Dir, path)
+	return fmt.Sprintf("%s lists %v at %v", filepath.ToSlash(rel), plugin["name"], entry["source"]), bad.err()
+}
+
+func sameDir(a, b string) bool {
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
+}
+
+// countMatches compares a count of every manifest with the spec's.
+func (s *Session) countMatches(what string, count func(*Manifest) int) (string, error) {
+	var bad problems
+	var seen []string
+	for _, m := range s.wellFormed() {
+		want, err := s.expectedFor(m)
+		if err != nil {
+			return "", err
+		}
+		if got, exp := count(m), count(want); got != exp {
+			bad.add("%s has %d %s, the spec gives %d on %s", m.name(), got, what, exp, m.Band)
+		} else {
+			seen = append(seen, fmt.Sprintf("%s %d", filepath.Base(m.Path), got))
+		}
+	}
+	if len(seen) > 4 {
+		seen = append(seen[:4], "…")
+	}
+	return what + " per manifest: " + strings.Join(seen, ", "), bad.err()
+}
+
+// --- REG: running the handlers ---
+
+// entry is one distinct registered handler and the manifest it is in.
+type entry struct {
+	Handler
+	m *Manifest
+}
+
+// entries returns the distinct command handlers of the manifests under
+// test.
+func (s *Session) entries() []entry {
+	var out []entry
+	seen := map[string]bool{}
+	for _, m := range s.wellFormed() {
+		for _, h := range m.Handlers {
+			key := fmt.Sprint(h.Event, "\x00", h.Matcher, "\x00", h.Command, "\x00", h.Timeout)
+			if h.Type != "command" || h.Command == "" || seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, entry{h, m})
+		}
+	}
+	return out
+}
+
+func (e entry) timeout() time.Duration {
+	if n, ok := e.Timeout.(json.Number); ok {
+		if i, err := n.Int64(); err == nil && i > 0 && i < 1000 {
+			return time.Duration(i) * time.Second
+		}
+	}
+	return maxHookTime
+}
+
+func (e entry) label() string { return groupName(e.Event, e.Matcher) + " `" + e.Command + "`" }
+
+// runAll runs c(e) for every entry, 4 at a time, and returns the results
+// in entry order.
+func (s *Session) runAll(ctx context.Context, es []entry, c func(entry) call) []result {
+	out := make([]result, len(es))
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i, e := range es {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i] = s.run.run(ctx, c(e))
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// canonicalRuns runs every handler once on its canonical input, cached for
+// REG-06..08.
+func (s *Session) canonicalRuns(ctx context.Context) ([]entry, []result) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.canon == nil {
+		es := s.entries()
+		s.canon = &canonRuns{es, s.runAll(ctx, es, canonicalCall)}
+	}
+	return s.canon.es, s.canon.rs
+}
+
+type canonRuns struct {
+	es []entry
+	rs []result
+}
+
+func canonicalCall(e entry) call {
+	return call{Command: e.Command, Payload: canonical(e.Event, e.Matcher), Timeout: e.timeout()}
+}
+
+func reg06(ctx context.Context, s *Session) (string, error) {
+	es, rs := s.canonicalRuns(ctx)
+	if len(es) == 0 {
+		return "", skip("no command handlers")
+	}
+	var bad problems
+	blocks := 0
+	for i, r := range rs {
+		switch {
+		case r.Err != nil || r.TimedOut || (r.Exit != 0 && r.Exit != 2):
+			bad.add("%s: %s", es[i].label(), r)
+		case r.Exit == 2:
+			blocks++
+		}
+	}
+	return fmt.Sprintf("%s answered (%d blocked)", plural(len(es), "handler"), blocks), bad.err()
+}
+
+func reg07(ctx context.Context, s *Session) (string, error) {
+	es, rs := s.canonicalRuns(ctx)
+	if len(es) == 0 {
+		return "", skip("no command handlers")
+	}
+	var bad problems
+	replies := 0
+	for i, r := range rs {
+		if r.Exit != 0 || strings.TrimSpace(r.Stdout) == "" {
+			continue
+		}
+		replies++
+		if err := checkOutput(es[i].Event, r.Stdout); err != nil {
+			bad.add("%s: %v", es[i].label(), err)
+		}
+	}
+	return fmt.Sprintf("%s checked against their event's reply shape", plural(replies, "reply")), bad.err()
+}
+
+func reg08(ctx context.Context, s *Session) (string, error) {
+	es, rs := s.canonicalRuns(ctx)
+	var bad problems
+	blocks := 0
+	for i, r := range rs {
+		if r.Exit != 2 {
+			continue
+		}
+		blocks++
+		if strings.TrimSpace(r.Stderr) == "" {
+			bad.add("%s exits 2 with nothing on stderr: Claude is blocked without a reason", es[i].label())
+		}
+	}
+	// A gate is the usual blocker: make sure each one gets a chance to block.
+	for _, e := range es {
+		if e.Event != "TeammateIdle" && e.Event != "TaskCompleted" {
+			continue
+		}
+		p := nativeTeammateIdle
+		if e.Event == "TaskCompleted" {
+			p = nativeTaskCompleted
+		}
+		if r := s.run.run(ctx, call{Command: e.Command, Payload: p, State: idleState, Env: teamEnv, Timeout: e.timeout()}); r.Exit == 2 {
+			blocks++
+			if strings.TrimSpace(r.Stderr) == "" {
+				bad.add("%s exits 2 for %s with nothing on stderr", e.label(), idleState.Name)
+			}
+		}
+	}
+	if blocks == 0 {
+		return "", skip("no handler blocked, so there was no reason to read")
+	}
+	return plural(blocks, "block") + " with a reason", bad.err()
+}
+
+// harmless are the events on which blocking harmless input is a bug.
+var harmless = map[string]bool{
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "UserPromptSubmit": true,
+	"SessionStart": true, "SessionEnd": true, "SubagentStart": true, "Notification": true, "PreCompact": true,
+}
+
+func reg09(ctx context.Context, s *Session) (string, error) {
+	es, rs := s.canonicalRuns(ctx)
+	var bad problems
+	n := 0
+	for i, r := range rs {
+		if !harmless[es[i].Event] {
+			continue
+		}
+		n++
+		if r.Exit == 2 || halts(r.Stdout) || blocksByJSON(r.Stdout) {
+			bad.add("%s blocks harmless input: %s", es[i].label(), r)
+		}
+	}
+	if n == 0 {
+		return "", skip("no handler on an event with harmless input")
+	}
+	return plural(n, "handler") + " let harmless input through", bad.err()
+}
+
+func reg10(ctx context.Context, s *Session) (string, error) {
+	var es []entry
+	for _, e := range s.entries() {
+		if e.Event == "Stop" || e.Event == "SubagentStop" {
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		return "", skip("no Stop or SubagentStop handler")
+	}
+	rs := s.runAll(ctx, es, func(e entry) call {
+		p := stopPayload(true)
+		if e.Event == "SubagentStop" {
+			p = withTeam(subagentStop(true))
+		}
+		return call{Command: e.Command, Payload: p, State: idleState, Env: teamEnv, Timeout: e.timeout()}
+	})
+	var bad problems
+	for i, r := range rs {
+		if r.Exit == 2 || blocksByJSON(r.Stdout) || r.TimedOut {
+			bad.add("%s with stop_hook_active: %s; the agent could never stop", es[i].label(), r)
+		}
+	}
+	return plural(len(es), "handler") + " let a repeated stop through", bad.err()
+}
+
+// stdinOpenLimit bounds REG-11's wait: a hook that reads one JSON value
+// answers in milliseconds; one that waits for EOF never does.
+const stdinOpenLimit = 10 * time.Second
+
+func reg11(ctx context.Context, s *Session) (string, error) {
+	es := s.entries()
+	if len(es) == 0 {
+		return "", skip("no command handlers")
+	}
+	rs := s.runAll(ctx, es, func(e entry) call {
+		c := canonicalCall(e)
+		c.KeepStdinOpen, c.Timeout = true, min(e.timeout(), stdinOpenLimit)
+		return c
+	})
+	var bad problems
+	for i, r := range rs {
+		if r.TimedOut {
+			bad.add("%s waits for stdin to close (Claude Code may keep it open): killed after %s", es[i].label(), min(es[i].timeout(), stdinOpenLimit))
+		}
+	}
+	return plural(len(es), "handler") + " answered with stdin still open", bad.err()
+}
+
+func reg12(ctx context.Context, s *Session) (string, error) {
+	es, base := s.canonicalRuns(ctx)
+	if len(es) == 0 {
+		return "", skip("no command handlers")
+	}
+	rs := s.runAll(ctx, es, func(e entry) call {
+		c := canonicalCall(e)
+		c.SpacedRoot = true
+		return c
+	})
+	var bad problems
+	for i, r := range rs {
+		if !r.same(base[i]) {
+			bad.add("%s from \"plugin root\": %s, from a plain path: %s (quote \"${CLAUDE_PLUGIN_ROOT}\")", es[i].label(), r, base[i])
+		}
+	}
+	return plural(len(es), "handler") + " behave alike from a folder with a space", bad.err()
+}
+
+func reg13(ctx context.Context, s *Session) (string, error) {
+	es, base := s.canonicalRuns(ctx)
+	if len(es) == 0 {
+		return "", skip("no command handlers")
+	}
+	rs := s.runAll(ctx, es, func(e entry) call {
+		c := canonicalCall(e)
+		c.Payload, c.NoProjectDir = withExtra(c.Payload), true
+		return c
+	})
+	var bad problems
+	for i, r := range rs {
+		if !r.same(base[i]) {
+			bad.add("%s with unknown fields and no CLAUDE_PROJECT_DIR: %s, canonical: %s", es[i].label(), r, base[i])
+		}
+	}
+	return plural(len(es), "handler") + " unaffected", bad.err()
+}
+
+func reg14(ctx context.Context, s *Session) (string, error) {
+	var es []entry
+	for _, e := range s.entries() {
+		if e.Event == "TeammateIdle" || e.Event == "TaskCompleted" {
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		return "", skip("no native TeammateIdle or TaskCompleted handler under test")
+	}
+	rs := s.runAll(ctx, es, func(e entry) call {
+		p := nativeTeammateIdle
+		if e.Event == "TaskCompleted" {
+			p = nativeTaskCompleted
+		}
+		return call{Command: e.Command, Payload: p, State: idleState, Env: teamEnv, Timeout: e.timeout()}
+	})
+	var bad problems
+	var notes []string
+	for i, r := range rs {
+		e := es[i]
+		switch {
+		case halts(r.Stdout) && e.m.Band.LessThan(v2169):
+			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from 2.1.69); exit 2 instead", e.label(), e.m.name(), e.m.Band)
+		case halts(r.Stdout):
+			notes = append(notes, fmt.Sprintf("%s on %s: continue:false", e.Event, e.m.Band))
+		case r.Exit == 2:
+			notes = append(notes, fmt.Sprintf("%s on %s: exit 2", e.Event, e.m.Band))
+		}
+	}
+	sort.Strings(notes)
+	notes = compactNotes(notes)
+	return "halts for " + idleState.Name + ": " + strings.Join(notes, ", "), bad.err()
+}
+
+func compactNotes(ns []string) []string {
+	var out []string
+	for i, n := range ns {
+		if i == 0 || ns[i-1] != n {
+			out = append(out, n)
+		}
+	}
+	if len(out) > 6 {
+		out = append(out[:6], "…")
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package suite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// maxHookTime bounds one hook run in the suite, whatever its timeout says.
+const maxHookTime = 30 * time.Second
+
+// call is one run of a hook command, as Claude Code would make it.
+type call struct {
+	Command string
+	// Payload builds the stdin event for a project folder and a HOME.
+	Payload func(project, home string) map[string]any
+	// State prepares the project and HOME (files, task lists); may be nil.
+	State *state
+	// Env holds extra KEY=value pairs.
+	Env []string
+	// Timeout is the handler's timeout; zero means maxHookTime.
+	Timeout time.Duration
+	// KeepStdinOpen leaves stdin open after the event, as Claude Code may.
+	KeepStdinOpen bool
+	// NoProjectDir leaves CLAUDE_PROJECT_DIR unset (2.0.30's SessionStart).
+	NoProjectDir bool
+	// SpacedRoot runs the plugin from a path containing a space.
+	SpacedRoot bool
+}
+
+// result is what a hook run did.
+type result struct {
+	Exit           int
+	Stdout, Stderr string
+	TimedOut       bool
+	Err            error // the command could not be run at all
+}
+
+// String describes the result in a few words for a case's reason.
+func (r result) String() string {
+	switch {
+	case r.Err != nil:
+		return "could not run: " + r.Err.Error()
+	case r.TimedOut:
+		return "did not finish before its timeout"
+	case r.Exit == 2:
+		return "exit 2: " + firstLine(r.Stderr)
+	case r.Exit != 0:
+		return fmt.Sprintf("exit %d: %s", r.Exit, firstLine(r.Stderr))
+	case strings.TrimSpace(r.Stdout) != "":
+		return "exit 0 with " + firstLine(r.Stdout)
+	}
+	return "exit 0"
+}
+
+// short is the outcome without the reason: "exit 2".
+func (r result) short() string {
+	switch {
+	case r.Err != nil:
+		return "not run"
+	case r.TimedOut:
+		return "timed out"
+	}
+	return fmt.Sprintf("exit %d", r.Exit)
+}
+
+// same reports whether two runs reached the same gate outcome: the same
+// exit code and, on a block, the same reason.
+func (r result) same(o result) bool {
+	if r.Err != nil || o.Err != nil || r.TimedOut != o.TimedOut || r.Exit != o.Exit {
+		return false
+	}
+	return r.Exit != 2 || strings.TrimSpace(r.Stderr) == strings.TrimSpace(o.Stderr)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	if s == "" {
+		return "(nothing)"
+	}
+	return s
+}
+
+// runner runs hook commands of one plugin in scratch folders.
+type runner struct {
+	root string // the plugin folder
+	tmp  string // scratch parent
+}
+
+// run executes c through sh -c in a fresh project folder and HOME, with
+// the environment Claude Code gives plugin hooks.
+func (r *runner) run(ctx context.Context, c call) result {
+	scratch, err := os.MkdirTemp(r.tmp, "run-")
+	if err != nil {
+		return result{Err: err}
+	}
+	defer os.RemoveAll(scratch)
+	project, home := filepath.Join(scratch, "project"), filepath.Join(scratch, "home")
+	for _, d := range []string{project, filepath.Join(home, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return result{Err: err}
+		}
+	}
+	if c.State != nil {
+		if err := c.State.apply(project, home); err != nil {
+			return result{Err: err}
+		}
+	}
+	root := r.root
+	if c.SpacedRoot {
+		root = filepath.Join(scratch, "plugin root")
+		if err := os.Symlink(r.root, root); err != nil {
+			return result{Err: err}
+		}
+	}
+	payload, err := json.Marshal(c.Payload(project, home))
+	if err != nil {
+		return result{Err: err}
+	}
+	timeout := c.Timeout
+	if timeout <= 0 || timeout > maxHookTime {
+		timeout = maxHookTime
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", c.Command)
+	cmd.Dir = project
+	cmd.Env = hookEnv(root, project, home, c)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	killGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return result{Err: err}
+	}
+	if err := cmd.Start(); err != nil {
+		return result{Err: err}
+	}
+	_, _ = stdin.Write(payload) // a hook may exit without reading
+	if !c.KeepStdinOpen {
+		stdin.Close()
+	}
+	err = cmd.Wait()
+	stdin.Close()
+	res := result{Stdout: stdout.String(), Stderr: stderr.String()}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res.TimedOut, res.Exit = true, -1
+		return res
+	}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.Exit = exit.ExitCode()
+	default:
+		res.Err = err
+	}
+	return res
+}
+
+// hookEnv is the caller's environment without Claude Code's and Anthropic's
+// variables, plus what Claude Code sets for a plugin hook.
+func hookEnv(root, project, home string, c call) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "CLAUDE_") || strings.HasPrefix(k, "ANTHROPIC_") || strings.HasPrefix(k, "HOOKWRIGHT_") ||
+			k == "HOME" || k == "TMUX_PANE" || k == "AI_AGENT" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+home, "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_CODE_ENTRYPOINT=sdk-cli")
+	if !c.NoProjectDir {
+		env = append(env, "CLAUDE_PROJECT_DIR="+project)
+	}
+	return append(env, c.Env...)
+}
+
+// state is a project (and HOME) a hook runs against.
+type state struct {
+	// Name says what the state is, for reasons.
+	Name string
+	// Files are written relative to the project folder.
+	Files map[string]string
+	// HomeFiles are written relative to HOME.
+	HomeFiles map[string]string
+}
+
+func (s *state) apply(project, home string) error {
+	for base, files := range map[string]map[string]string{project: s.Files, home: s.HomeFiles} {
+		for name, data := range files {
+			p := filepath.Join(base, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,390 @@
+package suite
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/manifests"
+)
+
+// scratchRoot holds what the tests build once per run; TestMain removes it.
+var scratchRoot string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hookwright-suite-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	scratchRoot = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// builtPlugin is a copy of the repository's plugin tree, with the runtime
+// built for every platform next to the launcher, inside a copy of the
+// repository layout (the marketplace at the parent's .claude-plugin/).
+var builtPlugin = sync.OnceValues(func() (string, error) {
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		return "", err
+	}
+	root := filepath.Join(scratchRoot, "repo")
+	dir := filepath.Join(root, "plugin")
+	copies := map[string]string{
+		filepath.Join(repo, ".claude-plugin", "marketplace.json"):      filepath.Join(root, ".claude-plugin", "marketplace.json"),
+		filepath.Join(repo, "plugin", ".claude-plugin", "plugin.json"): filepath.Join(dir, ".claude-plugin", "plugin.json"),
+		filepath.Join(repo, "plugin", "bin", "hookwright"):             filepath.Join(dir, "bin", "hookwright"),
+	}
+	hooks, _ := filepath.Glob(filepath.Join(repo, "plugin", "hooks", "*.json"))
+	bands, _ := filepath.Glob(filepath.Join(repo, "plugin", "hooks", "bands", "*.json"))
+	for _, f := range append(hooks, bands...) {
+		rel, _ := filepath.Rel(filepath.Join(repo, "plugin"), f)
+		copies[f] = filepath.Join(dir, rel)
+	}
+	for from, to := range copies {
+		if err := copyFile(from, to); err != nil {
+			return "", err
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(platforms))
+	sem := make(chan struct{}, 3)
+	for i, p := range platforms {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			name := "hookwright-" + p.GOOS + "-" + p.GOARCH
+			if p.GOOS == "windows" {
+				name += ".exe"
+			}
+			cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "bin", name), "github.com/hookwright/hookwright/cmd/hookwright")
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("go build for %s: %v\n%s", p, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+})
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fi.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+func pluginT(t *testing.T) string {
+	t.Helper()
+	dir, err := builtPlugin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestCases runs every case on hookwright's own plugin; each is a subtest
+// named by its ID, so -run 'TestCases/COMPAT-03' runs one. Every case must
+// pass: a SKIP here means the suite no longer covers our plugin.
+func TestCases(t *testing.T) {
+	spec := manifests.Hookwright()
+	s, err := Open(Config{Dir: pluginT(t), Spec: &spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	for _, c := range Cases() {
+		t.Run(c.ID, func(t *testing.T) {
+			o := s.Check(context.Background(), c)
+			if o.Status != Pass {
+				t.Errorf("%s", o)
+			}
+		})
+	}
+}
+
+// TestBrokenPlugins points the suite at each plugin in
+// compat/testdata/broken and checks exactly which cases fail.
+func TestBrokenPlugins(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "broken", "*", "expect"))
+	if len(dirs) == 0 {
+		t.Fatal("no broken plugins found")
+	}
+	for _, expect := range dirs {
+		dir := filepath.Dir(expect)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			cfg, want := readExpect(t, expect)
+			cfg.Dir = dir
+			checkFailures(t, cfg, want)
+		})
+	}
+}
+
+// TestLauncherWithoutAPlatform removes one platform's binary from our
+// plugin: only COMPAT-06 fails, naming the platform.
+func TestLauncherWithoutAPlatform(t *testing.T) {
+	src := pluginT(t)
+	repo := t.TempDir()
+	dir := filepath.Join(repo, "plugin")
+	if err := copyFile(filepath.Join(filepath.Dir(src), ".claude-plugin", "marketplace.json"), filepath.Join(repo, ".claude-plugin", "marketplace.json")); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if rel == filepath.Join("bin", "hookwright-darwin-arm64") {
+			return nil
+		}
+		to := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.Link(p, to)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := manifests.Hookwright()
+	outcomes := checkFailures(t, Config{Dir: dir, Spec: &spec}, []string{"COMPAT-06"})
+	for _, o := range outcomes {
+		if o.ID == "COMPAT-06" && !strings.Contains(o.Detail, "darwin/arm64 picks no binary") {
+			t.Errorf("COMPAT-06 does not name the platform: %s", o.Detail)
+		}
+	}
+}
+
+// TestJavaScriptPlugin runs the suite on a bkit-style plugin whose hooks
+// are node scripts and whose hooks.json hookgen wrote for 2.1.32.
+func TestJavaScriptPlugin(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed")
+	}
+	spec, err := readSpec(filepath.Join("testdata", "jsplugin", "spec.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := checkFailures(t, Config{Dir: filepath.Join("testdata", "jsplugin"), Versions: versions(t, "2.1.32"), Spec: &spec}, nil)
+	var passed []string
+	for _, o := range outcomes {
+		if o.Status == Pass {
+			passed = append(passed, o.ID)
+		}
+	}
+	for _, id := range []string{"COMPAT-06", "ALT-01", "ALT-02", "ALT-04", "ALT-06", "REG-06", "REG-11", "REG-12"} {
+		if !contains(passed, id) {
+			t.Errorf("%s did not pass on the JavaScript plugin", id)
+		}
+	}
+}
+
+func TestCaseIDsAreDocumented(t *testing.T) {
+	var ids []string
+	for _, c := range Cases() {
+		ids = append(ids, c.ID)
+	}
+	var want []string
+	for prefix, n := range map[string]int{"COMPAT": 7, "ALT": 7, "REG": 14} {
+		for i := 1; i <= n; i++ {
+			want = append(want, fmt.Sprintf("%s-%02d", prefix, i))
+		}
+	}
+	sorted := append([]string(nil), ids...)
+	sort.Strings(sorted)
+	sort.Strings(want)
+	if !reflect.DeepEqual(sorted, want) {
+		t.Fatalf("case IDs = %v, want %v", ids, want)
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if !strings.Contains(string(doc), "//\t"+id+" ") {
+			t.Errorf("%s is not described in the package comment", id)
+		}
+	}
+}
+
+func TestOutcomeLines(t *testing.T) {
+	for _, tc := range []struct {
+		o    Outcome
+		want string
+	}{
+		{Outcome{ID: "COMPAT-03", Title: "valid JSON", Status: Pass, Detail: "3 manifests"}, "PASS COMPAT-03 valid JSON: 3 manifests"},
+		{Outcome{ID: "ALT-02", Title: "fallback", Status: Fail, Detail: "no Stop handler"}, "FAIL ALT-02: no Stop handler"},
+		{Outcome{ID: "REG-03", Title: "marketplace", Status: Skip, Detail: "none"}, "SKIP REG-03 marketplace: none"},
+	} {
+		if got := tc.o.String(); got != tc.want {
+			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestWordsAndTargets(t *testing.T) {
+	got := words(`node "${CLAUDE_PLUGIN_ROOT}/scripts/a b.js" 'x y' z\ w && rm -rf /`)
+	want := []string{"node", "${CLAUDE_PLUGIN_ROOT}/scripts/a b.js", "x y", "z w"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("words = %q, want %q", got, want)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "scripts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scripts", "x.js"), []byte("//"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p := checkTargets(dir, `node "${CLAUDE_PLUGIN_ROOT}/scripts/x.js" Stop`, nil); len(p) != 0 {
+		t.Errorf("an existing script reported: %v", p)
+	}
+	if p := checkTargets(dir, `node "${CLAUDE_PLUGIN_ROOT}/scripts/y.js"`, nil); len(p) != 1 || !strings.Contains(p[0], "scripts/y.js is missing") {
+		t.Errorf("a missing script: %v", p)
+	}
+	if p := checkTargets(dir, `"${CLAUDE_PLUGIN_ROOT}/scripts/x.js"`, nil); len(p) != 1 || !strings.Contains(p[0], "not executable") {
+		t.Errorf("a non-executable program: %v", p)
+	}
+}
+
+func TestCheckOutput(t *testing.T) {
+	for _, tc := range []struct {
+		event, stdout string
+		ok            bool
+	}{
+		{"Stop", "", true},
+		{"Stop", `{"decision":"block","reason":"write the summary"}`, true},
+		{"Stop", `{"hookSpecificOutput":{"hookEventName":"Stop"}}`, false},
+		{"PostToolUse", `{"hookSpecificOutput":{"hookEventName":"TaskCompleted","additionalContext":"x"}}`, false},
+		{"SessionStart", `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"x"}}`, true},
+		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"maybe"}}`, false},
+		{"TaskCompleted", `{"continue":false,"stopReason":"no"}`, true},
+		{"TaskCompleted", `{"context":"pal kit"}`, false},
+		{"SessionEnd", `{"systemMessage":1}`, false},
+	} {
+		if err := checkOutput(tc.event, tc.stdout); (err == nil) != tc.ok {
+			t.Errorf("checkOutput(%s, %s) = %v, want ok=%v", tc.event, tc.stdout, err, tc.ok)
+		}
+	}
+}
+
+// checkFailures runs the suite and requires exactly want to fail.
+func checkFailures(t *testing.T, cfg Config, want []string) []Outcome {
+	t.Helper()
+	outcomes, _, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	for _, o := range outcomes {
+		if o.Status == Fail {
+			failed = append(failed, o.ID)
+		}
+	}
+	if !reflect.DeepEqual(failed, want) && !(len(failed) == 0 && len(want) == 0) {
+		var lines []string
+		for _, o := range outcomes {
+			if o.Status == Fail {
+				lines = append(lines, o.String())
+			}
+		}
+		t.Errorf("failed cases = %v, want %v\n%s", failed, want, strings.Join(lines, "\n"))
+	}
+	return outcomes
+}
+
+// readExpect reads a broken plugin's expect file: "versions", "spec" and
+// "fail" lines.
+func readExpect(t *testing.T, path string) (Config, []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cfg Config
+	var fail []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		key, rest, _ := strings.Cut(sc.Text(), " ")
+		switch key {
+		case "versions":
+			cfg.Versions = versions(t, strings.Fields(rest)...)
+		case "spec":
+			s, err := readSpec(filepath.Join(filepath.Dir(path), rest))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Spec = &s
+		case "fail":
+			fail = strings.Fields(rest)
+		}
+	}
+	return cfg, fail
+}
+
+func readSpec(path string) (manifests.Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return manifests.Spec{}, err
+	}
+	return manifests.ParseSpec(b)
+}
+
+func versions(t *testing.T, vs ...string) []*semver.Version {
+	t.Helper()
+	var out []*semver.Version
+	for _, s := range vs {
+		v, err := compat.ParseVersion(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

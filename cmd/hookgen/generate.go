@@ -9,6 +9,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks/atomicfile"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -49,7 +50,7 @@ func runGenerate(ctx context.Context, o *genOptions, args []string) error {
 		_, err = o.Out.Write(r.JSON)
 		return err
 	}
-	return writeAtomic(o.output, r.JSON)
+	return atomicfile.Write(o.output, r.JSON)
 }
 
 // release resolves --cc-version or --detect to a version.

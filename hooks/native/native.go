@@ -61,6 +61,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/hookwright/hookwright/hooks/atomicfile"
 )
 
 // NativeSince is the first release that fires TeammateIdle and
@@ -210,7 +212,7 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 	if err := Accepts(data, running); err != nil {
 		return out, true, fmt.Errorf("native switch: %s refused: %w", filepath.Base(to.path), err)
 	}
-	if err := writeAtomic(hooksPath, data); err != nil {
+	if err := atomicfile.Write(hooksPath, data); err != nil {
 		return out, true, fmt.Errorf("native switch: %w", err)
 	}
 	out.Switched = true
@@ -328,34 +330,6 @@ func markerPath(o Options) string {
 	h := fnv.New64a()
 	h.Write([]byte(filepath.Clean(o.PluginRoot)))
 	return filepath.Join(dir, fmt.Sprintf("native-%016x", h.Sum64()))
-}
-
-// writeAtomic replaces path with data through a temporary file in the same
-// folder and a rename: Claude Code reads the old manifest or the new one,
-// never a part.
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".hooks-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	return err
 }
 
 // ErrRejected is wrapped by [Accepts] when a manifest names something the

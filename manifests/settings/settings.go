@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks/atomicfile"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -118,7 +119,7 @@ func Install(o Options) (Result, error) {
 			return res, fmt.Errorf("backing up %s: %w", o.Path, err)
 		}
 	}
-	if err := writeAtomic(o.Path, after); err != nil {
+	if err := atomicfile.Write(o.Path, after); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -292,37 +293,4 @@ func decodeValue(dec *json.Decoder) (any, error) {
 	default:
 		return t, nil // string, bool or nil
 	}
-}
-
-// writeAtomic replaces path through a temporary file and a rename.
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), ".settings-*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		mode := fs.FileMode(0o644)
-		if fi, serr := os.Stat(path); serr == nil {
-			mode = fi.Mode().Perm()
-		}
-		err = os.Chmod(f.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }

@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/hookwright/hookwright/hooks/atomicfile"
 )
 
 // Bounds of the lock and of the files.
@@ -93,24 +95,11 @@ func Update(path string, change func(old []byte) ([]byte, error)) error {
 	return Write(path, data)
 }
 
-// Write replaces path atomically with data: a temporary file in the same
-// folder, synced, then renamed. It takes no lock; use [Update] when other
-// processes may write the same file.
+// Write replaces path atomically with data (see package atomicfile). It
+// takes no lock; use [Update] when other processes may write the same file.
 func Write(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("state %s: %w", path, err)
-	}
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("state %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("state %s: %w", path, err)
+	if err := atomicfile.Write(path, data); err != nil {
+		return fmt.Errorf("state: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,36 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hooks.json")
+	if err := Write(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Fatalf("new file mode %v, want 0644", fi.Mode().Perm())
+	}
+	os.Chmod(path, 0o600)
+	if err := Write(path, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if string(got) != "two" || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("content %q mode %v: want two, 0600 kept", got, fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("temporary files left behind: %v", entries)
+	}
+	err := Write(filepath.Join(dir, "missing", "x.json"), []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("write into a missing folder: %v", err)
+	}
+}

@@ -53,25 +53,19 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/hookwright/hookwright/hooks/atomicfile"
+	"github.com/hookwright/hookwright/hooks/ccversion"
 )
 
 // NativeSince is the first release that fires TeammateIdle and
 // TaskCompleted itself.
 var NativeSince = Release{2, 1, 33}
-
-// TranscriptPrefix bounds how much of the transcript is read to find the
-// release: the first line that carries "version" is near the top.
-const TranscriptPrefix = 64 << 10
 
 // Release is a Claude Code release, major.minor.patch.
 type Release [3]int
@@ -277,43 +271,9 @@ func isCheckout(root string) bool {
 	return false
 }
 
-// The patterns are compiled on first use: the runtime starts on every hook
-// call, and only Stop and SessionEnd ever need them.
-var (
-	agentRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^claude-code_(\d+)-(\d+)-(\d+)(?:_|$)`) })
-	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"version"\s*:\s*"(\d+\.\d+\.\d+)"`) })
-)
-
 // runningRelease learns the release from AI_AGENT, else the transcript.
 func runningRelease(o Options) (Release, bool) {
-	if m := agentRE().FindStringSubmatch(o.AIAgent); m != nil {
-		if r, err := ParseRelease(m[1] + "." + m[2] + "." + m[3]); err == nil {
-			return r, true
-		}
-	}
-	return FromTranscript(o.TranscriptPath)
-}
-
-// FromTranscript reads at most [TranscriptPrefix] bytes of a session
-// transcript and returns the first "version" a line carries.
-func FromTranscript(path string) (Release, bool) {
-	if path == "" {
-		return Release{}, false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return Release{}, false
-	}
-	defer f.Close()
-	buf, err := io.ReadAll(io.LimitReader(f, TranscriptPrefix))
-	if err != nil {
-		return Release{}, false
-	}
-	m := versionRE().FindSubmatch(buf)
-	if m == nil {
-		return Release{}, false
-	}
-	r, err := ParseRelease(string(m[1]))
+	r, err := ParseRelease(ccversion.Running(o.AIAgent, o.TranscriptPath))
 	return r, err == nil
 }
 

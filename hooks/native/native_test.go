@@ -231,12 +231,3 @@ func TestWhitelistMatchesTheMatrix(t *testing.T) {
 		t.Errorf("Fields has %d keys, compat %d", total, n)
 	}
 }
-
-func TestFromTranscriptIsBounded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.jsonl")
-	pad := strings.Repeat("x", TranscriptPrefix)
-	os.WriteFile(path, []byte(`{"pad":"`+pad+`"}`+"\n"+`{"version":"2.1.33"}`+"\n"), 0o644)
-	if r, ok := FromTranscript(path); ok {
-		t.Errorf("FromTranscript found %s beyond the prefix", r)
-	}
-}

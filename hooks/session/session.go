@@ -24,7 +24,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -33,14 +32,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/ccversion"
 	"github.com/hookwright/hookwright/hooks/config"
 	"github.com/hookwright/hookwright/hooks/internal/project"
 	"github.com/hookwright/hookwright/hooks/internal/statefile"
@@ -53,12 +51,8 @@ const Dir = config.Dir + "/sessions"
 // MaxStarts bounds the start records kept per session.
 const MaxStarts = 20
 
-// Bounds on what is read from the transcript and from .git.
-const (
-	maxTranscriptBytes = 256 << 10
-	maxTranscriptLines = 50
-	maxGitFile         = 1 << 20
-)
+// maxGitFile bounds what is read from a file under .git.
+const maxGitFile = 1 << 20
 
 // Fingerprint is one session file.
 type Fingerprint struct {
@@ -235,33 +229,10 @@ func List(dir string, limit int) ([]Fingerprint, error) {
 	return out, nil
 }
 
-// versionField is compiled on first use: the runtime starts on every hook call and
-// must not pay for a regexp that this event never needs.
-var versionField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"version"\s*:\s*"([0-9]+\.[0-9]+\.[0-9]+[^"]*)"`) })
-
-// ClaudeVersion returns the running Claude Code version: from the first
-// transcript lines carrying "version", else from AI_AGENT, else "".
+// ClaudeVersion returns the running Claude Code version, or "" (see
+// package ccversion).
 func ClaudeVersion(transcript string, getenv func(string) string) string {
-	if transcript != "" {
-		if f, err := os.Open(transcript); err == nil {
-			defer f.Close()
-			sc := bufio.NewScanner(io.LimitReader(f, maxTranscriptBytes))
-			sc.Buffer(make([]byte, 64<<10), maxTranscriptBytes)
-			for i := 0; i < maxTranscriptLines && sc.Scan(); i++ {
-				if m := versionField().FindSubmatch(sc.Bytes()); m != nil {
-					return string(m[1])
-				}
-			}
-		}
-	}
-	// AI_AGENT looks like claude-code_2-1-330_harness.
-	if a := getenv("AI_AGENT"); strings.HasPrefix(a, "claude-code_") {
-		v, _, _ := strings.Cut(strings.TrimPrefix(a, "claude-code_"), "_")
-		if parts := strings.Split(v, "-"); len(parts) == 3 {
-			return strings.Join(parts, ".")
-		}
-	}
-	return ""
+	return ccversion.Running(getenv("AI_AGENT"), transcript)
 }
 
 // GitHead returns the commit and branch checked out in the repository at

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/hookwright/hookwright/hooks/ccversion"
 )
 
 // Exit codes of the hook runtime. Only a handler's Block ever yields
@@ -22,35 +23,21 @@ const (
 // zero Band is the conservative floor: exit 2 is the only block channel.
 type Band struct {
 	// Version is the band's first release, as given by --proto.
-	Version [3]int
+	Version ccversion.Release
 }
 
 // ParseBand parses a release such as "2.1.69" into a Band.
 func ParseBand(s string) (Band, error) {
-	var b Band
-	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
-	if len(parts) != 3 {
-		return b, fmt.Errorf("protocol band %q: want a release like 2.1.69", s)
+	r, err := ccversion.Parse(s)
+	if err != nil {
+		return Band{}, fmt.Errorf("protocol band: %w", err)
 	}
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return b, fmt.Errorf("protocol band %q: want a release like 2.1.69", s)
-		}
-		b.Version[i] = n
-	}
-	return b, nil
+	return Band{Version: r}, nil
 }
 
 // AtLeast reports whether the band is at or after release maj.min.patch.
 func (b Band) AtLeast(maj, min, patch int) bool {
-	v, w := b.Version, [3]int{maj, min, patch}
-	for i := range v {
-		if v[i] != w[i] {
-			return v[i] > w[i]
-		}
-	}
-	return true
+	return !b.Version.Less(ccversion.Release{maj, min, patch})
 }
 
 // teamStopJSON reports whether continue:false works on TeammateIdle and

@@ -56,7 +56,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks/atomicfile"
@@ -67,38 +66,8 @@ import (
 // TaskCompleted itself.
 var NativeSince = Release{2, 1, 33}
 
-// Release is a Claude Code release, major.minor.patch.
-type Release [3]int
-
-// ParseRelease reads "2.1.33" (an optional leading "v" is allowed).
-func ParseRelease(s string) (Release, error) {
-	var r Release
-	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
-	if len(parts) != 3 {
-		return r, fmt.Errorf("release %q: want major.minor.patch", s)
-	}
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return r, fmt.Errorf("release %q: want major.minor.patch", s)
-		}
-		r[i] = n
-	}
-	return r, nil
-}
-
-// Less reports whether r comes before o.
-func (r Release) Less(o Release) bool {
-	for i := range r {
-		if r[i] != o[i] {
-			return r[i] < o[i]
-		}
-	}
-	return false
-}
-
-// String is "2.1.33".
-func (r Release) String() string { return fmt.Sprintf("%d.%d.%d", r[0], r[1], r[2]) }
+// Release is a Claude Code release (see package ccversion).
+type Release = ccversion.Release
 
 // Options is what [Check] needs from one hook call.
 type Options struct {
@@ -229,7 +198,7 @@ func shippedBands(root string) ([]band, error) {
 	}
 	var out []band
 	for _, f := range files {
-		edge, err := ParseRelease(strings.TrimSuffix(filepath.Base(f), ".json"))
+		edge, err := ccversion.Parse(strings.TrimSuffix(filepath.Base(f), ".json"))
 		if err != nil {
 			continue // not a band file
 		}
@@ -273,7 +242,7 @@ func isCheckout(root string) bool {
 
 // runningRelease learns the release from AI_AGENT, else the transcript.
 func runningRelease(o Options) (Release, bool) {
-	r, err := ParseRelease(ccversion.Running(o.AIAgent, o.TranscriptPath))
+	r, err := ccversion.Parse(ccversion.Running(o.AIAgent, o.TranscriptPath))
 	return r, err == nil
 }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -41,5 +44,38 @@ func TestDependencyGuard(t *testing.T) {
 	}
 	if len(own) == 0 {
 		t.Fatal("go list found none of the hooks packages: the guard is not looking at the runtime")
+	}
+}
+
+// TestInitWorkNearZero runs the built binary with GODEBUG=inittrace=1 and
+// fails when one of this module's packages does real work at start-up: the
+// runtime starts on every tool call, so a package-level regexp.MustCompile
+// (about 50 allocations), a table built by a function, or a file read in
+// init is paid on every hook. Compile and build such things on first use
+// (sync.OnceValue). Allocation counts, unlike times, are stable.
+func TestInitWorkNearZero(t *testing.T) {
+	const maxAllocs, maxBytes = 32, 8 << 10
+	cmd := exec.Command(binPath, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// init github.com/x/y @0.3 ms, 0.004 ms clock, 984 bytes, 4 allocs
+	line := regexp.MustCompile(`init (\S+) @\S+ ms, \S+ ms clock, (\d+) bytes, (\d+) allocs`)
+	seen := 0
+	for _, m := range line.FindAllStringSubmatch(string(out), -1) {
+		if !strings.HasPrefix(m[1], "github.com/hookwright/hookwright") {
+			continue
+		}
+		seen++
+		bytes, _ := strconv.Atoi(m[2])
+		allocs, _ := strconv.Atoi(m[3])
+		if allocs > maxAllocs || bytes > maxBytes {
+			t.Errorf("init of %s: %d bytes in %d allocations (at most %d bytes, %d allocations): move the work to first use", m[1], bytes, allocs, maxBytes, maxAllocs)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("inittrace named none of this module's packages:\n%s", out)
 	}
 }

@@ -2,7 +2,8 @@
 // one process per event, the event JSON on stdin. For every sample event it
 // runs hookwright and a trivial static Go binary that decodes the same JSON
 // (cmd/hookbench/baseline), interleaved in the same run, and prints
-// the median wall time of each, their ratio, and hookwright's peak RSS.
+// the median wall time of each, their ratio, and hookwright's peak RSS
+// (exact with GNU time installed, an upper bound marked "<" without).
 //
 //	hookbench -hookwright bin/hookwright -baseline bin/baseline [-launcher plugin/bin/hookwright] [-n 200]
 //
@@ -20,6 +21,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -79,17 +81,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if *launcher != "" {
 			bins = append(bins, *launcher)
 		}
-		med, rss, err := measure(bins, s.args, in, project, *n)
+		med, err := measure(bins, s.args, in, project, *n)
 		if err != nil {
 			fmt.Fprintln(stderr, "hookbench:", err)
 			return 1
+		}
+		rss, exact, err := peakRSS(*hw, s.args, in, project)
+		if err != nil {
+			fmt.Fprintln(stderr, "hookbench:", err)
+			return 1
+		}
+		bound := " "
+		if !exact {
+			bound = "<" // an upper bound: see peakRSS
 		}
 		ratio := float64(med[1]) / float64(med[0])
 		mark := ""
 		if s.passThrough && ratio > maxRatio || rss > maxRSSBytes {
 			mark, over = "  OVER BUDGET", true
 		}
-		fmt.Fprintf(stdout, "%-30s %10s %10s %6.2fx %7.1fMiB", s.name, round(med[0]), round(med[1]), ratio, float64(rss)/(1<<20))
+		fmt.Fprintf(stdout, "%-30s %10s %10s %6.2fx %s%6.1fMiB", s.name, round(med[0]), round(med[1]), ratio, bound, float64(rss)/(1<<20))
 		if *launcher != "" {
 			fmt.Fprintf(stdout, " %10s %9s", round(med[2]), round(med[2]-med[1]))
 		}
@@ -105,20 +116,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // measure runs each binary n times, interleaved, and returns the median
-// wall time of each and the peak RSS of bins[1].
-func measure(bins, args []string, stdin, project string, n int) ([]time.Duration, int64, error) {
+// wall time of each.
+func measure(bins, args []string, stdin, project string, n int) ([]time.Duration, error) {
 	times := make([][]time.Duration, len(bins))
-	var peak int64
 	for i := 0; i < n; i++ {
 		for b, bin := range bins {
-			d, rss, err := once(bin, args, stdin, project)
+			d, err := once(exec.Command(bin, args...), bin, stdin, project)
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			times[b] = append(times[b], d)
-			if b == 1 && rss > peak {
-				peak = rss
-			}
 		}
 	}
 	med := make([]time.Duration, len(bins))
@@ -126,33 +133,60 @@ func measure(bins, args []string, stdin, project string, n int) ([]time.Duration
 		sort.Slice(times[b], func(i, j int) bool { return times[b][i] < times[b][j] })
 		med[b] = times[b][len(times[b])/2]
 	}
-	return med, peak, nil
+	return med, nil
 }
 
-// once runs bin and returns its wall time and peak RSS in bytes.
-func once(bin string, args []string, stdin, project string) (time.Duration, int64, error) {
-	abs, err := filepath.Abs(bin)
-	if err != nil {
-		return 0, 0, err
+// peakRSS returns the largest peak resident set of bin over a few runs.
+//
+// The rusage a Go parent gets from wait4 overstates it: Go starts children
+// with CLONE_VM, so the child's high-water mark includes the parent's pages
+// until exec. GNU time forks for real and reports the child alone, so it is
+// used where installed (Debian package "time"); otherwise the rusage is
+// reported and marked as an upper bound.
+func peakRSS(bin string, args []string, stdin, project string) (rss int64, exact bool, err error) {
+	gnuTime, lookErr := exec.LookPath("/usr/bin/time")
+	exact = lookErr == nil
+	report := filepath.Join(project, ".hookbench-rss")
+	for i := 0; i < 5; i++ {
+		cmd := exec.Command(bin, args...)
+		if exact {
+			cmd = exec.Command(gnuTime, append([]string{"-f", "%M", "-o", report, bin}, args...)...)
+		}
+		if _, err := once(cmd, bin, stdin, project); err != nil {
+			return 0, false, err
+		}
+		var kb int64
+		if exact {
+			// The last line is %M; GNU time writes a line before it when
+			// the exit status is not 0.
+			data, _ := os.ReadFile(report)
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			kb, _ = strconv.ParseInt(lines[len(lines)-1], 10, 64)
+		} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			kb = int64(ru.Maxrss)
+		}
+		rss = max(rss, kb*1024)
 	}
-	cmd := exec.Command(abs, args...)
+	return rss, exact, nil
+}
+
+// once runs cmd (which runs bin) with stdin in the project and returns its
+// wall time. Exit 2 (a block) counts as success.
+func once(cmd *exec.Cmd, bin, stdin, project string) (time.Duration, error) {
 	cmd.Stdin = strings.NewReader(stdin)
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
+	abs, _ := filepath.Abs(bin)
 	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+project, "CLAUDE_PLUGIN_ROOT="+filepath.Dir(filepath.Dir(abs)))
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	d := time.Since(start)
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
-			return 0, 0, fmt.Errorf("%s %v: %v: %s", bin, args, err, errOut.String())
+			return 0, fmt.Errorf("%s: %v: %s", strings.Join(cmd.Args, " "), err, errOut.String())
 		}
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = int64(ru.Maxrss) * 1024 // kilobytes on Linux
-	}
-	return d, rss, nil
+	return d, nil
 }
 
 func round(d time.Duration) string { return d.Round(10 * time.Microsecond).String() }

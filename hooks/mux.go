@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 )
 
 // Mux routes hook events to handlers and merges their results.
@@ -32,7 +33,8 @@ import (
 // # Dispatch
 //
 // Dispatch runs every matching handler in registration order, one at a
-// time, under the context's deadline. The results merge as follows:
+// time, on the caller's goroutine, under the context's deadline. The
+// results merge as follows:
 //
 //   - the strongest decision wins: Block (deny) > Ask > Allow > None, and its
 //     reason travels with it (reasons of several Asks are joined with "; ");
@@ -42,11 +44,16 @@ import (
 //   - a Block or a Halt (continue:false) short-circuits: later handlers do
 //     not run, and the first Halt wins.
 //
-// A handler that returns an error, panics or overruns the deadline does not
-// change the result: the mux fails open and records a [Fault]. Gates that
-// must fail closed return a Block themselves.
+// A handler that returns an error, panics or returns after the deadline
+// does not change the result: the mux fails open and records a [Fault], and
+// no handler starts once the deadline has passed. Handlers must honour the
+// context; one that never returns holds Dispatch, so a process that cannot
+// wait (cmd/hookwright) arms its own watchdog around the call. [Mux.Running]
+// names the handler in progress for that report. Gates that must fail
+// closed return a Block themselves.
 type Mux struct {
-	routes []Route
+	routes  []Route
+	running atomic.Pointer[string]
 }
 
 // Route is one registration.
@@ -168,13 +175,19 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 		merged Result
 		faults []Fault
 	)
+	defer m.running.Store(nil)
 	for _, r := range m.Match(in.Base().HookEventName, in.MatchTarget()) {
+		if err := ctx.Err(); err != nil {
+			faults = append(faults, Fault{r.Name, fmt.Errorf("%w: not started: %v", ErrDeadline, err)})
+			break
+		}
+		m.running.Store(&r.Name)
 		res, err := call(ctx, r.Handler, in)
+		if err == nil && ctx.Err() != nil {
+			err = fmt.Errorf("%w: returned after %v", ErrDeadline, ctx.Err())
+		}
 		if err != nil {
 			faults = append(faults, Fault{r.Name, err})
-			if errors.Is(err, ErrDeadline) {
-				break // the deadline is shared: nothing after this can run
-			}
 			continue
 		}
 		if merge(&merged, res) {
@@ -184,31 +197,23 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 	return merged, faults
 }
 
-// call runs h under ctx, turning a panic or an overrun into an error.
-func call(ctx context.Context, h Handler, in Input) (Result, error) {
-	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrDeadline, err)
+// Running returns the name of the handler Dispatch is running, or "".
+// It is safe to call from another goroutine, such as a watchdog.
+func (m *Mux) Running() string {
+	if p := m.running.Load(); p != nil {
+		return *p
 	}
-	type outcome struct {
-		res Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- outcome{err: fmt.Errorf("%w: %v", ErrPanic, p)}
-			}
-		}()
-		res, err := h.Handle(ctx, in)
-		done <- outcome{res, err}
+	return ""
+}
+
+// call runs h, turning a panic into an error.
+func call(ctx context.Context, h Handler, in Input) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, fmt.Errorf("%w: %v", ErrPanic, p)
+		}
 	}()
-	select {
-	case o := <-done:
-		return o.res, o.err
-	case <-ctx.Done():
-		return Result{}, fmt.Errorf("%w: %v", ErrDeadline, ctx.Err())
-	}
+	return h.Handle(ctx, in)
 }
 
 // merge folds res into acc and reports whether dispatch must stop.

@@ -150,20 +150,25 @@ func TestDispatchFailsOpen(t *testing.T) {
 
 func TestDispatchDeadline(t *testing.T) {
 	m := new(Mux)
-	release := make(chan struct{})
-	defer close(release)
+	var during string
+	m.Handle(EventStop, "", Named("fast", answer(Context("kept"))))
 	m.Handle(EventStop, "", Named("slow", HandlerFunc(func(ctx context.Context, _ Input) (Result, error) {
-		<-release // ignores ctx on purpose: the mux must not wait for it
+		during = m.Running()
+		<-ctx.Done() // returns only after the deadline: its answer must not count
 		return Blocked("too late"), nil
 	})))
 	m.Handle(EventStop, "", Named("after", answer(Blocked("never runs"))))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	got, faults := m.Dispatch(ctx, &Stop{Common: Common{HookEventName: EventStop}})
-	if got.Decision != None {
+	if got.Decision != None || got.Context != "kept" {
 		t.Fatalf("overrun changed the result: %+v", got)
 	}
-	if len(faults) != 1 || !errors.Is(faults[0].Err, ErrDeadline) || faults[0].Handler != "slow" {
+	if during != "slow" || m.Running() != "" {
+		t.Fatalf("Running() = %q during the slow handler, %q after", during, m.Running())
+	}
+	if len(faults) != 2 || !errors.Is(faults[0].Err, ErrDeadline) || faults[0].Handler != "slow" ||
+		!errors.Is(faults[1].Err, ErrDeadline) || faults[1].Handler != "after" {
 		t.Fatalf("faults = %v", faults)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,9 @@ import (
 	"github.com/hookwright/hookwright/hooks/fallback"
 	"github.com/hookwright/hookwright/hooks/journal"
 )
+
+// exitProcess ends the process; tests replace it.
+var exitProcess = os.Exit
 
 // version is set by the Makefile from plugin/.claude-plugin/plugin.json.
 var version = "dev"
@@ -88,9 +92,15 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 	}
 	project := projectDir(in, getenv)
 	cfg, cfgErr := config.Load(project)
-	ctx, cancel := context.WithTimeout(context.Background(), durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second))
+	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	res, faults := builtin.Mux(cfg).Dispatch(ctx, in)
+	mux := builtin.Mux(cfg)
+	dog := arm(deadline, mux, stdout, stderr, exitProcess)
+	res, faults := mux.Dispatch(ctx, in)
+	if !dog.disarm() {
+		select {} // the watchdog answered and is ending the process
+	}
 	var notes []string
 	if cfgErr != nil {
 		notes = append(notes, "hookwright: "+cfgErr.Error())

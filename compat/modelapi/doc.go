@@ -23,9 +23,11 @@
 //     11 and 8).
 //   - Otherwise the request belongs to a conversation lane. A turn whose
 //     Marker is set belongs to the lane of requests whose system prompt or
-//     first user message contains that marker; this is how a test scripts a
-//     subagent (put the marker in the Task/Agent prompt, which becomes the
-//     subagent's first user message). Requests that match no marker belong
+//     opening user messages (those before the first assistant message)
+//     contain that marker; this is how a test scripts a subagent (put the
+//     marker in the Task/Agent prompt, which becomes the subagent's first
+//     user message; 2.1.69 sends its deferred-tools list as a user message
+//     before it). Requests that match no marker belong
 //     to the main lane (Marker ""). On 2.1.330 the Agent tool runs the
 //     subagent in the background: the main lane gets an "Async agent
 //     launched" tool_result at once, and a later main request carries the

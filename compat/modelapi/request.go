@@ -69,14 +69,18 @@ func text(content json.RawMessage) string {
 // systemText returns the system prompt as one string.
 func (r request) systemText() string { return text(r.System) }
 
-// firstUserText returns the text of the first user message.
-func (r request) firstUserText() string {
+// openingUserText returns the text of the user messages before the first
+// assistant message. Usually that is one message; 2.1.69 sends a subagent
+// its deferred-tools list as a message of its own, before the prompt.
+func (r request) openingUserText() string {
+	var parts []string
 	for _, m := range r.Messages {
-		if m.Role == "user" {
-			return text(m.Content)
+		if m.Role != "user" {
+			break
 		}
+		parts = append(parts, text(m.Content))
 	}
-	return ""
+	return strings.Join(parts, "\n")
 }
 
 // toolResults returns every tool_result block the request carries, in order.
@@ -109,13 +113,13 @@ func (r request) hasToolResult(id string) bool {
 // comment): one that offers the model no tools.
 func (r request) isSide() bool { return len(r.Tools) == 0 }
 
-// lane returns the first of markers found in the system prompt or the first
-// user message, or "" for the main conversation.
+// lane returns the first of markers found in the system prompt or the
+// opening user messages, or "" for the main conversation.
 func (r request) lane(markers []string) string {
 	if len(markers) == 0 {
 		return ""
 	}
-	hay := r.systemText() + "\n" + r.firstUserText()
+	hay := r.systemText() + "\n" + r.openingUserText()
 	for _, m := range markers {
 		if strings.Contains(hay, m) {
 			return m

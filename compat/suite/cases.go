@@ -1023,32 +1023,25 @@ func reg14(ctx context.Context, s *Session) (string, error) {
 		return call{Command: e.Command, Payload: p, State: idleState, Env: teamEnv, Timeout: e.timeout()}
 	})
 	var bad problems
-	var notes []string
+	channels := map[string]int{}
 	for i, r := range rs {
 		e := es[i]
 		switch {
 		case halts(r.Stdout) && e.m.Band.LessThan(v2169):
 			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from 2.1.69); exit 2 instead", e.label(), e.m.name(), e.m.Band)
 		case halts(r.Stdout):
-			notes = append(notes, fmt.Sprintf("%s on %s: continue:false", e.Event, e.m.Band))
+			channels["continue:false"]++
 		case r.Exit == 2:
-			notes = append(notes, fmt.Sprintf("%s on %s: exit 2", e.Event, e.m.Band))
+			channels["exit 2"]++
+		default:
+			channels["no halt"]++
 		}
 	}
-	sort.Strings(notes)
-	notes = compactNotes(notes)
-	return "halts for " + idleState.Name + ": " + strings.Join(notes, ", "), bad.err()
-}
-
-func compactNotes(ns []string) []string {
-	var out []string
-	for i, n := range ns {
-		if i == 0 || ns[i-1] != n {
-			out = append(out, n)
+	var notes []string
+	for _, c := range []string{"exit 2", "continue:false", "no halt"} {
+		if channels[c] > 0 {
+			notes = append(notes, fmt.Sprintf("%s %s", plural(channels[c], "handler"), c))
 		}
 	}
-	if len(out) > 6 {
-		out = append(out[:6], "…")
-	}
-	return out
+	return "for " + idleState.Name + ": " + strings.Join(notes, ", "), bad.err()
 }

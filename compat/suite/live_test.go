@@ -75,7 +75,9 @@ type scenario struct {
 	Since, Until string
 	Env          []string `json:"env"`
 	AllowedTools []string `json:"allowedTools"`
-	Turns        []struct {
+	// Files are written into the project before the session.
+	Files map[string]string `json:"files"`
+	Turns []struct {
 		Lane  string          `json:"lane"`
 		Text  string          `json:"text"`
 		Tool  string          `json:"tool"`
@@ -91,7 +93,12 @@ type scenario struct {
 			Event, Via, Decision string
 			Exit                 *int
 		} `json:"journal"`
-		DebugLog        []string `json:"debugLog"`
+		DebugLog []string `json:"debugLog"`
+		// ModelSees are texts some request to the model must carry, such
+		// as a Stop hook's reason, from release Since on.
+		ModelSees []struct {
+			Text, Since string
+		} `json:"modelSees"`
 		Absent, Present []string
 	} `json:"expect"`
 }
@@ -224,11 +231,20 @@ func enableFromMarketplace(t *testing.T, home, plugin string) {
 
 // runSession runs claude on plugin with script; the project is fresh.
 // requireDone also requires the final answer on stdout.
-func runSession(t *testing.T, claude, plugin string, script func(project string) modelapi.Script, tools, env []string, requireDone bool) session {
+func runSession(t *testing.T, claude, plugin string, script func(project string) modelapi.Script, tools, env []string, files map[string]string, requireDone bool) session {
 	t.Helper()
 	sessionSem <- struct{}{}
 	defer func() { <-sessionSem }()
 	project, home := filepath.Join(t.TempDir(), "project"), filepath.Join(t.TempDir(), "home")
+	for name, data := range files {
+		p := filepath.Join(project, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	dirs := []string{plugin}
 	if !takesPluginDir(t, claude) {
 		enableFromMarketplace(t, home, plugin)
@@ -274,6 +290,7 @@ type report struct {
 	handlers  []handlerRow
 	scenarios []scenarioRow
 	agree     []string
+	abouts    map[string]string // scenario → what it shows
 }
 
 type edgeRow struct {
@@ -328,7 +345,7 @@ func testEdges(t *testing.T, rep *report) {
 			}
 			_, hs := walkHooks(m)
 			claude := installLive(t, release)
-			s := runSession(t, claude, livePlugin(t, raw), func(string) modelapi.Script { return nil }, []string{"Bash"}, nil, false)
+			s := runSession(t, claude, livePlugin(t, raw), func(string) modelapi.Script { return nil }, []string{"Bash"}, nil, nil, false)
 			got, ok := checkLoaded(t, s.res.DebugLog, len(hs))
 			rep.mu.Lock()
 			rep.edges = append(rep.edges, edgeRow{band.String(), release, len(hs), got, ok})
@@ -355,6 +372,12 @@ func witnessKey(command string) (event, via string) {
 // testReleases runs every scenario on every live release.
 func testReleases(t *testing.T, rep *report) {
 	scenarios := loadScenarios(t)
+	rep.mu.Lock()
+	rep.abouts = map[string]string{}
+	for _, sc := range scenarios {
+		rep.abouts[sc.Name] = sc.About
+	}
+	rep.mu.Unlock()
 	outcomes := map[string]map[string]taskOutcome{} // scenario → release → TaskCompleted outcome
 	var mu sync.Mutex
 	t.Run("each", func(t *testing.T) {
@@ -381,9 +404,9 @@ func testReleases(t *testing.T, rep *report) {
 						for i, tool := range sc.AllowedTools {
 							tools[i] = strings.ReplaceAll(tool, "$SUBAGENT", subagentTool(v))
 						}
-						s := runSession(t, claude, plugin, func(p string) modelapi.Script { return sc.script(v, p) }, tools, sc.Env, true)
+						s := runSession(t, claude, plugin, func(p string) modelapi.Script { return sc.script(v, p) }, tools, sc.Env, sc.Files, true)
 						checkLoaded(t, s.res.DebugLog, len(hs))
-						checkExpectations(t, sc, s)
+						checkExpectations(t, v, sc, s)
 						mu.Lock()
 						all = append(all, s.journal...)
 						logs.WriteString(s.res.DebugLog)
@@ -440,7 +463,7 @@ func taskOutcomeOf(s session) taskOutcome {
 }
 
 // checkExpectations checks a scenario's expected outcomes on one session.
-func checkExpectations(t *testing.T, sc scenario, s session) {
+func checkExpectations(t *testing.T, v *semver.Version, sc scenario, s session) {
 	t.Helper()
 	for _, want := range sc.Expect.ToolResults {
 		got, ok := s.srv.ToolResultFor(want.Turn)
@@ -463,6 +486,20 @@ func checkExpectations(t *testing.T, sc scenario, s session) {
 	for _, re := range sc.Expect.DebugLog {
 		if !regexp.MustCompile(re).MatchString(s.res.DebugLog) {
 			t.Errorf("debug log has no line matching %q", re)
+		}
+	}
+	for _, want := range sc.Expect.ModelSees {
+		if want.Since != "" && v.LessThan(semver.MustParse(want.Since)) {
+			continue
+		}
+		seen := false
+		for _, r := range s.srv.Requests() {
+			if strings.Contains(string(r.Body), want.Text) {
+				seen = true
+			}
+		}
+		if !seen {
+			t.Errorf("no request to the model carries %q; the debug log on Stop:\n%s", want.Text, grepLines(s.res.DebugLog, "Stop", 20))
 		}
 	}
 	for _, f := range sc.Expect.Absent {
@@ -547,7 +584,11 @@ func (r *report) markdown() []byte {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", h.Release, h.Event, h.Route, h.Result)
 	}
 
-	b.WriteString("\n## Scenarios\n\n| release | scenario | result |\n|---|---|---|\n")
+	b.WriteString("\n## Scenarios\n\nThe files in compat/testdata/scenarios: the model's turns and the expected outcomes.\n\n")
+	for _, name := range sortedKeys(r.abouts) {
+		fmt.Fprintf(&b, "- **%s**: %s\n", name, r.abouts[name])
+	}
+	b.WriteString("\n| release | scenario | result |\n|---|---|---|\n")
 	sort.SliceStable(r.scenarios, func(i, j int) bool {
 		a, c := semver.MustParse(r.scenarios[i].Release), semver.MustParse(r.scenarios[j].Release)
 		if !a.Equal(c) {
@@ -595,4 +636,15 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// grepLines returns up to n lines of s containing substr.
+func grepLines(s, substr string, n int) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, substr) && len(out) < n {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -16,6 +16,9 @@
 //	hookgen validate --cc-version 2.1.32 FILE             list every violation, exit 1 if any
 //	hookgen explain --cc-version 2.1.32 [--spec FILE]     what is native, what is a fallback, why
 //	hookgen matrix                                        the support table and band edges
+//	hookgen install --settings project|user [--dry-run]   merge the hooks into a settings.json
+//	hookgen doctor [--plugin-dir DIR]                     what is installed, what is wrong, how to fix it
+//	hookgen compat PLUGIN-DIR [--cc-version X ...]        the COMPAT/ALT/REG suite on any plugin folder
 //
 // Without --spec, the spec is hookwright's own (manifests/hookwright.spec.json).
 // Versions are written 2.1.33, v2.1.33 or "2.1.33 (Claude Code)".

@@ -89,6 +89,8 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 			return hooks.ExitOK
 		}
 		in = adapted
+	} else {
+		fallback.FillTeam(in) // the same team on the native path as on the fallbacks
 	}
 	project := projectDir(in, getenv)
 	cfg, cfgErr := config.Load(project)

@@ -66,13 +66,21 @@ func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bo
 	tc.Team = teamFromExtra(base.Extra())
 	tc.TaskID, tc.TaskSubject, tc.TaskDescription = u.TaskID, u.Subject, u.Description
 	if cfg := tasklist.ConfigDir(os.Getenv); cfg != "" {
-		dir := tasklist.Dir(cfg, tasklist.ListID(os.Getenv, tc.TeamName, base.SessionID))
-		t, ok, err := tasklist.Get(dir, u.TaskID)
-		if err != nil {
-			return nil, false, fmt.Errorf("TaskUpdate fallback: %w", err)
-		}
-		if ok {
-			tc.TaskSubject, tc.TaskDescription = t.Subject, t.Description
+		// The team's list in a real team session; the session's where the
+		// team came from an override Claude Code itself does not read.
+		lists := []string{tasklist.ListID(os.Getenv, tc.TeamName, base.SessionID), tasklist.ListID(os.Getenv, "", base.SessionID)}
+		for i, list := range lists {
+			if i > 0 && list == lists[0] {
+				break
+			}
+			t, ok, err := tasklist.Get(tasklist.Dir(cfg, list), u.TaskID)
+			if err != nil {
+				return nil, false, fmt.Errorf("TaskUpdate fallback: %w", err)
+			}
+			if ok {
+				tc.TaskSubject, tc.TaskDescription = t.Subject, t.Description
+				break
+			}
 		}
 	}
 	return tc, true, nil

@@ -36,6 +36,9 @@ import (
 //     ($CLAUDE_CONFIG_DIR/teams or ~/.claude/teams): the member whose
 //     tmuxPaneId matches, never the lead.
 //
+// [FillTeam] applies the same lookup to a native event that names no team,
+// so a gate answers the same on 2.1.33 as on 2.1.32.
+//
 // In-process teammates (tmuxPaneId "in-process") share the lead's process
 // and cannot be told apart this way: their fallback events carry no team,
 // so the gates let them pass.
@@ -82,4 +85,23 @@ func sessionTeam(getenv func(string) string) hooks.Team {
 		return hooks.Team{TeamName: team, TeammateName: mate}
 	}
 	return hooks.Team{}
+}
+
+// FillTeam gives a native TeammateIdle or TaskCompleted that names no team
+// the session's team, found as for the fallbacks, so that a gate reaches
+// the same answer on both paths. An event that names its team keeps it;
+// other events are left alone.
+func FillTeam(in hooks.Input) {
+	var t *hooks.Team
+	switch e := in.(type) {
+	case *hooks.TaskCompleted:
+		t = &e.Team
+	case *hooks.TeammateIdle:
+		t = &e.Team
+	default:
+		return
+	}
+	if t.TeamName == "" {
+		*t = sessionTeam(getenv)
+	}
 }

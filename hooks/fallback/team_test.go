@@ -78,3 +78,27 @@ func TestTeammateIdleTeamSources(t *testing.T) {
 		t.Fatalf("Stop with fields: %+v", out)
 	}
 }
+
+func TestFillTeam(t *testing.T) {
+	old := getenv
+	t.Cleanup(func() { getenv = old })
+	getenv = func(k string) string {
+		return map[string]string{"CLAUDE_CODE_TEAM_NAME": "core", "CLAUDE_CODE_AGENT_NAME": "alice"}[k]
+	}
+	bare := &hooks.TaskCompleted{}
+	FillTeam(bare)
+	if bare.Team != (hooks.Team{TeamName: "core", TeammateName: "alice"}) {
+		t.Fatalf("native TaskCompleted without a team: %+v", bare.Team)
+	}
+	named := &hooks.TeammateIdle{Team: hooks.Team{TeamName: "red", TeammateName: "bob"}}
+	FillTeam(named)
+	if named.Team != (hooks.Team{TeamName: "red", TeammateName: "bob"}) {
+		t.Fatalf("the event's own team was replaced: %+v", named.Team)
+	}
+	getenv = func(string) string { return "" }
+	solo := &hooks.TaskCompleted{}
+	FillTeam(solo)
+	if solo.Team != (hooks.Team{}) {
+		t.Fatalf("a session outside any team got one: %+v", solo.Team)
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,39 @@ func TestLoad(t *testing.T) {
 		if cfg.Work.Mode != WorkWarn || !cfg.Guard.Enabled {
 			t.Errorf("%s: an invalid file did not fall back to the defaults: %+v", bad, cfg)
 		}
+	}
+}
+
+// TestReadmeExampleIsValid keeps the copy-paste example in the README
+// loadable: the first json block after "## Configuration".
+func TestReadmeExampleIsValid(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "## Configuration")
+	if !ok {
+		t.Fatal("README has no Configuration section")
+	}
+	_, block, ok := strings.Cut(section, "```json\n")
+	if !ok {
+		t.Fatal("the Configuration section has no json block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	cfg, err := Parse([]byte(block))
+	if err != nil {
+		t.Fatalf("the README's example config does not load: %v", err)
+	}
+	ct := reflect.TypeOf(Config{})
+	for i := 0; i < ct.NumField(); i++ {
+		if key := `"` + ct.Field(i).Tag.Get("json") + `"`; !strings.Contains(block, key) {
+			t.Errorf("the README's example leaves out the %s section", key)
+		}
+	}
+	// The README says the example shows the defaults; only the guard's
+	// deny and protect lists are there for illustration.
+	cfg.Guard.Deny, cfg.Guard.Protect = nil, nil
+	if !reflect.DeepEqual(cfg, Default()) {
+		t.Fatalf("the README's example is not the defaults:\n got %+v\nwant %+v", cfg, Default())
 	}
 }

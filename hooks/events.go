@@ -176,6 +176,17 @@ func (c *Common) Extra() map[string]json.RawMessage {
 // MatchTarget is empty for events without a matcher.
 func (c *Common) MatchTarget() string { return "" }
 
+// ProjectDir returns the project folder the hook call for in belongs to:
+// $CLAUDE_PROJECT_DIR as getenv reads it, else the input's cwd (Claude Code
+// 2.0.30 leaves the variable unset in SessionStart). The runtime journals
+// there, and the built-in handlers keep their state there.
+func ProjectDir(in Input, getenv func(string) string) string {
+	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		return d
+	}
+	return in.Base().Cwd
+}
+
 // ToolCall holds the fields of the tool events.
 type ToolCall struct {
 	ToolName  string          `json:"tool_name"`

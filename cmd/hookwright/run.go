@@ -92,7 +92,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 	} else {
 		fallback.FillTeam(in) // the same team on the native path as on the fallbacks
 	}
-	project := projectDir(in, getenv)
+	project := hooks.ProjectDir(in, getenv)
 	cfg, cfgErr := config.Load(project)
 	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
@@ -177,15 +177,6 @@ func parseArgs(args []string) (invocation, error) {
 func fail(stderr io.Writer, err error) int {
 	fmt.Fprintln(stderr, "hookwright:", strings.ReplaceAll(err.Error(), "\n", " "))
 	return hooks.ExitError
-}
-
-// projectDir is CLAUDE_PROJECT_DIR, or the input's cwd where Claude Code
-// does not set it (SessionStart on 2.0.30).
-func projectDir(in hooks.Input, getenv func(string) string) string {
-	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		return d
-	}
-	return in.Base().Cwd
 }
 
 func readOptions(getenv func(string) string) hooks.ReadOptions {

@@ -58,6 +58,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/hooks/config"
+	"github.com/hookwright/hookwright/hooks/internal/project"
 	"github.com/hookwright/hookwright/hooks/safepath"
 )
 
@@ -95,7 +96,7 @@ func (g Gate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) 
 	default:
 		return hooks.Result{}, nil
 	}
-	missing, err := g.Check(ctx, projectDir(g.Project, in), team)
+	missing, err := g.Check(ctx, project.Dir(g.Project, in, os.Getenv), team)
 	if err != nil {
 		if g.Config.Fail == config.FailClosed {
 			return hooks.Blocked(fmt.Sprintf("hookwright artifacts: could not check the deliverables of %q (%v); the gate is set to fail closed.", team.TeammateName, err)), nil
@@ -239,15 +240,4 @@ func relSlash(project, path string) string {
 		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(rel)
-}
-
-// projectDir is the configured project, $CLAUDE_PROJECT_DIR, or the cwd.
-func projectDir(configured string, in hooks.Input) string {
-	if configured != "" {
-		return configured
-	}
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		return d
-	}
-	return in.Base().Cwd
 }

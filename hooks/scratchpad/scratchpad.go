@@ -80,6 +80,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/hooks/config"
+	"github.com/hookwright/hookwright/hooks/internal/project"
 	"github.com/hookwright/hookwright/hooks/safepath"
 )
 
@@ -116,15 +117,7 @@ func (o Options) now() time.Time {
 
 func (o Options) today() string { return o.now().Format(time.DateOnly) }
 
-func (o Options) project(in hooks.Input) string {
-	if o.Project != "" {
-		return o.Project
-	}
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		return d
-	}
-	return in.Base().Cwd
-}
+func (o Options) project(in hooks.Input) string { return project.Dir(o.Project, in, os.Getenv) }
 
 // agentFile returns the project-relative and absolute path of agent's
 // scratchpad for date, checking the name and that it stays inside the

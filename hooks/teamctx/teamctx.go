@@ -63,6 +63,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/internal/project"
 	"github.com/hookwright/hookwright/hooks/safepath"
 )
 
@@ -93,18 +94,12 @@ func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, err
 	if _, ok := in.(*hooks.SubagentStart); !ok {
 		return hooks.Result{}, nil
 	}
-	project := j.Project
-	if project == "" {
-		project = os.Getenv("CLAUDE_PROJECT_DIR")
-	}
-	if project == "" {
-		project = in.Base().Cwd
-	}
+	dir := project.Dir(j.Project, in, os.Getenv)
 	teamsDir, err := j.teamsDir()
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	team, err := ActiveTeam(teamsDir, project)
+	team, err := ActiveTeam(teamsDir, dir)
 	if err != nil {
 		return hooks.Result{}, err
 	}
@@ -119,8 +114,8 @@ func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, err
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	path := filepath.Join(project, rel)
-	if err := safepath.Within(project, path); err != nil {
+	path := filepath.Join(dir, rel)
+	if err := safepath.Within(dir, path); err != nil {
 		return hooks.Result{}, err
 	}
 	gc, err := Version(path)

@@ -1,6 +1,5 @@
-// Package project finds the project folder a hook call belongs to, the
-// same way cmd/hookwright does: $CLAUDE_PROJECT_DIR, else the input's cwd
-// (Claude Code 2.0.30 leaves the variable unset in SessionStart).
+// Package project finds the project folder a hook call belongs to, by the
+// runtime's own rule ([hooks.ProjectDir]).
 package project
 
 import (
@@ -16,10 +15,7 @@ func Dir(fixed string, in hooks.Input, getenv func(string) string) string {
 	if fixed != "" {
 		return fixed
 	}
-	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		return d
-	}
-	return in.Base().Cwd
+	return hooks.ProjectDir(in, getenv)
 }
 
 // Path joins the project-relative rel under dir and checks that the result,

@@ -116,3 +116,36 @@ func TestSessionsEmpty(t *testing.T) {
 		t.Fatalf("%d %q", code, out)
 	}
 }
+
+// TestUsageErrorsAreOneLine checks that a mistyped command or flag is
+// reported as one line on stderr, naming the help to read, with exit 2 and
+// nothing on stdout.
+func TestUsageErrorsAreOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"nosuch"}, `hwctl: unknown command "nosuch"; run hwctl --help`},
+		{[]string{"work", "nosuch"}, `hwctl: unknown command "nosuch"; run hwctl work --help`},
+		{[]string{"log", "--bogus"}, "hwctl: flag provided but not defined: -bogus; run hwctl log --help"},
+		{[]string{"work", "start", "--bogus"}, "hwctl: flag provided but not defined: -bogus; run hwctl work start --help"},
+		{[]string{"log", "-n", "x"}, `hwctl: invalid value "x" for flag -n: parse error; run hwctl log --help`},
+	} {
+		out, errs, code := hwctl(t, tc.args...)
+		if code != 2 || out != "" || errs != tc.want+"\n" {
+			t.Errorf("hwctl %s: exit %d, stdout %q, stderr %q; want 2, nothing, %q", strings.Join(tc.args, " "), code, out, errs, tc.want)
+		}
+	}
+}
+
+// TestHelpTeaches checks that hwctl without arguments prints the help with
+// examples and exit codes, and that a command group does the same.
+func TestHelpTeaches(t *testing.T) {
+	out, _, code := hwctl(t)
+	if code != 0 || !strings.Contains(out, "hwctl log -n 20 --follow") || !strings.Contains(out, "Exit status: 0 ok, 1 failure, 2 usage error.") {
+		t.Errorf("hwctl: exit %d\n%s", code, out)
+	}
+	if out, _, code := hwctl(t, "work"); code != 0 || !strings.Contains(out, "start the work unit <name>") {
+		t.Errorf("hwctl work: exit %d\n%s", code, out)
+	}
+}

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -64,23 +63,13 @@ func TestPDCAAdvancesAlike(t *testing.T) {
 				modelapi.ToolUse("TaskCreate", map[string]any{"subject": "write the changelog", "description": "untagged"}),
 				modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "3", "status": "completed"}),
 			}
-			srv := modelapi.New(script)
-			srv.LogDir = requestLogDir(t)
-			srv.Start()
-			t.Cleanup(srv.Close)
-			res, err := Run(context.Background(), Options{
-				Claude: claude, Prompt: "Run the scripted steps.", BaseURL: srv.URL(),
-				PluginDirs:   []string{plugin},
-				AllowedTools: []string{"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "Write"},
-				Debug:        true,
-				Env:          []string{"CLAUDE_CODE_ENABLE_TASKS=1"},
-				Home:         filepath.Join(t.TempDir(), "home"),
-				Dir:          project,
-				Timeout:      120 * time.Second,
+			srv, res := session(t, claude, script, sessionOpts{
+				dir:        project,
+				pluginDirs: []string{plugin},
+				tools:      []string{"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "Write"},
+				env:        []string{"CLAUDE_CODE_ENABLE_TASKS=1"},
+				timeout:    120 * time.Second,
 			})
-			if err != nil || res.ExitCode != 0 || !strings.Contains(res.Stdout, modelapi.DoneText) {
-				t.Fatalf("claude run: err %v, exit %d\nstdout: %s\nstderr: %s", err, res.ExitCode, res.Stdout, res.Stderr)
-			}
 			requireRegistered(t, res)
 			for i, r := range srv.ToolResults() {
 				if r.IsError {

@@ -17,29 +17,6 @@ import (
 // installs as hookwright@hookwright.
 const marketplace = "hookwright"
 
-// buildRelease builds what a user gets from git: the repository's
-// committed HEAD is cloned, make release's script builds the release branch
-// there, and that branch is cloned again. It returns the last clone.
-func buildRelease(t *testing.T) string {
-	t.Helper()
-	root, ok := repoRoot()
-	if !ok {
-		t.Fatal("no repository root above the working directory")
-	}
-	dir := t.TempDir()
-	src, rel := filepath.Join(dir, "src"), filepath.Join(dir, "release")
-	for _, s := range [][]string{
-		{"git", "clone", "-q", root, src},
-		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 ./plugin/release.sh", src},
-		{"git", "clone", "-q", "-b", "release", src, rel},
-	} {
-		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(s, " "), err, out)
-		}
-	}
-	return rel
-}
-
 // claudeCLI runs a claude subcommand (plugin ...) with home as HOME and
 // returns its combined output.
 func claudeCLI(t *testing.T, claude, home string, args ...string) string {
@@ -94,38 +71,6 @@ func installedRoot(t *testing.T, home, rel string) string {
 	return filepath.Join(rel, "plugin")
 }
 
-// sessionOpts are the extras of one installedSession.
-type sessionOpts struct {
-	env, tools, pluginDirs []string
-}
-
-// installedSession runs one claude -p session in home, whose plugins are
-// installed (no --plugin-dir unless given), against a stand-in serving
-// script. Bash is the only allowed tool unless opts lists others.
-func installedSession(t *testing.T, claude, home string, script modelapi.Script, opts ...sessionOpts) (*modelapi.Server, Result) {
-	t.Helper()
-	o := sessionOpts{tools: []string{"Bash"}}
-	if len(opts) > 0 {
-		o = opts[0]
-		if len(o.tools) == 0 {
-			o.tools = []string{"Bash"}
-		}
-	}
-	srv := modelapi.New(script)
-	srv.LogDir = filepath.Join(t.TempDir(), "requests")
-	srv.Start()
-	t.Cleanup(srv.Close)
-	res, err := Run(context.Background(), Options{
-		Claude: claude, Prompt: "Run the scripted steps.", BaseURL: srv.URL(),
-		PluginDirs: o.pluginDirs, AllowedTools: o.tools, Env: o.env, Debug: true,
-		Home: home, Dir: filepath.Join(t.TempDir(), "project"), Timeout: 90 * time.Second,
-	})
-	if err != nil || res.ExitCode != 0 || !strings.Contains(res.Stdout, modelapi.DoneText) {
-		t.Fatalf("claude run: err %v, exit %d\nstdout: %s\nstderr: %s", err, res.ExitCode, res.Stdout, res.Stderr)
-	}
-	return srv, res
-}
-
 // requireGuardFired checks the session's force push was blocked by the
 // installed plugin's guard and the runtime wrote its journal.
 func requireGuardFired(t *testing.T, srv *modelapi.Server, res Result) {
@@ -145,9 +90,6 @@ func requireGuardFired(t *testing.T, srv *modelapi.Server, res Result) {
 	}
 }
 
-// forcePush is the script every install test runs.
-var forcePush = modelapi.Script{bash("touch ran.marker && git push --force origin main")}
-
 // TestPluginMarketplaceInstall proves the release a user gets from git
 // installs with the real CLI (claude plugin marketplace add, claude plugin
 // install) and that its hooks fire in the next claude -p session.
@@ -161,7 +103,7 @@ func TestPluginMarketplaceInstall(t *testing.T) {
 			home := installFromMarketplace(t, claude, rel)
 			root := installedRoot(t, home, rel)
 			t.Logf("%s runs the installed plugin from %s", v, root)
-			srv, res := installedSession(t, claude, home, forcePush)
+			srv, res := session(t, claude, forcePush, sessionOpts{home: home})
 			requireGuardFired(t, srv, res)
 			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < 9 {
 				t.Errorf("RegisteredHooks = %d, %v; want the plugin's 9 handlers at least", n, ok)

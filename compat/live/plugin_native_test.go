@@ -37,7 +37,7 @@ func TestPluginSwitchesToNativeOn2133(t *testing.T) {
 	if readFileT(t, hooksPath) != readFileT(t, filepath.Join(root, "hooks", "bands", "2.0.12.json")) {
 		t.Fatalf("the installed %s is not the floor band", hooksPath)
 	}
-	srv, first := installedSession(t, claude, home, forcePush)
+	srv, first := session(t, claude, forcePush, sessionOpts{home: home})
 	requireGuardFired(t, srv, first)
 	if n, ok := matchedHooks(first.DebugLog, "Stop"); !ok || n != 2 {
 		t.Errorf("first session: Stop matched %d hooks (%v), want 2 (Stop and the TeammateIdle fallback)", n, ok)
@@ -52,7 +52,7 @@ func TestPluginSwitchesToNativeOn2133(t *testing.T) {
 	tasks := append(modelapi.Script{forcePush[0]},
 		modelapi.ToolUse("TaskCreate", map[string]any{"subject": "[Do] native: check", "description": "d", "activeForm": "Checking"}),
 		modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}))
-	srv, second := installedSession(t, claude, home, tasks, sessionOpts{
+	srv, second := session(t, claude, tasks, sessionOpts{home: home,
 		env: []string{"CLAUDE_CODE_ENABLE_TASKS=1"}, tools: []string{"Bash", "TaskCreate", "TaskUpdate"}})
 	requireGuardFired(t, srv, second)
 	if n, ok := matchedHooks(second.DebugLog, "Stop"); !ok || n != 1 {
@@ -99,7 +99,7 @@ func TestPluginStaysOnFloorOn2030(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	hooksPath := filepath.Join(plugin, "hooks", "hooks.json")
 	before := readFileT(t, hooksPath)
-	srv, first := installedSession(t, claude, home, forcePush, sessionOpts{pluginDirs: []string{plugin}})
+	srv, first := session(t, claude, forcePush, sessionOpts{home: home, pluginDirs: []string{plugin}})
 	requireGuardFired(t, srv, first)
 	if readFileT(t, hooksPath) != before {
 		t.Fatalf("2.0.30 was given another manifest")
@@ -108,7 +108,7 @@ func TestPluginStaysOnFloorOn2030(t *testing.T) {
 	if len(markers) != 1 {
 		t.Errorf("native check markers = %v, want one: the check did not run", markers)
 	}
-	srv, second := installedSession(t, claude, home, forcePush, sessionOpts{pluginDirs: []string{plugin}})
+	srv, second := session(t, claude, forcePush, sessionOpts{home: home, pluginDirs: []string{plugin}})
 	requireGuardFired(t, srv, second)
 	if n, ok := RegisteredHooks(second.DebugLog); !ok || n < 9 {
 		t.Errorf("second session: RegisteredHooks = %d, %v; want 9", n, ok)

@@ -38,7 +38,8 @@ func TestScratchpadGateBlocksSubagent(t *testing.T) {
 		bash(write).In(marker), // 2: only reachable after the block
 		modelapi.Text("scratchpad written, stopping").In(marker), // 3: let go
 	}
-	srv, res := session(t, installT(t, "2.1.33"), writePlugin(t, scratchpadHooks), script, "Task")
+	srv, res := session(t, installT(t, "2.1.33"), script, sessionOpts{
+		pluginDirs: []string{writePlugin(t, scratchpadHooks)}, tools: []string{"Bash", "Task"}})
 	requireRegistered(t, res)
 
 	blocked := false

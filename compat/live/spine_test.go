@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,8 +57,7 @@ func TestSpine(t *testing.T) {
 // testForcePushBlocked scripts one Bash call that would leave a marker and
 // then force push, and checks that the hook stopped the whole command.
 func testForcePushBlocked(t *testing.T, claude, plugin string) {
-	cmd := "touch ran.marker && git push --force origin main"
-	srv, res := session(t, claude, plugin, modelapi.Script{bash(cmd)})
+	srv, res := session(t, claude, forcePush, sessionOpts{pluginDirs: []string{plugin}})
 	requireRegistered(t, res)
 	got, ok := srv.ToolResultFor(0)
 	if !ok {
@@ -75,7 +73,7 @@ func testForcePushBlocked(t *testing.T, claude, plugin string) {
 
 // testHarmlessRuns checks the control: a command the guard allows runs.
 func testHarmlessRuns(t *testing.T, claude, plugin string) {
-	srv, res := session(t, claude, plugin, modelapi.Script{bash("touch ok.marker")})
+	srv, res := session(t, claude, modelapi.Script{bash("touch ok.marker")}, sessionOpts{pluginDirs: []string{plugin}})
 	requireRegistered(t, res)
 	if got, ok := srv.ToolResultFor(0); !ok || got.IsError {
 		t.Errorf("tool_result = %+v (found %v), want a success", got, ok)
@@ -104,7 +102,7 @@ func TestUnknownEventRejectsPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	plugin := writePlugin(t, string(data))
-	srv, res := session(t, installT(t, "2.1.33"), plugin, modelapi.Script{bash("touch ran.marker && git push --force origin main")})
+	srv, res := session(t, installT(t, "2.1.33"), forcePush, sessionOpts{pluginDirs: []string{plugin}})
 	if !LoadFailed(res.DebugLog) {
 		t.Errorf("LoadFailed = false, want true")
 	}
@@ -124,11 +122,36 @@ func bash(command string) modelapi.Turn {
 	return modelapi.ToolUse("Bash", map[string]any{"command": command, "description": "spine step"})
 }
 
+// sessionOpts are the extras of one session. The zero value is a fresh
+// HOME and project, no --plugin-dir (plugins installed in home load), Bash
+// as the only allowed tool and a 90 s limit.
+type sessionOpts struct {
+	home, dir  string
+	pluginDirs []string
+	tools, env []string
+	timeout    time.Duration
+}
+
+// forcePush is one Bash call that would leave ran.marker and then force
+// push: the guard must block it whole.
+var forcePush = modelapi.Script{bash("touch ran.marker && git push --force origin main")}
+
 // session runs claude once against a fresh stand-in serving script and
 // checks that the session ended normally after the script.
-// The session may use Bash and the extra tools listed.
-func session(t *testing.T, claude, plugin string, script modelapi.Script, tools ...string) (*modelapi.Server, Result) {
+func session(t *testing.T, claude string, script modelapi.Script, o sessionOpts) (*modelapi.Server, Result) {
 	t.Helper()
+	if o.home == "" {
+		o.home = filepath.Join(t.TempDir(), "home")
+	}
+	if o.dir == "" {
+		o.dir = filepath.Join(t.TempDir(), "project")
+	}
+	if len(o.tools) == 0 {
+		o.tools = []string{"Bash"}
+	}
+	if o.timeout == 0 {
+		o.timeout = 90 * time.Second
+	}
 	srv := modelapi.New(script)
 	srv.LogDir = requestLogDir(t)
 	srv.Start()
@@ -137,12 +160,13 @@ func session(t *testing.T, claude, plugin string, script modelapi.Script, tools 
 		Claude:       claude,
 		Prompt:       "Run the scripted steps.",
 		BaseURL:      srv.URL(),
-		PluginDirs:   []string{plugin},
-		AllowedTools: append([]string{"Bash"}, tools...),
+		PluginDirs:   o.pluginDirs,
+		AllowedTools: o.tools,
+		Env:          o.env,
 		Debug:        true,
-		Home:         filepath.Join(t.TempDir(), "home"),
-		Dir:          filepath.Join(t.TempDir(), "project"),
-		Timeout:      90 * time.Second,
+		Home:         o.home,
+		Dir:          o.dir,
+		Timeout:      o.timeout,
 	})
 	if err != nil || res.ExitCode != 0 || !strings.Contains(res.Stdout, modelapi.DoneText) {
 		t.Fatalf("claude run: err %v, exit %d\nstdout: %s\nstderr: %s\nrequests logged in %s",
@@ -184,17 +208,23 @@ func installT(t *testing.T, version string) string {
 	return claude
 }
 
-// writePlugin writes the spine plugin with hooksJSON into a temp folder and
-// builds the runtime into its bin/.
+// writePlugin writes the spine plugin with hooksJSON into a temp folder,
+// with the runtime (built once per process) in its bin/.
 func writePlugin(t *testing.T, hooksJSON string) string {
 	t.Helper()
+	bin, err := runtimeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	manifest := `{"name":"hookwright-spine","version":"0.0.1","description":"hookwright live tier spine plugin"}` + "\n"
 	writeFile(t, filepath.Join(dir, ".claude-plugin", "plugin.json"), manifest)
 	writeFile(t, filepath.Join(dir, "hooks", "hooks.json"), hooksJSON)
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "bin", "hookwright"), "github.com/hookwright/hookwright/cmd/hookwright")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/hookwright: %v\n%s", err, out)
+	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(bin, filepath.Join(dir, "bin", "hookwright")); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

@@ -30,7 +30,8 @@ func TestSubagentLane(t *testing.T) {
 				bash("touch sub-ran.marker && git push -f origin main").In(marker),
 				modelapi.Text("subagent finished").In(marker),
 			}
-			srv, res := session(t, installT(t, tc.version), plugin, script, tc.tool, "Bash")
+			srv, res := session(t, installT(t, tc.version), script, sessionOpts{
+				pluginDirs: []string{plugin}, tools: []string{"Bash", tc.tool}})
 			requireRegistered(t, res)
 			if _, err := os.Stat(filepath.Join(res.Dir, "sub.marker")); err != nil {
 				t.Errorf("the subagent's first Bash call did not run: %v", err)

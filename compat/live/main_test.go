@@ -1,0 +1,70 @@
+package live
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// scratchRoot holds what the tests build once per process; TestMain
+// removes it.
+var scratchRoot string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hookwright-live-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	scratchRoot = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runtimeBinary is the hookwright runtime built for this machine, once per
+// test process; writePlugin links it into every plugin it writes.
+var runtimeBinary = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(scratchRoot, "hookwright")
+	build := exec.Command("go", "build", "-o", bin, "github.com/hookwright/hookwright/cmd/hookwright")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/hookwright: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// release is what a user gets from git, built once per test process: the
+// repository's committed HEAD is cloned, make release's script builds the
+// release branch there, and that branch is cloned again. It is the last
+// clone. Tests only read it: they install from it, or copy its plugin.
+var release = sync.OnceValues(func() (string, error) {
+	root, ok := repoRoot()
+	if !ok {
+		return "", fmt.Errorf("no repository root above the working directory")
+	}
+	src, rel := filepath.Join(scratchRoot, "src"), filepath.Join(scratchRoot, "release")
+	for _, s := range [][]string{
+		{"git", "clone", "-q", root, src},
+		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 ./plugin/release.sh", src},
+		{"git", "clone", "-q", "-b", "release", src, rel},
+	} {
+		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
+			return "", fmt.Errorf("%s: %v\n%s", strings.Join(s, " "), err, out)
+		}
+	}
+	return rel, nil
+})
+
+// buildRelease returns the release clone or fails t.
+func buildRelease(t *testing.T) string {
+	t.Helper()
+	rel, err := release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
+}

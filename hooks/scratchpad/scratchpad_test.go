@@ -22,7 +22,9 @@ func opts(project string) Options {
 	return Options{Config: config.Default().Scratchpad, Project: project, Now: func() time.Time { return today }}
 }
 
-// files creates project-relative files with their content.
+// files creates project-relative files with their content, all with the
+// same modification time, as in a fresh clone: which one is newest is then
+// decided by name, not by the order the map happens to write them in.
 func files(t *testing.T, dir string, fs map[string]string) {
 	t.Helper()
 	for name, text := range fs {
@@ -31,6 +33,9 @@ func files(t *testing.T, dir string, fs map[string]string) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, today, today); err != nil {
 			t.Fatal(err)
 		}
 	}

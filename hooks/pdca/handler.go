@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -45,18 +44,14 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if !ok {
 		return hooks.Result{}, nil
 	}
-	getenv := orEnv(a.Getenv)
+	getenv := project.Getenv(a.Getenv)
 	dir := project.Dir(a.Dir, in, getenv)
 	path, err := project.Path(dir, a.Config.State)
 	if err != nil {
 		return hooks.Result{}, fmt.Errorf("pdca: %w", err)
 	}
 	key := TaskKey(getenv, ev)
-	now := time.Now
-	if a.Now != nil {
-		now = a.Now
-	}
-	changed, err := Record(path, tag, key, ev.TaskSubject, now())
+	changed, err := Record(path, tag, key, ev.TaskSubject, project.Now(a.Now))
 	if err != nil {
 		return hooks.Result{}, fmt.Errorf("pdca: %w", err)
 	}
@@ -75,13 +70,6 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 func TaskKey(getenv func(string) string, ev *hooks.TaskCompleted) string {
 	list := tasklist.ListID(getenv, ev.TeamName, ev.SessionID)
 	return tasklist.Sanitize(list) + "/" + tasklist.Sanitize(ev.TaskID)
-}
-
-func orEnv(f func(string) string) func(string) string {
-	if f == nil {
-		return os.Getenv
-	}
-	return f
 }
 
 // MaxNudges is how many times one task is offered to one idle teammate.
@@ -110,7 +98,7 @@ func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if !ok || !n.Config.Enabled || ev.TeammateName == "" || ev.TeamName == "" {
 		return hooks.Result{}, nil
 	}
-	getenv := orEnv(n.Getenv)
+	getenv := project.Getenv(n.Getenv)
 	cfgDir := tasklist.ConfigDir(getenv)
 	if cfgDir == "" {
 		return hooks.Result{}, nil

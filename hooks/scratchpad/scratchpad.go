@@ -108,14 +108,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-func (o Options) now() time.Time {
-	if o.Now != nil {
-		return o.Now()
-	}
-	return time.Now()
-}
-
-func (o Options) today() string { return o.now().Format(time.DateOnly) }
+func (o Options) today() string { return project.Now(o.Now).Format(time.DateOnly) }
 
 func (o Options) project(in hooks.Input) string { return project.Dir(o.Project, in, os.Getenv) }
 

@@ -97,7 +97,7 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if !ok {
 		return hooks.Result{}, nil
 	}
-	getenv, now := env(r.Getenv), clock(r.Now)().UTC()
+	getenv, now := project.Getenv(r.Getenv), project.Now(r.Now).UTC()
 	dir := project.Dir(r.Dir, in, getenv)
 	version := r.Version
 	if version == "" {
@@ -142,7 +142,7 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	if !ok {
 		return hooks.Result{}, nil
 	}
-	getenv, now := env(e.Getenv), clock(e.Now)().UTC()
+	getenv, now := project.Getenv(e.Getenv), project.Now(e.Now).UTC()
 	err := change(project.Dir(e.Dir, in, getenv), ev.SessionID, func(fp *Fingerprint) {
 		if fp.Started.IsZero() {
 			fp.Started = now // SessionStart was missed (hookwright installed mid-session)
@@ -307,18 +307,4 @@ func buildVersion() string {
 		}
 	}
 	return v
-}
-
-func env(f func(string) string) func(string) string {
-	if f == nil {
-		return os.Getenv
-	}
-	return f
-}
-
-func clock(f func() time.Time) func() time.Time {
-	if f == nil {
-		return time.Now
-	}
-	return f
 }

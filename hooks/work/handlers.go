@@ -45,7 +45,7 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	default:
 		return hooks.Result{}, nil
 	}
-	dir := project.Dir(g.Dir, in, env(g.Getenv))
+	dir := project.Dir(g.Dir, in, project.Getenv(g.Getenv))
 	st, err := Load(dir)
 	if err != nil {
 		return hooks.Result{}, fmt.Errorf("work: %w", err)
@@ -67,7 +67,7 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		if len(st.Warned) >= maxUnits {
 			clear(st.Warned)
 		}
-		st.Warned[ev.SessionID] = clock(g.Now)().UTC()
+		st.Warned[ev.SessionID] = project.Now(g.Now).UTC()
 		first = true
 		return true
 	})
@@ -114,7 +114,7 @@ func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if json.Unmarshal(ev.ToolResponse, &r) == nil && r.Success != nil && !*r.Success {
 		return hooks.Result{}, nil
 	}
-	getenv := env(o.Getenv)
+	getenv := project.Getenv(o.Getenv)
 	key := ev.SessionID + "/" + u.TaskID
 	name := "task #" + u.TaskID
 	if u.Status == tasklist.InProgress {
@@ -134,7 +134,7 @@ func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		if had || len(st.Tasks) >= maxUnits {
 			return false
 		}
-		st.Tasks[key] = Unit{Name: name, Session: ev.SessionID, TaskID: u.TaskID, Started: clock(o.Now)().UTC()}
+		st.Tasks[key] = Unit{Name: name, Session: ev.SessionID, TaskID: u.TaskID, Started: project.Now(o.Now).UTC()}
 		return true
 	})
 	if err != nil {
@@ -159,7 +159,7 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	if !ok {
 		return hooks.Result{}, nil
 	}
-	dir := project.Dir(e.Dir, in, env(e.Getenv))
+	dir := project.Dir(e.Dir, in, project.Getenv(e.Getenv))
 	if path, err := Path(dir); err != nil {
 		return hooks.Result{}, fmt.Errorf("work: %w", err)
 	} else if _, err := os.Stat(path); err != nil {
@@ -183,18 +183,4 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return hooks.Result{}, fmt.Errorf("work: %w", err)
 	}
 	return hooks.Result{}, nil
-}
-
-func env(f func(string) string) func(string) string {
-	if f == nil {
-		return os.Getenv
-	}
-	return f
-}
-
-func clock(f func() time.Time) func() time.Time {
-	if f == nil {
-		return time.Now
-	}
-	return f
 }

@@ -1,10 +1,13 @@
 // Package project finds the project folder a hook call belongs to, by the
-// runtime's own rule ([hooks.ProjectDir]).
+// runtime's own rule ([hooks.ProjectDir]), and gives the handlers'
+// injectable environment and clock their defaults.
 package project
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/hooks/safepath"
@@ -16,6 +19,22 @@ func Dir(fixed string, in hooks.Input, getenv func(string) string) string {
 		return fixed
 	}
 	return hooks.ProjectDir(in, getenv)
+}
+
+// Getenv returns f, or os.Getenv when f is nil.
+func Getenv(f func(string) string) func(string) string {
+	if f == nil {
+		return os.Getenv
+	}
+	return f
+}
+
+// Now returns f(), or time.Now() when f is nil.
+func Now(f func() time.Time) time.Time {
+	if f == nil {
+		return time.Now()
+	}
+	return f()
 }
 
 // Path joins the project-relative rel under dir and checks that the result,

@@ -142,6 +142,8 @@ func TestBadManifests(t *testing.T) {
 			"/hooks/Stop/0/hooks/0/cmd", `unknown key "cmd"`},
 		{"hooks missing", "2.1.33", `{"description":"x"}`, "", `missing properties`},
 		{"not JSON", "2.1.33", `{"hooks":`, "", "not valid JSON"},
+		{"data after the object", "2.1.33", `{"hooks":{}} garbage`, "", "not valid JSON: data after the top-level value"},
+		{"two objects", "2.1.33", `{"hooks":{}} {}`, "", "not valid JSON: data after the top-level value"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

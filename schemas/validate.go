@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,7 +99,8 @@ func compile(band *semver.Version, doc []byte) (*bandSchema, error) {
 	return &bandSchema{schema: s, raw: raw}, nil
 }
 
-// decode parses JSON keeping numbers exact, as jsonschema wants them.
+// decode parses one JSON value keeping numbers exact, as jsonschema wants
+// them. Anything after the value is an error, as it is for JSON.parse.
 func decode(doc []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(doc))
 	d.UseNumber()
@@ -106,8 +108,8 @@ func decode(doc []byte) (any, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	if _, err := d.Token(); err == nil {
-		return nil, errors.New("more than one JSON value")
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("data after the top-level value")
 	}
 	return v, nil
 }

@@ -3,7 +3,6 @@ package fallback
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/hooks/tasklist"
@@ -65,10 +64,10 @@ func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bo
 	tc := &hooks.TaskCompleted{Common: base}
 	tc.Team = teamFromExtra(base.Extra())
 	tc.TaskID, tc.TaskSubject, tc.TaskDescription = u.TaskID, u.Subject, u.Description
-	if cfg := tasklist.ConfigDir(os.Getenv); cfg != "" {
+	if cfg := tasklist.ConfigDir(getenv); cfg != "" {
 		// The team's list in a real team session; the session's where the
 		// team came from an override Claude Code itself does not read.
-		lists := []string{tasklist.ListID(os.Getenv, tc.TeamName, base.SessionID), tasklist.ListID(os.Getenv, "", base.SessionID)}
+		lists := []string{tasklist.ListID(getenv, tc.TeamName, base.SessionID), tasklist.ListID(getenv, "", base.SessionID)}
 		for i, list := range lists {
 			if i > 0 && list == lists[0] {
 				break

@@ -43,7 +43,8 @@ import (
 // and cannot be told apart this way: their fallback events carry no team,
 // so the gates let them pass.
 
-// getenv is the environment the session lookup reads; tests replace it.
+// getenv is the environment the fallbacks read (the session's team, the
+// task list); tests replace it.
 var getenv = os.Getenv
 
 // eventTeam reads the team fields an event carries among its extra fields.

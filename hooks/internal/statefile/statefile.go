@@ -40,13 +40,12 @@ const MaxSize = 4 << 20
 
 // Errors wrapped by Update and Read.
 var (
-	ErrLocked  = errors.New("state file is locked by another process")
-	ErrTooBig  = errors.New("state file too large")
-	errNoWrite = errors.New("no change")
+	ErrLocked = errors.New("state file is locked by another process")
+	ErrTooBig = errors.New("state file too large")
 )
 
 // NoChange is returned by an Update callback to leave the file as it is.
-var NoChange = errNoWrite
+var NoChange = errors.New("no change")
 
 // Read returns the content of path, nil when it does not exist.
 func Read(path string) ([]byte, error) {
@@ -92,12 +91,6 @@ func Update(path string, change func(old []byte) ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	return Write(path, data)
-}
-
-// Write replaces path atomically with data (see package atomicfile). It
-// takes no lock; use [Update] when other processes may write the same file.
-func Write(path string, data []byte) error {
 	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("state: %w", err)
 	}

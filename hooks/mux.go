@@ -67,7 +67,8 @@ type Route struct {
 	re    *regexp.Regexp // when the matcher is a regular expression
 }
 
-// exactList matches matchers that Claude Code treats as name lists.
+// isNameList reports whether Claude Code treats matcher m as a list of
+// exact names.
 func isNameList(m string) bool {
 	for _, r := range m {
 		if !(r == '_' || r == '|' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
@@ -160,6 +161,7 @@ type Fault struct {
 	Err     error
 }
 
+// Error names the handler and what went wrong.
 func (f Fault) Error() string { return f.Handler + ": " + f.Err.Error() }
 
 // Faults a handler can cause besides returning an error.

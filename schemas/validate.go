@@ -44,6 +44,11 @@ func Schema(v *semver.Version) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return embedded(band)
+}
+
+// embedded returns the embedded schema of a band edge.
+func embedded(band *semver.Version) ([]byte, error) {
 	b, err := files.ReadFile("bands/" + FileName(band))
 	if err != nil {
 		return nil, fmt.Errorf("no embedded schema for band %s (run go test ./schemas -update): %w", band, err)
@@ -51,8 +56,9 @@ func Schema(v *semver.Version) ([]byte, error) {
 	return b, nil
 }
 
-// compiled caches compiled schemas by band.
-var compiled sync.Map // band string → *bandSchema
+// compiled holds the one compilation of each band's schema, shared by
+// concurrent callers.
+var compiled sync.Map // band string → func() (*bandSchema, error)
 
 // bandSchema is a compiled schema plus its raw form, for x-message lookups.
 type bandSchema struct {
@@ -60,25 +66,24 @@ type bandSchema struct {
 	raw    any
 }
 
-// load compiles (once) the embedded schema of release v's band.
+// load returns the compiled schema of release v's band, compiling it on
+// first use.
 func load(v *semver.Version) (*bandSchema, error) {
 	band, err := compat.BandOf(v)
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := compiled.Load(band.String()); ok {
-		return s.(*bandSchema), nil
+	once, ok := compiled.Load(band.String())
+	if !ok {
+		once, _ = compiled.LoadOrStore(band.String(), sync.OnceValues(func() (*bandSchema, error) {
+			b, err := embedded(band)
+			if err != nil {
+				return nil, err
+			}
+			return compile(band, b)
+		}))
 	}
-	b, err := Schema(band)
-	if err != nil {
-		return nil, err
-	}
-	s, err := compile(band, b)
-	if err != nil {
-		return nil, err
-	}
-	compiled.Store(band.String(), s)
-	return s, nil
+	return once.(func() (*bandSchema, error))()
 }
 
 // compile compiles a schema document for band.

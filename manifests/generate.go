@@ -76,7 +76,9 @@ func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 	switch rt.Mode {
 	case compat.Native:
 		cmd := h.Command
-		if protoFlag && bandMatters(h.Event, b.band) {
+		// The band decides the block channel only where it opens a JSON
+		// halt (continue:false on TeammateIdle/TaskCompleted from 2.1.69).
+		if protoFlag && rt.Channel == compat.ChannelContinue {
 			cmd += " --proto " + b.band.String()
 		}
 		b.add(h.Event, h.Matcher, b.handler(h, cmd))
@@ -88,19 +90,6 @@ func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 	default:
 		b.note("%s: left out: %s", h.Event, rt.Why)
 	}
-}
-
-// bandMatters reports whether event's block channel depends on a band
-// capability the band has (continue:false on TeammateIdle/TaskCompleted).
-func bandMatters(event string, band *semver.Version) bool {
-	for _, f := range compat.Features(compat.KindOutput, band) {
-		for _, e := range f.Events {
-			if e == event && f.Channel == compat.ChannelContinue {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // handler is one handler object, with only the fields the band accepts.

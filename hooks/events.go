@@ -112,12 +112,20 @@ func ParseEvent(name string) (Event, error) {
 // NewInput returns a zero input value of the type for e, or nil when e is
 // not a known event.
 func NewInput(e Event) Input {
-	for _, info := range events {
-		if info.event == e {
-			return info.new()
-		}
+	if info, ok := lookup(e); ok {
+		return info.new()
 	}
 	return nil
+}
+
+// lookup returns what this package knows of e.
+func lookup(e Event) (eventInfo, bool) {
+	for _, info := range events {
+		if info.event == e {
+			return info, true
+		}
+	}
+	return eventInfo{}, false
 }
 
 // Input is one decoded hook event. Every event type embeds [Common], so a

@@ -83,7 +83,7 @@ func (m *Mux) Handle(event Event, matcher string, h Handler) {
 	if h == nil {
 		panic("hooks: nil handler for " + string(event))
 	}
-	if NewInput(event) == nil {
+	if _, ok := lookup(event); !ok {
 		panic(fmt.Sprintf("hooks: Handle: unknown event %q", event))
 	}
 	r := Route{Event: event, Matcher: matcher, Handler: h, Name: handlerName(h, len(m.routes))}

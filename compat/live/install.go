@@ -32,6 +32,10 @@ const stubMax = 1 << 20
 // validVersion matches the version specs Install accepts as folder names.
 var validVersion = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`)
 
+// exactVersion matches an exact release (x.y.z), whose --version output
+// checkVersion can compare.
+var exactVersion = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+
 // ErrBadVersion is returned for a version that cannot name a cache folder.
 var ErrBadVersion = errors.New("live: invalid version")
 
@@ -229,7 +233,7 @@ func checkVersion(ctx context.Context, bin, version string) error {
 	if err != nil {
 		return fmt.Errorf("live: %s --version: %w\n%s", bin, err, out)
 	}
-	if regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(version) && !bytes.HasPrefix(bytes.TrimSpace(out), []byte(version+" ")) {
+	if exactVersion.MatchString(version) && !bytes.HasPrefix(bytes.TrimSpace(out), []byte(version+" ")) {
 		return fmt.Errorf("live: %s --version printed %q, want %s", bin, out, version)
 	}
 	return nil

@@ -514,6 +514,10 @@ func checkExpectations(t *testing.T, v *semver.Version, sc scenario, s session) 
 	}
 }
 
+// todoWriteMatched is the debug log line of a TodoWrite call that matched
+// at least one hook.
+var todoWriteMatched = regexp.MustCompile(`Matched [1-9][0-9]* unique hooks for query "TodoWrite"`)
+
 // witness checks that each registered handler fired in some scenario of the
 // release, and says why where it cannot.
 func witness(t *testing.T, v *semver.Version, hs []Handler, entries []journal.Entry, debugLog string) []handlerRow {
@@ -538,7 +542,7 @@ func witness(t *testing.T, v *semver.Version, hs []Handler, entries []journal.En
 			row.Result = fmt.Sprintf("fired %s (%s)", plural(n, "time"), exitSummary(codes))
 		case h.Matcher == "TaskUpdate" && !compat.Has(compat.KindTool, "TaskUpdate", v):
 			row.Result = "n/a: no TaskUpdate tool before 2.1.16"
-		case h.Matcher == "TodoWrite" && regexp.MustCompile(`Matched [1-9][0-9]* unique hooks for query "TodoWrite"`).MatchString(debugLog):
+		case h.Matcher == "TodoWrite" && todoWriteMatched.MatchString(debugLog):
 			row.Result = "fired (debug log); the runtime lets TodoWrite through unjournaled (documented difference)"
 		case event == "TeammateIdle" && via == "":
 			row.Result = "n/a: fires only for agent-team teammates, which headless -p does not start"

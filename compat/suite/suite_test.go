@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -210,7 +211,7 @@ func TestJavaScriptPlugin(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"COMPAT-06", "ALT-01", "ALT-02", "ALT-04", "ALT-06", "REG-06", "REG-11", "REG-12"} {
-		if !contains(passed, id) {
+		if !slices.Contains(passed, id) {
 			t.Errorf("%s did not pass on the JavaScript plugin", id)
 		}
 	}
@@ -378,13 +379,4 @@ func versions(t *testing.T, vs ...string) []*semver.Version {
 		out = append(out, v)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -102,7 +102,6 @@ func report(out io.Writer, srv *modelapi.Server, res live.Result, step func(stri
 	var blocked *modelapi.ToolResult
 	for _, tr := range srv.ToolResults() {
 		if tr.IsError && strings.Contains(tr.Content, "hookwright guard:") {
-			tr := tr
 			blocked = &tr
 		}
 	}

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/Masterminds/semver/v3"
 )
@@ -23,6 +24,25 @@ const (
 type Anchor struct {
 	Event   string
 	Matcher string // "" matches every occurrence
+}
+
+// String writes the anchor as the notes and tables do: "PostToolUse[TaskUpdate]",
+// or the bare event when it has no matcher.
+func (a Anchor) String() string {
+	if a.Matcher == "" {
+		return a.Event
+	}
+	return a.Event + "[" + a.Matcher + "]"
+}
+
+// JoinAnchors writes a fallback's anchors in one string:
+// "PostToolUse[TaskUpdate]", "SubagentStop + Stop".
+func JoinAnchors(as []Anchor) string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = a.String()
+	}
+	return strings.Join(parts, " + ")
 }
 
 // FallbackOption is one way to stand in for a canonical event. It applies

@@ -2,7 +2,6 @@ package manifests
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
@@ -86,7 +85,7 @@ func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 		for _, a := range rt.Via {
 			b.add(a.Event, a.Matcher, b.handler(h, h.Command+" --via "+a.Event))
 		}
-		b.note("%s: fallback via %s (%s)", h.Event, anchors(rt.Via), exactness(rt.Exact))
+		b.note("%s: fallback via %s (%s)", h.Event, compat.JoinAnchors(rt.Via), exactness(rt.Exact))
 	default:
 		b.note("%s: left out: %s", h.Event, rt.Why)
 	}
@@ -156,18 +155,6 @@ func (b *builder) note(format string, args ...any) {
 		}
 	}
 	b.notes = append(b.notes, n)
-}
-
-func anchors(as []compat.Anchor) string {
-	var parts []string
-	for _, a := range as {
-		if a.Matcher != "" {
-			parts = append(parts, a.Event+"["+a.Matcher+"]")
-		} else {
-			parts = append(parts, a.Event)
-		}
-	}
-	return strings.Join(parts, " + ")
 }
 
 func exactness(exact bool) string {

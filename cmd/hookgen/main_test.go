@@ -149,7 +149,8 @@ func TestExplainAndMatrix(t *testing.T) {
 	if code := hookgen(t, e, "matrix"); code != exitOK {
 		t.Fatalf("matrix: exit %d: %s", code, errb)
 	}
-	for _, want := range []string{"TeammateIdle", "2.1.33", "statusMessage", "Bands (plugin floor 2.0.12): 2.0.12 ", " 2.1.257"} {
+	for _, want := range []string{"TeammateIdle", "2.1.33", "statusMessage", "Bands (plugin floor 2.0.12): 2.0.12 ", " 2.1.257",
+		"Fallbacks: TaskCompleted → PostToolUse[TaskUpdate] from 2.1.16, PostToolUse[TodoWrite] before (approximate); TeammateIdle → SubagentStop + Stop"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("matrix lacks %q", want)
 		}

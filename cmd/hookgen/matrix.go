@@ -43,6 +43,31 @@ func runMatrix(e env) error {
 		bands = append(bands, b.String())
 	}
 	fmt.Fprintf(e.Out, "\nBands (plugin floor %s): %s\n", compat.PluginFloor, strings.Join(bands, " "))
-	fmt.Fprintln(e.Out, "Fallbacks: TaskCompleted → PostToolUse[TaskUpdate] from 2.1.16, PostToolUse[TodoWrite] before (approximate); TeammateIdle → SubagentStop + Stop.")
+	fmt.Fprintln(e.Out, fallbackLine())
 	return nil
+}
+
+// fallbackLine is compat.Fallbacks in one line: each option with its
+// anchors, the release it needs when a later option covers the older ones,
+// and whether it only approximates the event.
+func fallbackLine() string {
+	var rules []string
+	for _, r := range compat.Fallbacks {
+		var opts []string
+		for i, o := range r.Options {
+			s := compat.JoinAnchors(o.Anchors)
+			if tool, ok := compat.Lookup(compat.KindTool, o.Requires); ok && i < len(r.Options)-1 {
+				s += " from " + tool.Since
+			}
+			if i > 0 {
+				s += " before"
+			}
+			if !o.Exact {
+				s += " (approximate)"
+			}
+			opts = append(opts, s)
+		}
+		rules = append(rules, r.Event+" → "+strings.Join(opts, ", "))
+	}
+	return "Fallbacks: " + strings.Join(rules, "; ") + "."
 }

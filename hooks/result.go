@@ -72,7 +72,8 @@ func Halted(reason string) Result { return Result{Halt: true, StopReason: reason
 
 // Handler answers one hook event. Handlers are values: a gate is a struct
 // with its config, registered on a [Mux]. A Handler must honour ctx; an error
-// means "I could not decide" and the mux fails open on it.
+// means "I could not decide" and the mux fails open on it, reporting the
+// error under the handler's name ([Fault]), so the error need not name it.
 type Handler interface {
 	Handle(ctx context.Context, in Input) (Result, error)
 }

@@ -48,12 +48,12 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	dir := project.Dir(a.Dir, in, getenv)
 	path, err := project.Path(dir, a.Config.State)
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("pdca: %w", err)
+		return hooks.Result{}, err
 	}
 	key := TaskKey(getenv, ev)
 	changed, err := Record(path, tag, key, ev.TaskSubject, project.Now(a.Now))
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("pdca: %w", err)
+		return hooks.Result{}, err
 	}
 	if !changed {
 		return hooks.Result{}, nil
@@ -105,7 +105,7 @@ func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	}
 	tasks, err := tasklist.List(tasklist.Dir(cfgDir, tasklist.ListID(getenv, ev.TeamName, ev.SessionID)))
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("next-task: %w", err)
+		return hooks.Result{}, err
 	}
 	t, ok := Pick(ev.TeammateName, tasks)
 	if !ok {
@@ -113,11 +113,11 @@ func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	}
 	path, err := project.Path(project.Dir(n.Dir, in, getenv), IdleFile)
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("next-task: %w", err)
+		return hooks.Result{}, err
 	}
 	offer, err := nudge(path, ev.TeamName+"/"+ev.TeammateName+"/"+t.ID)
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("next-task: %w", err)
+		return hooks.Result{}, err
 	}
 	if !offer {
 		return hooks.Result{}, nil

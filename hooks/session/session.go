@@ -121,7 +121,7 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		fp.HookwrightVersion = version
 	})
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("session: %w", err)
+		return hooks.Result{}, err
 	}
 	return hooks.Result{}, nil
 }
@@ -155,7 +155,7 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		set(&fp.Cwd, ev.Cwd)
 	})
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("session: %w", err)
+		return hooks.Result{}, err
 	}
 	return hooks.Result{}, nil
 }

@@ -48,7 +48,7 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	dir := project.Dir(g.Dir, in, project.Getenv(g.Getenv))
 	st, err := Load(dir)
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("work: %w", err)
+		return hooks.Result{}, err
 	}
 	if len(st.Active(ev.SessionID)) > 0 {
 		return hooks.Result{}, nil
@@ -72,7 +72,7 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return true
 	})
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("work: %w", err)
+		return hooks.Result{}, err
 	}
 	if !first {
 		return hooks.Result{}, nil
@@ -103,7 +103,7 @@ func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		Status string `json:"status"`
 	}
 	if err := json.Unmarshal(ev.ToolInput, &u); err != nil {
-		return hooks.Result{}, fmt.Errorf("work: TaskUpdate input: %w", err)
+		return hooks.Result{}, fmt.Errorf("TaskUpdate input: %w", err)
 	}
 	if u.Status == "" || u.TaskID == "" {
 		return hooks.Result{}, nil
@@ -138,7 +138,7 @@ func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		return true
 	})
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("work: %w", err)
+		return hooks.Result{}, err
 	}
 	return hooks.Result{}, nil
 }
@@ -161,7 +161,7 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	}
 	dir := project.Dir(e.Dir, in, project.Getenv(e.Getenv))
 	if path, err := Path(dir); err != nil {
-		return hooks.Result{}, fmt.Errorf("work: %w", err)
+		return hooks.Result{}, err
 	} else if _, err := os.Stat(path); err != nil {
 		return hooks.Result{}, nil // nothing recorded, nothing to forget
 	}
@@ -180,7 +180,7 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return changed
 	})
 	if err != nil {
-		return hooks.Result{}, fmt.Errorf("work: %w", err)
+		return hooks.Result{}, err
 	}
 	return hooks.Result{}, nil
 }

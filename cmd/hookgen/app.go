@@ -86,6 +86,17 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 	return usageErr("%w", err)
 }
 
+// noArgs wraps an action that takes no arguments: any argument is a usage
+// error.
+func noArgs(action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return usageErr("unexpected argument %q", c.Args().First())
+		}
+		return action(c)
+	}
+}
+
 const appDescription = `hookgen writes the plugin hooks.json that a given Claude Code release loads.
 
 Claude Code rejects a whole hooks.json over one event, key or handler type it
@@ -120,7 +131,7 @@ EXIT CODES
 // newApp wires the commands; each has an options struct and a run function.
 func newApp(e env) *cli.App {
 	g := &genOptions{env: e}
-	return &cli.App{
+	app := &cli.App{
 		Name:        "hookgen",
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
 		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate --cc-version VERSION FILE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]",
@@ -135,10 +146,14 @@ func newApp(e env) *cli.App {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` atomically instead of stdout", Destination: &g.output},
 			&cli.BoolFlag{Name: "verbose", Usage: "also print on stderr what was replaced or left out", Destination: &g.verbose},
 		},
-		Action:          func(c *cli.Context) error { return runGenerate(c.Context, g, c.Args().Slice()) },
+		Action:          noArgs(func(c *cli.Context) error { return runGenerate(c.Context, g) }),
 		Commands:        []*cli.Command{validateCommand(e), explainCommand(e), matrixCommand(e), installCommand(e), doctorCommand(e), compatCommand(e)},
 		OnUsageError:    onUsageError,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
 	}
+	for _, c := range app.Commands {
+		c.OnUsageError = onUsageError
+	}
+	return app
 }

@@ -55,7 +55,6 @@ when a case fails. The cases are listed in the compat/suite package docs.
 			}
 			return runCompat(c, o)
 		},
-		OnUsageError: onUsageError,
 	}
 }
 

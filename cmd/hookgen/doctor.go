@@ -27,10 +27,7 @@ func doctorCommand(e env) *cli.Command {
 			&cli.StringFlag{Name: "project", Usage: "project `DIR` (default: the current folder)", Destination: &project},
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release (default: detected)", Destination: &ccVersion},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr("unexpected argument %q", c.Args().First())
-			}
+		Action: noArgs(func(c *cli.Context) error {
 			o := doctor.Options{PluginRoot: pluginDir, Project: project}
 			if o.Project == "" {
 				o.Project, _ = os.Getwd()
@@ -56,8 +53,7 @@ func doctorCommand(e env) *cli.Command {
 				return errDoctor
 			}
 			return nil
-		},
-		OnUsageError: onUsageError,
+		}),
 	}
 }
 

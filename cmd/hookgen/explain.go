@@ -34,22 +34,13 @@ generator drops. --all covers every event in the matrix, not just the spec's.
 			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &o.spec},
 			&cli.BoolFlag{Name: "all", Usage: "explain every event in the matrix", Destination: &o.all},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr("unexpected argument %q", c.Args().First())
-			}
-			return runExplain(o)
-		},
-		OnUsageError: onUsageError,
+		Action: noArgs(func(*cli.Context) error { return runExplain(o) }),
 	}
 }
 
 // runExplain prints the plan for one release.
 func runExplain(o *explainOptions) error {
-	if o.ccVersion == "" {
-		return usageErr("explain needs --cc-version")
-	}
-	v, err := parseVersion(o.ccVersion)
+	v, err := requiredVersion("explain", o.ccVersion)
 	if err != nil {
 		return err
 	}

@@ -24,10 +24,7 @@ type genOptions struct {
 }
 
 // runGenerate writes the manifest for one release.
-func runGenerate(ctx context.Context, o *genOptions, args []string) error {
-	if len(args) > 0 {
-		return usageErr("unexpected argument %q", args[0])
-	}
+func runGenerate(ctx context.Context, o *genOptions) error {
 	v, err := o.release(ctx)
 	if err != nil {
 		return err
@@ -73,6 +70,14 @@ func parseVersion(s string) (*semver.Version, error) {
 		return nil, usageErr("--cc-version: %w", err)
 	}
 	return v, nil
+}
+
+// requiredVersion parses the --cc-version that cmd cannot do without.
+func requiredVersion(cmd, s string) (*semver.Version, error) {
+	if s == "" {
+		return nil, usageErr("%s needs --cc-version", cmd)
+	}
+	return parseVersion(s)
 }
 
 // loadSpec reads a spec file, or returns hookwright's own for "".

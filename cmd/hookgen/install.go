@@ -34,13 +34,7 @@ func installCommand(e env) *cli.Command {
 			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &o.spec},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff, write nothing", Destination: &o.dryRun},
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr("unexpected argument %q", c.Args().First())
-			}
-			return runInstall(c.Context, o)
-		},
-		OnUsageError: onUsageError,
+		Action: noArgs(func(c *cli.Context) error { return runInstall(c.Context, o) }),
 	}
 }
 

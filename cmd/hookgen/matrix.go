@@ -14,13 +14,7 @@ func matrixCommand(e env) *cli.Command {
 		Name:      "matrix",
 		Usage:     "print the support table: every event, handler type, field and capability with its first release",
 		UsageText: "hookgen matrix",
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr("unexpected argument %q", c.Args().First())
-			}
-			return runMatrix(e)
-		},
-		OnUsageError: onUsageError,
+		Action:    noArgs(func(*cli.Context) error { return runMatrix(e) }),
 	}
 }
 

@@ -37,16 +37,12 @@ is any; prints nothing and exits 0 when the file loads on the release.
 			o.file = c.Args().First()
 			return runValidate(o)
 		},
-		OnUsageError: onUsageError,
 	}
 }
 
 // runValidate prints the violations of one file.
 func runValidate(o *validateOptions) error {
-	if o.ccVersion == "" {
-		return usageErr("validate needs --cc-version")
-	}
-	v, err := parseVersion(o.ccVersion)
+	v, err := requiredVersion("validate", o.ccVersion)
 	if err != nil {
 		return err
 	}

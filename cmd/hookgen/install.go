@@ -27,7 +27,7 @@ func installCommand(e env) *cli.Command {
 			"The old file is copied to settings.json.bak-<timestamp> and the new one written atomically.\n" +
 			"Without --cc-version the installed Claude Code is detected (else the plugin floor).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "settings", Usage: "`project` or user", Required: true, Destination: &o.scope},
+			&cli.StringFlag{Name: "settings", Usage: "`project` or user (required)", Destination: &o.scope},
 			&cli.StringFlag{Name: "project", Usage: "project `DIR` for --settings project (default: the current folder)", Destination: &o.project},
 			&cli.StringFlag{Name: "bin", Usage: "hookwright binary `PATH` the hooks run (default: next to hookgen, else on PATH)", Destination: &o.bin},
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to write for (default: detected)", Destination: &o.ccVersion},
@@ -54,6 +54,8 @@ func runInstall(ctx context.Context, o *installOptions) error {
 		path = filepath.Join(abs, ".claude", "settings.json")
 	case "user":
 		path = filepath.Join(o.Home, ".claude", "settings.json")
+	case "":
+		return usageErr("install needs --settings project or --settings user")
 	default:
 		return usageErr("--settings: want project or user, not %q", o.scope)
 	}

@@ -112,6 +112,7 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"validate", "--cc-version", "2.1.33", "/no/such/file"}, exitFailure, "reading the manifest"},
 		{[]string{"explain"}, exitUsage, "explain needs --cc-version"},
 		{[]string{"matrix", "extra"}, exitUsage, `unexpected argument "extra"`},
+		{[]string{"install"}, exitUsage, "install needs --settings"},
 		{[]string{"doctor", "--nope"}, exitUsage, "flag provided but not defined"},
 		{[]string{"compat", "--nope"}, exitUsage, "flag provided but not defined"},
 		{[]string{"--cc-version", "2.1.33", "-o", "/no/such/dir/hooks.json"}, exitFailure, "writing /no/such/dir/hooks.json"},

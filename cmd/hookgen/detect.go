@@ -3,14 +3,19 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
 )
+
+// errNotDetected is returned when no detection method answers.
+var errNotDetected = errors.New("could not find the installed Claude Code")
 
 // versionTimeout bounds `claude --version` (it takes about 300 ms).
 const versionTimeout = 2 * time.Second
@@ -26,7 +31,7 @@ func detect(ctx context.Context, e env) (*semver.Version, string, error) {
 		}
 		tried = append(tried, err.Error())
 	}
-	return nil, "", fmt.Errorf("%w (%s)", errNotDetected, joinTried(tried))
+	return nil, "", fmt.Errorf("%w (%s)", errNotDetected, strings.Join(tried, "; "))
 }
 
 // fromSymlink reads ~/.local/bin/claude → …/versions/<X>.
@@ -49,7 +54,7 @@ func fromVersionCommand(ctx context.Context, e env) (*semver.Version, string, er
 	defer cancel()
 	out, err := e.Exec(ctx, "claude", "--version")
 	if err != nil {
-		return nil, "", fmt.Errorf("claude --version: %v", err)
+		return nil, "", fmt.Errorf("claude --version: %w", err)
 	}
 	v, err := compat.ParseVersion(string(out))
 	if err != nil {
@@ -67,7 +72,7 @@ func fromPackageJSON(_ context.Context, e env) (*semver.Version, string, error) 
 	}
 	real, err := filepath.EvalSymlinks(bin)
 	if err != nil {
-		return nil, "", fmt.Errorf("resolving %s: %v", bin, err)
+		return nil, "", fmt.Errorf("resolving %s: %w", bin, err)
 	}
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
 		if v, path, ok := packageVersion(dir); ok {

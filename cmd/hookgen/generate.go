@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
@@ -109,8 +107,3 @@ func detectOrFloor(ctx context.Context, e env) *semver.Version {
 		err, floor)
 	return floor
 }
-
-// errNotDetected is returned when no detection method answers.
-var errNotDetected = errors.New("could not find the installed Claude Code")
-
-func joinTried(tried []string) string { return strings.Join(tried, "; ") }

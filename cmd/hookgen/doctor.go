@@ -18,10 +18,15 @@ var errDoctor = &exitError{code: exitInvalid, err: errors.New("doctor found prob
 func doctorCommand(e env) *cli.Command {
 	var pluginDir, project, ccVersion string
 	return &cli.Command{
-		Name:  "doctor",
-		Usage: "check the installation: Claude Code release, manifest band, binary, config and state; exit 1 with a fix per problem",
-		UsageText: "hookgen doctor [--plugin-dir DIR] [--project DIR] [--cc-version V]\n\n" +
-			"Without --plugin-dir, the hookwright plugin installed in ~/.claude/plugins is inspected.",
+		Name:      "doctor",
+		Usage:     "check the installation: Claude Code release, manifest band, binary, config and state; exit 1 with a fix per problem",
+		UsageText: "hookgen doctor [--plugin-dir DIR] [--project DIR] [--cc-version V]",
+		Description: `Without --plugin-dir, the hookwright plugin installed in ~/.claude/plugins is
+inspected. Prints one line per check, each problem with its fix; exits 1 when
+there is a problem.
+
+   hookgen doctor
+   hookgen doctor --plugin-dir plugin --cc-version 2.1.32`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "plugin-dir", Usage: "plugin `DIR` to inspect (default: the installed hookwright plugin)", Destination: &pluginDir},
 			&cli.StringFlag{Name: "project", Usage: "project `DIR` (default: the current folder)", Destination: &project},

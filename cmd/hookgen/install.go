@@ -20,12 +20,16 @@ type installOptions struct {
 func installCommand(e env) *cli.Command {
 	o := &installOptions{env: e}
 	return &cli.Command{
-		Name:  "install",
-		Usage: "merge the hooks into .claude/settings.json (project) or ~/.claude/settings.json (user), for use without the plugin",
-		UsageText: "hookgen install --settings project|user [--project DIR] [--bin PATH] [--cc-version V] [--spec FILE] [--dry-run]\n\n" +
-			"Other keys and their order are kept, other hooks too; running it twice changes nothing.\n" +
-			"The old file is copied to settings.json.bak-<timestamp> and the new one written atomically.\n" +
-			"Without --cc-version the installed Claude Code is detected (else the plugin floor).",
+		Name:      "install",
+		Usage:     "merge the hooks into .claude/settings.json (project) or ~/.claude/settings.json (user), for use without the plugin",
+		UsageText: "hookgen install --settings project|user [--project DIR] [--bin PATH] [--cc-version V] [--spec FILE] [--dry-run]",
+		Description: `Other keys and their order are kept, other hooks too; running it twice changes
+nothing. The old file is copied to settings.json.bak-<timestamp> and the new
+one written atomically. Without --cc-version the installed Claude Code is
+detected (else the plugin floor).
+
+   hookgen install --settings project --dry-run      show the diff, write nothing
+   hookgen install --settings user --bin ~/go/bin/hookwright --cc-version 2.1.33`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "settings", Usage: "`project` or user (required)", Destination: &o.scope},
 			&cli.StringFlag{Name: "project", Usage: "project `DIR` for --settings project (default: the current folder)", Destination: &o.project},

@@ -171,6 +171,16 @@ func TestHelpTeaches(t *testing.T) {
 			t.Errorf("--help lacks %q", want)
 		}
 	}
+	// Every subcommand's help shows it in use.
+	for _, cmd := range []string{"validate", "explain", "matrix", "install", "doctor", "compat"} {
+		out.Reset()
+		if code := hookgen(t, e, cmd, "--help"); code != exitOK {
+			t.Fatalf("%s --help: exit %d", cmd, code)
+		}
+		if !strings.Contains(out.String(), "\n      hookgen "+cmd) {
+			t.Errorf("%s --help has no example:\n%s", cmd, out)
+		}
+	}
 }
 
 func TestDetect(t *testing.T) {

@@ -14,7 +14,12 @@ func matrixCommand(e env) *cli.Command {
 		Name:      "matrix",
 		Usage:     "print the support table: every event, handler type, field and capability with its first release",
 		UsageText: "hookgen matrix",
-		Action:    noArgs(func(*cli.Context) error { return runMatrix(e) }),
+		Description: `One row per fact: KIND, NAME, the first release that has it (SINCE), where
+that comes from (SOURCE) and what is uncertain (NOTE); then the band edges
+and the fallbacks.
+
+   hookgen matrix | grep event`,
+		Action: noArgs(func(*cli.Context) error { return runMatrix(e) }),
 	}
 }
 

@@ -65,13 +65,7 @@ func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bo
 	tc.Team = teamFromExtra(base.Extra())
 	tc.TaskID, tc.TaskSubject, tc.TaskDescription = u.TaskID, u.Subject, u.Description
 	if cfg := tasklist.ConfigDir(getenv); cfg != "" {
-		// The team's list in a real team session; the session's where the
-		// team came from an override Claude Code itself does not read.
-		lists := []string{tasklist.ListID(getenv, tc.TeamName, base.SessionID), tasklist.ListID(getenv, "", base.SessionID)}
-		for i, list := range lists {
-			if i > 0 && list == lists[0] {
-				break
-			}
+		for _, list := range tasklist.ListIDs(getenv, tc.TeamName, base.SessionID) {
 			t, ok, err := tasklist.Get(tasklist.Dir(cfg, list), u.TaskID)
 			if err != nil {
 				return nil, false, fmt.Errorf("TaskUpdate fallback: %w", err)

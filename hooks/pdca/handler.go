@@ -103,7 +103,13 @@ func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if cfgDir == "" {
 		return hooks.Result{}, nil
 	}
-	tasks, err := tasklist.List(tasklist.Dir(cfgDir, tasklist.ListID(getenv, ev.TeamName, ev.SessionID)))
+	var tasks []tasklist.Task
+	var err error
+	for _, list := range tasklist.ListIDs(getenv, ev.TeamName, ev.SessionID) {
+		if tasks, err = tasklist.List(tasklist.Dir(cfgDir, list)); err != nil || len(tasks) > 0 {
+			break
+		}
+	}
 	if err != nil {
 		return hooks.Result{}, err
 	}

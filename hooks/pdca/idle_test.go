@@ -90,3 +90,19 @@ func TestNextTaskOutsideTeam(t *testing.T) {
 		}
 	}
 }
+
+// A teammate named by the CLAUDE_CODE_TEAM_NAME override: Claude Code keeps
+// its tasks under the session's list, since it does not read the override.
+func TestNextTaskFindsTheSessionList(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	writeTasks(t, filepath.Join(home, ".claude", "tasks", "sess-1"), tasklist.Task{ID: "1", Subject: "[Check] parser: review", Status: "pending"})
+	h := pdca.NextTask{Config: config.Default().PDCA, Dir: project, Getenv: func(k string) string {
+		return map[string]string{"HOME": home}[k]
+	}}
+	ev := &hooks.TeammateIdle{Common: hooks.Common{SessionID: "sess-1", HookEventName: hooks.EventTeammateIdle}}
+	ev.TeammateName, ev.TeamName = "alice", "core"
+	res, err := h.Handle(context.Background(), ev)
+	if err != nil || res.Decision != hooks.Block || !strings.Contains(res.Reason, "Next task: #1 [Check] parser: review") {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+}

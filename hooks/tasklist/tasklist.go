@@ -88,6 +88,19 @@ func ListID(getenv Env, team, session string) string {
 	return session
 }
 
+// ListIDs returns the lists a team member's task may be in, most likely
+// first: [ListID] with the team, then the session's own list. Claude Code
+// keeps a teammate's tasks under the team's list; where the team came from
+// an override it does not read (CLAUDE_CODE_TEAM_NAME), it keeps them under
+// the session's. Duplicates are dropped.
+func ListIDs(getenv Env, team, session string) []string {
+	first, second := ListID(getenv, team, session), ListID(getenv, "", session)
+	if first == second {
+		return []string{first}
+	}
+	return []string{first, second}
+}
+
 // Sanitize maps s the way Claude Code does before using it as a file name:
 // every byte outside [A-Za-z0-9_-] becomes "-".
 func Sanitize(s string) string {

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -213,18 +214,9 @@ func ChannelOf(event string, band *semver.Version) Channel {
 	}
 	c := ev.Channel
 	for _, f := range Features(KindOutput, band) {
-		if contains(f.Events, event) && strength(f.Channel) > strength(c) {
+		if slices.Contains(f.Events, event) && strength(f.Channel) > strength(c) {
 			c = f.Channel
 		}
 	}
 	return c
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

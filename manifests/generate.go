@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
@@ -148,13 +149,9 @@ func (b *builder) manifest(description string) Object {
 }
 
 func (b *builder) note(format string, args ...any) {
-	n := fmt.Sprintf(format, args...)
-	for _, seen := range b.notes {
-		if seen == n {
-			return
-		}
+	if n := fmt.Sprintf(format, args...); !slices.Contains(b.notes, n) {
+		b.notes = append(b.notes, n)
 	}
-	b.notes = append(b.notes, n)
 }
 
 func exactness(exact bool) string {

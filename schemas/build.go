@@ -3,6 +3,7 @@ package schemas
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,7 +126,7 @@ func handler(band *semver.Version) obj {
 		if f.Scope != compat.ScopeHandler || f.Name == "type" {
 			continue
 		}
-		forCommand := len(f.Types) == 0 || contains(f.Types, "command")
+		forCommand := len(f.Types) == 0 || slices.Contains(f.Types, "command")
 		if band.LessThan(f.Version()) {
 			// Refused here for every type; the command branch lets it
 			// through so it is reported once.
@@ -210,13 +211,4 @@ func commandHandler(keys, late []string) obj {
 			"x-message":            obj{"required": "a command handler needs \"command\""},
 		},
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -152,7 +153,7 @@ func (s *bandSchema) validate(doc []byte) []Violation {
 		}
 		return out[i].Message < out[j].Message
 	})
-	return dedupe(out)
+	return slices.Compact(out)
 }
 
 // leaves returns the errors that have no causes: the actual failures.
@@ -163,16 +164,6 @@ func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	var out []*jsonschema.ValidationError
 	for _, c := range e.Causes {
 		out = append(out, leaves(c)...)
-	}
-	return out
-}
-
-func dedupe(vs []Violation) []Violation {
-	var out []Violation
-	for i, v := range vs {
-		if i == 0 || v != vs[i-1] {
-			out = append(out, v)
-		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hookwright/hookwright/compat"
@@ -54,7 +55,7 @@ func runExplain(o *explainOptions) error {
 	}
 	fmt.Fprintf(o.Out, "Claude Code %s is in band %s.\n\n", v, r.Band)
 	for _, rt := range r.Routing.Routes {
-		if o.all || specHas(spec, rt.Event) {
+		if o.all || slices.ContainsFunc(spec.Handlers, func(h manifests.Handler) bool { return h.Event == rt.Event }) {
 			printRoute(o.Out, rt)
 		}
 	}
@@ -84,13 +85,4 @@ func printRoute(w io.Writer, rt compat.Route) {
 		}
 	}
 	fmt.Fprintf(w, "%-20s %s; blocks by %s\n%-20s %s\n", rt.Event, how, rt.Channel, "", rt.Why)
-}
-
-func specHas(s manifests.Spec, event string) bool {
-	for _, h := range s.Handlers {
-		if h.Event == event {
-			return true
-		}
-	}
-	return false
 }

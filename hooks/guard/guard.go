@@ -50,7 +50,7 @@ func (g Guard) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 			Command string `json:"command"`
 		}
 		if err := json.Unmarshal(ev.ToolInput, &args); err != nil {
-			return hooks.Result{}, fmt.Errorf("Bash input: %w", err)
+			return hooks.Result{}, fmt.Errorf("tool input of Bash: %w", err)
 		}
 		why = g.CheckCommand(args.Command)
 	case "Write", "Edit", "MultiEdit":
@@ -58,7 +58,7 @@ func (g Guard) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 			FilePath string `json:"file_path"`
 		}
 		if err := json.Unmarshal(ev.ToolInput, &args); err != nil {
-			return hooks.Result{}, fmt.Errorf("%s input: %w", ev.ToolName, err)
+			return hooks.Result{}, fmt.Errorf("tool input of %s: %w", ev.ToolName, err)
 		}
 		why = g.CheckPath(ev.Cwd, args.FilePath)
 	}

@@ -181,7 +181,7 @@ func nudge(path, key string) (offer bool, err error) {
 			}
 		}
 		if counts[key] >= MaxNudges {
-			return nil, statefile.NoChange
+			return nil, statefile.ErrNoChange
 		}
 		counts[key]++
 		offer = true

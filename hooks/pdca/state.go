@@ -102,7 +102,7 @@ func Record(path string, tag Tag, key, subject string, at time.Time) (changed bo
 			return nil, err
 		}
 		if !st.Advance(tag, key, subject, at) {
-			return nil, statefile.NoChange
+			return nil, statefile.ErrNoChange
 		}
 		changed = true
 		data, err := json.MarshalIndent(st, "", "  ")

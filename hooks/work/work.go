@@ -132,7 +132,7 @@ func update(dir string, change func(st *State) bool) error {
 			return nil, err
 		}
 		if !change(&st) {
-			return nil, statefile.NoChange
+			return nil, statefile.ErrNoChange
 		}
 		data, err := json.MarshalIndent(st, "", "  ")
 		return append(data, '\n'), err

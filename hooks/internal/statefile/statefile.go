@@ -44,8 +44,8 @@ var (
 	ErrTooBig = errors.New("state file too large")
 )
 
-// NoChange is returned by an Update callback to leave the file as it is.
-var NoChange = errors.New("no change")
+// ErrNoChange is returned by an Update callback to leave the file as it is.
+var ErrNoChange = errors.New("no change")
 
 // Read returns the content of path, nil when it does not exist.
 func Read(path string) ([]byte, error) {
@@ -69,7 +69,7 @@ func Read(path string) ([]byte, error) {
 
 // Update locks path, calls change with its current content (nil when it does
 // not exist yet) and atomically replaces the file with what change returns.
-// When change returns [NoChange] the file is left alone and Update returns
+// When change returns [ErrNoChange] the file is left alone and Update returns
 // nil; any other error is returned as is. The folder is created if needed.
 func Update(path string, change func(old []byte) ([]byte, error)) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -85,7 +85,7 @@ func Update(path string, change func(old []byte) ([]byte, error)) error {
 		return err
 	}
 	data, err := change(old)
-	if errors.Is(err, NoChange) {
+	if errors.Is(err, ErrNoChange) {
 		return nil
 	}
 	if err != nil {

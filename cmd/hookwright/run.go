@@ -97,7 +97,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	mux := builtin.Mux(cfg)
+	mux := builtin.For(cfg, in.Base().HookEventName)
 	dog := arm(deadline, mux, stdout, stderr, exitProcess)
 	res, faults := mux.Dispatch(ctx, in)
 	if !dog.disarm() {
@@ -194,12 +194,13 @@ func durationEnv(getenv func(string) string, name string, def time.Duration) tim
 	return def
 }
 
+// newLogger logs to stderr with HOOKWRIGHT_DEBUG set, and nowhere (at no
+// cost) without it.
 func newLogger(stderr io.Writer, getenv func(string) string) *slog.Logger {
-	level := slog.LevelWarn + 100 // quiet: nothing is logged
-	if getenv("HOOKWRIGHT_DEBUG") != "" {
-		level = slog.LevelDebug
+	if getenv("HOOKWRIGHT_DEBUG") == "" {
+		return slog.New(slog.DiscardHandler)
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 func eventList() string {

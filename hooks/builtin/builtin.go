@@ -1,6 +1,9 @@
 // Package builtin registers hookwright's own handlers: the set the plugin's
 // hooks.json (manifests/hookwright.spec.json) calls. A test in the manifests
 // package proves the two agree, event by event and matcher by matcher.
+//
+// The registrations are a table, so that one hook call builds only its own
+// event's handlers ([For]) while tests and tools see them all ([Mux]).
 package builtin
 
 import (
@@ -15,30 +18,58 @@ import (
 	"github.com/hookwright/hookwright/hooks/work"
 )
 
+// registration is one built-in handler: where it is registered, and how to
+// make it from the config.
+type registration struct {
+	event   hooks.Event
+	matcher string
+	handler func(cfg config.Config) hooks.Handler
+}
+
+// registrations lists the built-in handlers in the order they run. Within an
+// event the order matters: PDCA and next-task run after the artifact gate,
+// so when it blocks, the task stays open and nothing advances.
+var registrations = []registration{
+	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return guard.Guard{Config: c.Guard} }},
+
+	// Team gates and the scratchpad chain.
+	{hooks.EventSessionStart, "", func(c config.Config) hooks.Handler { return scratchpad.Startup{Options: pad(c)} }},
+	{hooks.EventSubagentStart, "", func(c config.Config) hooks.Handler { return teamctx.Injector{Root: c.Artifacts.Root} }},
+	{hooks.EventSubagentStart, "", func(c config.Config) hooks.Handler { return scratchpad.Assign{Options: pad(c)} }},
+	{hooks.EventSubagentStop, "", func(c config.Config) hooks.Handler { return scratchpad.SubagentGate{Options: pad(c)} }},
+	{hooks.EventStop, "", func(c config.Config) hooks.Handler { return scratchpad.CoordinatorGate{Options: pad(c)} }},
+	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
+	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
+
+	// PDCA, work units and session fingerprints.
+	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return pdca.Advancer{Config: c.PDCA} }},
+	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return pdca.NextTask{Config: c.PDCA} }},
+	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return work.Gate{Config: c.Work} }},
+	{hooks.EventPostToolUse, "TaskUpdate", func(c config.Config) hooks.Handler { return work.Observer{Config: c.Work} }},
+	{hooks.EventSessionStart, "", func(config.Config) hooks.Handler { return session.Recorder{} }},
+	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return session.Ender{} }},
+	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return work.Ender{} }},
+}
+
+func pad(c config.Config) scratchpad.Options { return scratchpad.Options{Config: c.Scratchpad} }
+
 // Mux returns a mux with every built-in handler registered for cfg.
 func Mux(cfg config.Config) *hooks.Mux {
 	m := new(hooks.Mux)
-	m.Handle(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", guard.Guard{Config: cfg.Guard})
+	for _, r := range registrations {
+		m.Handle(r.event, r.matcher, r.handler(cfg))
+	}
+	return m
+}
 
-	// Team gates and the scratchpad chain (issue 5).
-	pad := scratchpad.Options{Config: cfg.Scratchpad}
-	m.Handle(hooks.EventSessionStart, "", scratchpad.Startup{Options: pad})
-	m.Handle(hooks.EventSubagentStart, "", teamctx.Injector{Root: cfg.Artifacts.Root})
-	m.Handle(hooks.EventSubagentStart, "", scratchpad.Assign{Options: pad})
-	m.Handle(hooks.EventSubagentStop, "", scratchpad.SubagentGate{Options: pad})
-	m.Handle(hooks.EventStop, "", scratchpad.CoordinatorGate{Options: pad})
-	m.Handle(hooks.EventTeammateIdle, "", artifacts.Gate{Config: cfg.Artifacts})
-	m.Handle(hooks.EventTaskCompleted, "", artifacts.Gate{Config: cfg.Artifacts})
-
-	// PDCA, work units and session fingerprints. PDCA and next-task run after
-	// the artifact gate: when it blocks, the task stays open and nothing
-	// advances.
-	m.Handle(hooks.EventTaskCompleted, "", pdca.Advancer{Config: cfg.PDCA})
-	m.Handle(hooks.EventTeammateIdle, "", pdca.NextTask{Config: cfg.PDCA})
-	m.Handle(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", work.Gate{Config: cfg.Work})
-	m.Handle(hooks.EventPostToolUse, "TaskUpdate", work.Observer{Config: cfg.Work})
-	m.Handle(hooks.EventSessionStart, "", session.Recorder{})
-	m.Handle(hooks.EventSessionEnd, "", session.Ender{})
-	m.Handle(hooks.EventSessionEnd, "", work.Ender{})
+// For returns a mux with only event's handlers, in the same order as in
+// [Mux]: all one hook call needs.
+func For(cfg config.Config, event hooks.Event) *hooks.Mux {
+	m := new(hooks.Mux)
+	for _, r := range registrations {
+		if r.event == event {
+			m.Handle(r.event, r.matcher, r.handler(cfg))
+		}
+	}
 	return m
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hookwright/hookwright/hooks/ccversion"
+	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // Exit codes of the hook runtime. Only a handler's Block ever yields

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/hookwright/hookwright/hooks/builtin"
-	"github.com/hookwright/hookwright/hooks/config"
+	"github.com/hookwright/hookwright/internal/handlers/builtin"
+	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
 // TestSpecMatchesRuntime proves the single source of truth: every (event,

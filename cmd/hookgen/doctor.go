@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookwright/hookwright/compat/doctor"
+	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/urfave/cli/v2"
 )
 

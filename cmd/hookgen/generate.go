@@ -7,7 +7,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/hooks/atomicfile"
+	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/manifests"
 )
 

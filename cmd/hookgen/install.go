@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hookwright/hookwright/manifests/settings"
+	"github.com/hookwright/hookwright/internal/settings"
 	"github.com/urfave/cli/v2"
 )
 

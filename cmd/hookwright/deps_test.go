@@ -4,29 +4,34 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 // The hook binary runs on every tool call: it may import the standard
-// library and this module's hooks packages, nothing else, and none of the
-// standard packages below, whose size or init cost it does not need.
+// library and this module's own packages, nothing else, and none of the
+// standard packages below, whose size or init cost it does not need. Its
+// full dependency list is committed in testdata/deps.txt, so that a new
+// import shows up in review; go test -run TestDependencyGuard -update
+// rewrites it.
 var forbiddenStd = []string{
 	"net", "net/http", "crypto/tls", "crypto/x509", "html/template", "text/template",
 	"database/sql", "plugin", "expvar", "net/rpc", "os/user", "go/ast", "testing",
 }
 
-const allowedPrefix = "github.com/hookwright/hookwright/hooks"
+const module = "github.com/hookwright/hookwright"
 
 func TestDependencyGuard(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{if .Standard}}std {{end}}{{.ImportPath}}", ".").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	var own []string
+	var own, all []string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if std, ok := strings.CutPrefix(line, "std "); ok {
+			all = append(all, std)
 			for _, bad := range forbiddenStd {
 				if std == bad {
 					t.Errorf("hookwright imports %s; keep the runtime lean (see cmd/hookwright/deps_test.go)", std)
@@ -37,14 +42,55 @@ func TestDependencyGuard(t *testing.T) {
 		if line == "github.com/hookwright/hookwright/cmd/hookwright" {
 			continue
 		}
-		if !strings.HasPrefix(line, allowedPrefix) {
-			t.Errorf("hookwright imports %s: only the standard library and %s/... are allowed", line, allowedPrefix)
+		if line != module && !strings.HasPrefix(line, module+"/") {
+			t.Errorf("hookwright imports %s: only the standard library and %s/... are allowed", line, module)
 		}
 		own = append(own, line)
+		all = append(all, line)
 	}
 	if len(own) == 0 {
-		t.Fatal("go list found none of the hooks packages: the guard is not looking at the runtime")
+		t.Fatal("go list found none of this module's packages: the guard is not looking at the runtime")
 	}
+	sort.Strings(all)
+	got := strings.Join(all, "\n") + "\n"
+	const golden = "testdata/deps.txt"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test -run TestDependencyGuard -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("the runtime's dependency list changed; review it, then go test ./cmd/hookwright -run TestDependencyGuard -update\n%s", lineDiff(string(want), got))
+	}
+}
+
+// lineDiff lists the lines only in want (-) and only in got (+).
+func lineDiff(want, got string) string {
+	in := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(s, "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	var b strings.Builder
+	for _, l := range strings.Split(want, "\n") {
+		if !g[l] {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if !w[l] {
+			b.WriteString("+ " + l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // TestInitWorkNearZero runs the built binary with GODEBUG=inittrace=1 and

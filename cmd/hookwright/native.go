@@ -4,8 +4,8 @@ import (
 	"log/slog"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/hooks/config"
-	"github.com/hookwright/hookwright/hooks/native"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
 // switchNative runs the once-per-session check that moves an installed

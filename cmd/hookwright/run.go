@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/hooks/builtin"
-	"github.com/hookwright/hookwright/hooks/config"
-	"github.com/hookwright/hookwright/hooks/fallback"
-	"github.com/hookwright/hookwright/hooks/journal"
+	"github.com/hookwright/hookwright/internal/handlers/builtin"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/fallback"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 // exitProcess ends the process; tests replace it.

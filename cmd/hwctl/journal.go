@@ -16,7 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/journal"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 // maxLine caps one journal line; longer lines are skipped as bad.

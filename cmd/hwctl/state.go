@@ -9,10 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/config"
-	"github.com/hookwright/hookwright/hooks/pdca"
-	"github.com/hookwright/hookwright/hooks/session"
-	"github.com/hookwright/hookwright/hooks/work"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/handlers/pdca"
+	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/handlers/work"
 )
 
 func pdcaCommand(s streams) *cli.Command {

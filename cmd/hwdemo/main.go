@@ -28,8 +28,8 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/compat/live"
-	"github.com/hookwright/hookwright/compat/modelapi"
-	"github.com/hookwright/hookwright/hooks/journal"
+	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 const blockedCommand = "touch ran.marker && git push --force origin main"

@@ -1,6 +1,6 @@
 // Package live is the live tier: it installs real Claude Code releases from
 // npm and runs them headless against the scripted model stand-in in
-// [github.com/hookwright/hookwright/compat/modelapi], so tests can prove what
+// [github.com/hookwright/hookwright/internal/modelapi], so tests can prove what
 // a plugin's hooks really do in a given release.
 //
 // A live test is three steps:

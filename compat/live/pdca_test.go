@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/compat/modelapi"
-	"github.com/hookwright/hookwright/hooks/pdca"
-	hwsession "github.com/hookwright/hookwright/hooks/session"
+	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/handlers/pdca"
+	hwsession "github.com/hookwright/hookwright/internal/handlers/session"
 )
 
 // pdcaHooks returns the hooks.json of one band: native TaskCompleted

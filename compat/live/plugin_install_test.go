@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/compat/modelapi"
+	"github.com/hookwright/hookwright/internal/modelapi"
 )
 
 // marketplace is the name in .claude-plugin/marketplace.json; the plugin

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwright/hookwright/compat/modelapi"
+	"github.com/hookwright/hookwright/internal/modelapi"
 )
 
 // readFileT returns a file's text or fails t.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/compat/modelapi"
+	"github.com/hookwright/hookwright/internal/modelapi"
 )
 
 // spineVersions are the releases the spine runs on: the oldest plugin-era

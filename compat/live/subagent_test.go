@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hookwright/hookwright/compat/modelapi"
+	"github.com/hookwright/hookwright/internal/modelapi"
 )
 
 // TestSubagentLane proves the stand-in's marker lanes on real releases: a

@@ -1,7 +1,7 @@
 package suite
 
 // The live tier: real Claude Code releases from npm, driven by the scripted
-// model stand-in (compat/modelapi) through scenario files in
+// model stand-in (internal/modelapi) through scenario files in
 // compat/testdata/scenarios. TestLive checks, per release, that the loader
 // registered the plugin's hooks, that each registered hook fired (the
 // runtime's journal is the witness), that blocks reached the model, and
@@ -27,8 +27,8 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/compat/live"
-	"github.com/hookwright/hookwright/compat/modelapi"
-	"github.com/hookwright/hookwright/hooks/journal"
+	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/manifests"
 )
 

@@ -1,0 +1,280 @@
+// Package doctor inspects a hookwright installation and says what is
+// wrong, with a fix for each problem: the Claude Code release, the band of
+// the installed manifest (a plugin's hooks/hooks.json or hooks in a
+// settings file), the binary the launcher would run on this machine, the
+// project config, and where state lives.
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/runtime/native"
+	"github.com/hookwright/hookwright/schemas"
+)
+
+// Options says what to inspect.
+type Options struct {
+	// Version is the detected Claude Code release, nil when unknown;
+	// VersionHow says how it was found, or why not.
+	Version    *semver.Version
+	VersionHow string
+	// PluginRoot is the installed plugin folder, "" when none.
+	PluginRoot string
+	// Settings lists settings files to look for hookwright hooks in.
+	Settings []string
+	// Project is the project folder (config and journal).
+	Project string
+}
+
+// Finding is one line of the report.
+type Finding struct {
+	// Topic is what was checked, e.g. "manifest".
+	Topic string
+	// OK is false for a problem.
+	OK bool
+	// Detail says what was found.
+	Detail string
+	// Fix says what to do about a problem.
+	Fix string
+}
+
+// Report is every finding, in the order they were made.
+type Report []Finding
+
+// OK reports whether no finding is a problem.
+func (r Report) OK() bool {
+	for _, f := range r {
+		if !f.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// Write prints one line per finding, and the fix under each problem.
+func (r Report) Write(w io.Writer) {
+	for _, f := range r {
+		mark := "ok "
+		if !f.OK {
+			mark = "BAD"
+		}
+		fmt.Fprintf(w, "%s %-10s %s\n", mark, f.Topic, f.Detail)
+		if !f.OK && f.Fix != "" {
+			fmt.Fprintf(w, "    fix: %s\n", f.Fix)
+		}
+	}
+}
+
+// Run inspects everything Options names.
+func Run(o Options) Report {
+	var r Report
+	add := func(topic string, ok bool, fix, format string, args ...any) {
+		r = append(r, Finding{Topic: topic, OK: ok, Detail: fmt.Sprintf(format, args...), Fix: fix})
+	}
+	if o.Version == nil {
+		add("claude", false, "install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --cc-version", "Claude Code release not found (%s)", o.VersionHow)
+	} else if band, err := compat.BandOf(o.Version); err != nil {
+		add("claude", false, "upgrade Claude Code to "+compat.PluginFloor+" or later", "Claude Code %s: %v", o.Version, err)
+	} else {
+		add("claude", true, "", "Claude Code %s (band %s; found by %s)", o.Version, band, o.VersionHow)
+	}
+	if o.PluginRoot != "" {
+		r = append(r, plugin(o)...)
+	}
+	for _, s := range o.Settings {
+		r = append(r, settingsFile(o, s)...)
+	}
+	if o.PluginRoot == "" && !hasTopic(r, "settings") {
+		add("install", false, "install the plugin (claude plugin install hookwright@hookwright) or run hookgen install --settings user", "no hookwright plugin or settings hooks found")
+	}
+	cfgPath := filepath.Join(o.Project, config.File)
+	if _, err := config.Load(o.Project); err != nil {
+		add("config", false, "fix or delete "+cfgPath+"; the defaults are used until then", "%v", err)
+	} else if _, serr := os.Stat(cfgPath); serr == nil {
+		add("config", true, "", "%s is valid", cfgPath)
+	} else {
+		add("config", true, "", "no %s: the defaults apply", cfgPath)
+	}
+	cache, _ := os.UserCacheDir()
+	add("state", true, "", "journal %s; config and state under %s; native-switch markers under %s",
+		filepath.Join(o.Project, journal.Dir), filepath.Join(o.Project, config.Dir), filepath.Join(cache, "hookwright"))
+	return r
+}
+
+func hasTopic(r Report, topic string) bool {
+	for _, f := range r {
+		if f.Topic == topic {
+			return true
+		}
+	}
+	return false
+}
+
+// plugin checks the plugin root: its manifest's band and the binary.
+func plugin(o Options) Report {
+	var r Report
+	add := func(topic string, ok bool, fix, format string, args ...any) {
+		r = append(r, Finding{Topic: topic, OK: ok, Detail: fmt.Sprintf(format, args...), Fix: fix})
+	}
+	root := o.PluginRoot
+	hooksPath := filepath.Join(root, "hooks", "hooks.json")
+	data, err := os.ReadFile(hooksPath)
+	switch {
+	case err != nil:
+		add("manifest", false, "reinstall the plugin", "%v", err)
+	default:
+		edge, ok := native.InstalledBand(root)
+		what := "not one of the shipped bands (edited or generated elsewhere)"
+		if ok {
+			what = "band " + edge.String()
+		}
+		if o.Version == nil {
+			add("manifest", true, "", "%s is %s", hooksPath, what)
+			break
+		}
+		vs, verr := schemas.Validate(o.Version, data)
+		switch {
+		case verr != nil || len(vs) > 0:
+			add("manifest", false, fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath),
+				"%s (%s) would be rejected by Claude Code %s: %v%v", hooksPath, what, o.Version, vs, errString(verr))
+		case ok && edge.Less(native.NativeSince) && !releaseLess(o.Version, native.NativeSince):
+			add("manifest", true, "", "%s is %s: fallbacks stand in for TeammateIdle/TaskCompleted until the runtime switches to the native band at the end of a session", hooksPath, what)
+		default:
+			add("manifest", true, "", "%s is %s, which Claude Code %s loads", hooksPath, what, o.Version)
+		}
+	}
+	name := "hookwright-" + runtime.GOOS + "-" + runtime.GOARCH
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	bin := filepath.Join(root, "bin", name)
+	if _, err := os.Stat(filepath.Join(root, "bin", "hookwright")); err != nil {
+		add("launcher", false, "reinstall the plugin", "no launcher %s", filepath.Join(root, "bin", "hookwright"))
+	}
+	fi, err := os.Stat(bin)
+	if err != nil || fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
+		add("binary", false, "run make plugin (from source) or reinstall a release of the plugin", "no executable binary for %s/%s at %s: hooks will only print a warning", runtime.GOOS, runtime.GOARCH, bin)
+		return r
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "version").Output()
+	if err != nil {
+		add("binary", false, "reinstall the plugin; the binary may be for another platform or damaged", "%s does not run: %v", bin, err)
+		return r
+	}
+	got := strings.TrimSpace(string(out))
+	var meta struct{ Version string }
+	if b, err := os.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil {
+		_ = json.Unmarshal(b, &meta)
+	}
+	if meta.Version != "" && got != "hookwright "+meta.Version {
+		add("binary", false, "rebuild with make plugin so the binaries match plugin.json", "%s reports %q but plugin.json says %s", bin, got, meta.Version)
+		return r
+	}
+	add("binary", true, "", "%s/%s: %s (%s)", runtime.GOOS, runtime.GOARCH, bin, got)
+	return r
+}
+
+// settingsFile checks the hookwright hooks of one settings file.
+func settingsFile(o Options, path string) Report {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil // no file: nothing installed there
+	}
+	var file struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return Report{{Topic: "settings", Detail: fmt.Sprintf("%s: %v", path, err), Fix: "fix the JSON in " + path}}
+	}
+	var bins []string
+	var events []string
+	for ev, groups := range file.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if b, ok := hookwrightBin(h.Command); ok {
+					bins = append(bins, b)
+					events = append(events, ev)
+				}
+			}
+		}
+	}
+	if len(bins) == 0 {
+		return nil
+	}
+	var r Report
+	if o.Version != nil {
+		for _, ev := range events {
+			if f, ok := compat.Lookup(compat.KindEvent, ev); !ok || o.Version.LessThan(f.Version()) {
+				r = append(r, Finding{Topic: "settings", Detail: fmt.Sprintf("%s: event %s is unknown to Claude Code %s", path, ev, o.Version),
+					Fix: fmt.Sprintf("hookgen install --settings ... --cc-version %s", o.Version)})
+			}
+		}
+	}
+	for _, b := range uniq(bins) {
+		if _, err := os.Stat(b); err != nil {
+			r = append(r, Finding{Topic: "settings", Detail: fmt.Sprintf("%s runs %s, which does not exist", path, b),
+				Fix: "install hookwright there or rerun hookgen install with --bin"})
+		}
+	}
+	if len(r) == 0 {
+		r = append(r, Finding{Topic: "settings", OK: true, Detail: fmt.Sprintf("%s: %d hookwright hooks running %s", path, len(bins), strings.Join(uniq(bins), ", "))})
+	}
+	return r
+}
+
+// hookwrightBin returns the quoted binary path of a hookwright command.
+func hookwrightBin(cmd string) (string, bool) {
+	if !strings.HasPrefix(cmd, `"`) {
+		return "", false
+	}
+	end := strings.Index(cmd[1:], `"`)
+	if end < 0 {
+		return "", false
+	}
+	p := cmd[1 : end+1]
+	base := filepath.Base(p)
+	if (base != "hookwright" && base != "hookwright.exe") || strings.Contains(p, "${CLAUDE_PLUGIN_ROOT}") {
+		return "", false
+	}
+	return p, true
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func releaseLess(v *semver.Version, r native.Release) bool {
+	return v.LessThan(semver.New(uint64(r[0]), uint64(r[1]), uint64(r[2]), "", ""))
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return " " + err.Error()
+}

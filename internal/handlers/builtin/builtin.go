@@ -1,0 +1,75 @@
+// Package builtin registers hookwright's own handlers: the set the plugin's
+// hooks.json (manifests/hookwright.spec.json) calls. A test in the manifests
+// package proves the two agree, event by event and matcher by matcher.
+//
+// The registrations are a table, so that one hook call builds only its own
+// event's handlers ([For]) while tests and tools see them all ([Mux]).
+package builtin
+
+import (
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/handlers/artifacts"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/handlers/guard"
+	"github.com/hookwright/hookwright/internal/handlers/pdca"
+	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
+	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/handlers/teamctx"
+	"github.com/hookwright/hookwright/internal/handlers/work"
+)
+
+// registration is one built-in handler: where it is registered, and how to
+// make it from the config.
+type registration struct {
+	event   hooks.Event
+	matcher string
+	handler func(cfg config.Config) hooks.Handler
+}
+
+// registrations lists the built-in handlers in the order they run. Within an
+// event the order matters: PDCA and next-task run after the artifact gate,
+// so when it blocks, the task stays open and nothing advances.
+var registrations = []registration{
+	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return guard.Guard{Config: c.Guard} }},
+
+	// Team gates and the scratchpad chain.
+	{hooks.EventSessionStart, "", func(c config.Config) hooks.Handler { return scratchpad.Startup{Options: pad(c)} }},
+	{hooks.EventSubagentStart, "", func(c config.Config) hooks.Handler { return teamctx.Injector{Root: c.Artifacts.Root} }},
+	{hooks.EventSubagentStart, "", func(c config.Config) hooks.Handler { return scratchpad.Assign{Options: pad(c)} }},
+	{hooks.EventSubagentStop, "", func(c config.Config) hooks.Handler { return scratchpad.SubagentGate{Options: pad(c)} }},
+	{hooks.EventStop, "", func(c config.Config) hooks.Handler { return scratchpad.CoordinatorGate{Options: pad(c)} }},
+	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
+	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
+
+	// PDCA, work units and session fingerprints.
+	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return pdca.Advancer{Config: c.PDCA} }},
+	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return pdca.NextTask{Config: c.PDCA} }},
+	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return work.Gate{Config: c.Work} }},
+	{hooks.EventPostToolUse, "TaskUpdate", func(c config.Config) hooks.Handler { return work.Observer{Config: c.Work} }},
+	{hooks.EventSessionStart, "", func(config.Config) hooks.Handler { return session.Recorder{} }},
+	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return session.Ender{} }},
+	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return work.Ender{} }},
+}
+
+func pad(c config.Config) scratchpad.Options { return scratchpad.Options{Config: c.Scratchpad} }
+
+// Mux returns a mux with every built-in handler registered for cfg.
+func Mux(cfg config.Config) *hooks.Mux {
+	m := new(hooks.Mux)
+	for _, r := range registrations {
+		m.Handle(r.event, r.matcher, r.handler(cfg))
+	}
+	return m
+}
+
+// For returns a mux with only event's handlers, in the same order as in
+// [Mux]: all one hook call needs.
+func For(cfg config.Config, event hooks.Event) *hooks.Mux {
+	m := new(hooks.Mux)
+	for _, r := range registrations {
+		if r.event == event {
+			m.Handle(r.event, r.matcher, r.handler(cfg))
+		}
+	}
+	return m
+}

@@ -1,0 +1,198 @@
+package pdca
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/statefile"
+	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+)
+
+// Advancer is the TaskCompleted handler that advances a feature's phase.
+// Register it for TaskCompleted with the matcher "".
+type Advancer struct {
+	Config config.PDCA
+	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or the
+	// input's cwd.
+	Dir string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Name names the handler in reports.
+func (Advancer) Name() string { return "pdca" }
+
+// Handle records a completed tagged task.
+func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.TaskCompleted)
+	if !ok || !a.Config.Enabled {
+		return hooks.Result{}, nil
+	}
+	tag, ok, err := Parse(ev.TaskSubject)
+	if err != nil {
+		return hooks.Result{SystemMessage: "hookwright " + err.Error()}, nil
+	}
+	if !ok {
+		return hooks.Result{}, nil
+	}
+	getenv := project.Getenv(a.Getenv)
+	dir := project.Dir(a.Dir, in, getenv)
+	path, err := project.Path(dir, a.Config.State)
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	key := TaskKey(getenv, ev)
+	changed, err := Record(path, tag, key, ev.TaskSubject, project.Now(a.Now))
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	if !changed {
+		return hooks.Result{}, nil
+	}
+	note := fmt.Sprintf("PDCA %s: %s done", tag.Feature, tag.Label())
+	if next := Next(tag.Label()); next != "" && tag.Phase != Report {
+		note += "; next: " + next
+	}
+	return hooks.Context(note + "."), nil
+}
+
+// TaskKey names a task across sessions: "<task list>/<task id>", with the
+// list found as Claude Code finds it (see [tasklist.ListID]).
+func TaskKey(getenv func(string) string, ev *hooks.TaskCompleted) string {
+	list := tasklist.ListID(getenv, ev.TeamName, ev.SessionID)
+	return tasklist.Sanitize(list) + "/" + tasklist.Sanitize(ev.TaskID)
+}
+
+// MaxNudges is how many times one task is offered to one idle teammate.
+const MaxNudges = 2
+
+// IdleFile is where the nudge counts live, relative to the project.
+const IdleFile = config.Dir + "/idle.json"
+
+// NextTask is the TeammateIdle handler that hands an idle teammate its next
+// task. Register it for TeammateIdle with the matcher "".
+type NextTask struct {
+	Config config.PDCA
+	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
+	Dir string
+	// Getenv reads the environment (HOME, CLAUDE_CONFIG_DIR,
+	// CLAUDE_CODE_TASK_LIST_ID); nil means os.Getenv.
+	Getenv func(string) string
+}
+
+// Name names the handler in reports.
+func (NextTask) Name() string { return "next-task" }
+
+// Handle blocks the idle with the teammate's next task, if there is one.
+func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.TeammateIdle)
+	if !ok || !n.Config.Enabled || ev.TeammateName == "" || ev.TeamName == "" {
+		return hooks.Result{}, nil
+	}
+	getenv := project.Getenv(n.Getenv)
+	cfgDir := tasklist.ConfigDir(getenv)
+	if cfgDir == "" {
+		return hooks.Result{}, nil
+	}
+	var tasks []tasklist.Task
+	var err error
+	for _, list := range tasklist.ListIDs(getenv, ev.TeamName, ev.SessionID) {
+		if tasks, err = tasklist.List(tasklist.Dir(cfgDir, list)); err != nil || len(tasks) > 0 {
+			break
+		}
+	}
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	t, ok := Pick(ev.TeammateName, tasks)
+	if !ok {
+		return hooks.Result{}, nil
+	}
+	path, err := project.Path(project.Dir(n.Dir, in, getenv), IdleFile)
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	offer, err := nudge(path, ev.TeamName+"/"+ev.TeammateName+"/"+t.ID)
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	if !offer {
+		return hooks.Result{}, nil
+	}
+	return hooks.Blocked(Message(ev.TeammateName, t)), nil
+}
+
+// Pick chooses the task to hand to teammate: a task it owns that is in
+// progress, else the first ready pending task it owns, else the first ready
+// pending task nobody owns. Tasks are in id order.
+func Pick(teammate string, tasks []tasklist.Task) (tasklist.Task, bool) {
+	for _, t := range tasks {
+		if t.Status == tasklist.InProgress && t.Owner == teammate {
+			return t, true
+		}
+	}
+	for _, owner := range []string{teammate, ""} {
+		for _, t := range tasks {
+			if t.Owner == owner && tasklist.Ready(t, tasks) {
+				return t, true
+			}
+		}
+	}
+	return tasklist.Task{}, false
+}
+
+// Message is what the idle teammate reads.
+func Message(teammate string, t tasklist.Task) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Next task: #%s %s", t.ID, t.Subject)
+	switch {
+	case t.Status == tasklist.InProgress:
+		b.WriteString("\nIt is still in progress and yours: finish it, then mark it completed with TaskUpdate.")
+	case t.Owner == "":
+		fmt.Fprintf(&b, "\nClaim it with TaskUpdate (taskId %q, status \"in_progress\", owner %q), do it, then mark it completed.", t.ID, teammate)
+	default:
+		fmt.Fprintf(&b, "\nStart it with TaskUpdate (taskId %q, status \"in_progress\"), do it, then mark it completed.", t.ID)
+	}
+	if d := strings.TrimSpace(t.Description); d != "" {
+		if len(d) > 500 {
+			d = d[:500] + "..."
+		}
+		b.WriteString("\nDescription: " + d)
+	}
+	return b.String()
+}
+
+// nudge counts one offer of key and reports whether it is still allowed.
+func nudge(path, key string) (offer bool, err error) {
+	err = statefile.Update(path, func(old []byte) ([]byte, error) {
+		counts := map[string]int{}
+		if len(old) > 0 {
+			if err := json.Unmarshal(old, &counts); err != nil {
+				counts = map[string]int{} // a broken counter file only resets counts
+			}
+		}
+		if counts[key] >= MaxNudges {
+			return nil, statefile.ErrNoChange
+		}
+		counts[key]++
+		offer = true
+		if len(counts) > 5000 { // bound the file: old teams are forgotten
+			counts = map[string]int{key: counts[key]}
+		}
+		data, err := json.MarshalIndent(counts, "", "  ")
+		return append(data, '\n'), err
+	})
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return offer, nil
+}

@@ -1,0 +1,533 @@
+// Package scratchpad is the scratchpad chain: every agent keeps a dated
+// Markdown notebook, each one reads the others' latest notes when it starts,
+// and no agent may stop before it has written its own.
+//
+// # Layout
+//
+// Scratchpads live in the project under the config's scratchpad dir
+// (.claude/scratchpad by default), one folder per agent type and one file a
+// day, named by the local date:
+//
+//	.claude/scratchpad/coordinator/2026-03-01.md   the main session
+//	.claude/scratchpad/ego/2026-03-01.md           the ego assessment
+//	.claude/scratchpad/{agent_type}/2026-03-01.md  every subagent
+//
+// The "newest" scratchpad of a folder is its *.md file modified last; files
+// with the same modification time (a fresh clone) are ranked by name, so
+// the date in the name decides.
+//
+// # The four handlers
+//
+// Register each with the matcher "":
+//
+//   - [Startup] on SessionStart. On source "startup" only (not resume,
+//     clear or compact) it injects the last 25 lines of the newest
+//     coordinator scratchpad, the last 20 lines of the newest ego
+//     assessment and `git log --oneline -5` (git runs with a 2 s timeout;
+//     outside a repository that part is left out). Parts that do not exist
+//     are left out; with none at all it says nothing.
+//   - [Assign] on SubagentStart. It tells the subagent today's date, the
+//     path of its scratchpad (.claude/scratchpad/{agent_type}/YYYY-MM-DD.md),
+//     the headings it must contain, and the last 3 lines of the ego and
+//     coordinator scratchpads.
+//   - [SubagentGate] on SubagentStop. It blocks (exit 2: the subagent keeps
+//     working, with the reason as its next instruction) until today's file
+//     exists and has every required heading, as a Markdown heading of any
+//     level ("## What I did", "### Unresolved:"; case and a trailing colon
+//     do not matter; headings inside fenced code do not count).
+//   - [CoordinatorGate] on Stop. It blocks the main session when another
+//     agent has written today's scratchpad and the coordinator has not
+//     written its own (existence is enough here). A main session that runs
+//     as some other agent (agent_type set and not the coordinator) is left
+//     alone.
+//
+// The required headings default to "What I did", "Cross-agent
+// observations" and "Unresolved"; the folder names of the coordinator and
+// the ego, the dir and the headings come from the "scratchpad" config
+// section.
+//
+// # Never looping forever
+//
+// Both gates honour stop_hook_active: when Claude Code is already
+// continuing because of a stop hook, they let the agent stop and only leave
+// a system message that the scratchpad is still missing. So an agent is
+// asked at most once per stop.
+//
+// # Errors
+//
+// Agent types go through package safepath before they become a path; an
+// unsafe one, an unreadable folder or a failing git are internal errors. The
+// injectors always fail open. The gates fail open too (the runtime reports
+// the error), unless the section says "fail": "closed", in which case they
+// block and say they could not check.
+package scratchpad
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
+)
+
+// Line counts taken from other scratchpads.
+const (
+	StartupCoordinatorLines = 25
+	StartupEgoLines         = 20
+	AssignLines             = 3
+	GitLogCount             = 5
+)
+
+// GitTimeout bounds the git log run at startup.
+const GitTimeout = 2 * time.Second
+
+// maxTail caps how much of the end of a scratchpad is read.
+const maxTail = 256 << 10
+
+// Options are what every handler of the chain needs.
+type Options struct {
+	Config config.Scratchpad
+	// Project is the project folder. Empty means $CLAUDE_PROJECT_DIR, or
+	// the input's cwd.
+	Project string
+	// Now gives the time; nil means time.Now. Dates are local.
+	Now func() time.Time
+}
+
+func (o Options) today() string { return project.Now(o.Now).Format(time.DateOnly) }
+
+func (o Options) project(in hooks.Input) string { return project.Dir(o.Project, in, os.Getenv) }
+
+// agentFile returns the project-relative and absolute path of agent's
+// scratchpad for date, checking the name and that it stays inside the
+// project.
+func (o Options) agentFile(project, agent, date string) (rel, abs string, err error) {
+	if err := safepath.Name("agent type", agent); err != nil {
+		return "", "", err
+	}
+	rel = filepath.Join(filepath.FromSlash(o.Config.Dir), agent, date+".md")
+	abs = filepath.Join(project, rel)
+	if err := safepath.Within(project, abs); err != nil {
+		return "", "", err
+	}
+	return filepath.ToSlash(rel), abs, nil
+}
+
+// agentDir returns the absolute folder of agent's scratchpads.
+func (o Options) agentDir(project, agent string) (string, error) {
+	p, err := safepath.Join(filepath.Join(project, filepath.FromSlash(o.Config.Dir)), "agent type", agent)
+	if err != nil {
+		return "", err
+	}
+	if err := safepath.Within(project, p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// failed turns an internal error into the gate's answer under its policy.
+func (o Options) failed(err error) (hooks.Result, error) {
+	if o.Config.Fail == config.FailClosed {
+		return hooks.Blocked(fmt.Sprintf("hookwright scratchpad: could not check the scratchpad (%v); the gate is set to fail closed.", err)), nil
+	}
+	return hooks.Result{}, err
+}
+
+// Startup is the SessionStart handler: the briefing of a new session.
+type Startup struct{ Options }
+
+// Name names the handler in reports.
+func (Startup) Name() string { return "scratchpad-startup" }
+
+// Handle injects the coordinator and ego notes and recent commits on a
+// session's startup.
+func (h Startup) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.SessionStart)
+	if !ok || !h.Config.Enabled || ev.Source != "startup" {
+		return hooks.Result{}, nil
+	}
+	project := h.project(in)
+	var parts, problems []string
+	for _, src := range []struct {
+		agent, title string
+		lines        int
+	}{
+		{h.Config.Coordinator, "Coordinator scratchpad", StartupCoordinatorLines},
+		{h.Config.Ego, "Ego assessment", StartupEgoLines},
+	} {
+		text, err := h.latest(project, src.agent, src.lines, src.title)
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		if text != "" {
+			parts = append(parts, text)
+		}
+	}
+	if log := GitLog(ctx, project, GitLogCount); log != "" {
+		parts = append(parts, fmt.Sprintf("## Recent commits (git log --oneline -%d)\n%s", GitLogCount, log))
+	}
+	res := hooks.Result{}
+	if len(parts) > 0 {
+		res.Context = "Scratchpad briefing from hookwright:\n\n" + strings.Join(parts, "\n\n")
+	}
+	if len(problems) > 0 {
+		return res, errors.New(strings.Join(problems, "; "))
+	}
+	return res, nil
+}
+
+// latest renders the last n lines of agent's newest scratchpad under a
+// heading, or "" when there is none.
+func (o Options) latest(project, agent string, n int, title string) (string, error) {
+	dir, err := o.agentDir(project, agent)
+	if err != nil {
+		return "", err
+	}
+	path, err := Newest(dir)
+	if err != nil || path == "" {
+		return "", err
+	}
+	lines, err := Tail(path, n)
+	if err != nil || len(lines) == 0 {
+		return "", err
+	}
+	rel, _ := filepath.Rel(project, path)
+	return fmt.Sprintf("## %s (%s, last %d lines)\n%s", title, filepath.ToSlash(rel), n, strings.Join(lines, "\n")), nil
+}
+
+// Assign is the SubagentStart handler: it tells the subagent where and how
+// to keep its scratchpad.
+type Assign struct{ Options }
+
+// Name names the handler in reports.
+func (Assign) Name() string { return "scratchpad-assign" }
+
+// Handle injects the subagent's scratchpad duty.
+func (h Assign) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.SubagentStart)
+	if !ok || !h.Config.Enabled || ev.AgentType == "" {
+		return hooks.Result{}, nil
+	}
+	project, date := h.project(in), h.today()
+	rel, _, err := h.agentFile(project, ev.AgentType, date)
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Scratchpad: today is %s. Before you finish, write your scratchpad at %s (project-relative) with these Markdown headings:\n", date, rel)
+	for _, hd := range h.Config.Headings {
+		fmt.Fprintf(&b, "## %s\n", hd)
+	}
+	b.WriteString("You cannot stop until that file exists with every heading.")
+	var problems []string
+	for _, src := range []struct{ agent, title string }{{h.Config.Ego, "Ego assessment"}, {h.Config.Coordinator, "Coordinator scratchpad"}} {
+		text, err := h.latest(project, src.agent, AssignLines, src.title)
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		if text != "" {
+			b.WriteString("\n\n" + text)
+		}
+	}
+	if len(problems) > 0 {
+		return hooks.Context(b.String()), errors.New(strings.Join(problems, "; "))
+	}
+	return hooks.Context(b.String()), nil
+}
+
+// SubagentGate is the SubagentStop handler: no subagent stops before its
+// scratchpad for today has every required heading.
+type SubagentGate struct{ Options }
+
+// Name names the handler in reports.
+func (SubagentGate) Name() string { return "scratchpad-subagent-stop" }
+
+// Handle blocks the stop while the scratchpad is missing or incomplete.
+func (h SubagentGate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.SubagentStop)
+	if !ok || !h.Config.Enabled || ev.AgentType == "" {
+		return hooks.Result{}, nil // older releases do not say which agent stops
+	}
+	project, date := h.project(in), h.today()
+	rel, abs, err := h.agentFile(project, ev.AgentType, date)
+	if err != nil {
+		return h.failed(err)
+	}
+	missing, err := MissingHeadings(abs, h.Config.Headings)
+	exists := true
+	if errors.Is(err, fs.ErrNotExist) {
+		exists, missing, err = false, h.Config.Headings, nil
+	}
+	if err != nil {
+		return h.failed(err)
+	}
+	if len(missing) == 0 {
+		return hooks.Result{}, nil
+	}
+	if ev.StopHookActive {
+		return hooks.Result{SystemMessage: fmt.Sprintf("hookwright scratchpad: %s stopped without a complete scratchpad (%s is %s).", ev.AgentType, rel, describe(exists, missing))}, nil
+	}
+	var b strings.Builder
+	if exists {
+		fmt.Fprintf(&b, "hookwright scratchpad: before you finish, add these Markdown headings to %s (project-relative), each with your notes under it:\n", rel)
+	} else {
+		fmt.Fprintf(&b, "hookwright scratchpad: before you finish, write %s (project-relative) with these Markdown headings, each with your notes under it:\n", rel)
+	}
+	for _, hd := range missing {
+		fmt.Fprintf(&b, "## %s\n", hd)
+	}
+	b.WriteString("Then finish again.")
+	return hooks.Blocked(b.String()), nil
+}
+
+func describe(exists bool, missing []string) string {
+	if !exists {
+		return "missing"
+	}
+	return "missing the headings " + quoteAll(missing)
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// CoordinatorGate is the Stop handler: the coordinator does not stop on a
+// day other agents wrote their scratchpads before it has written its own.
+type CoordinatorGate struct{ Options }
+
+// Name names the handler in reports.
+func (CoordinatorGate) Name() string { return "scratchpad-coordinator-stop" }
+
+// Handle blocks the main session's stop while its scratchpad is missing and
+// another agent's exists for today.
+func (h CoordinatorGate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.Stop)
+	if !ok || !h.Config.Enabled {
+		return hooks.Result{}, nil
+	}
+	if ev.AgentType != "" && ev.AgentType != h.Config.Coordinator {
+		return hooks.Result{}, nil
+	}
+	project, date := h.project(in), h.today()
+	rel, abs, err := h.agentFile(project, h.Config.Coordinator, date)
+	if err != nil {
+		return h.failed(err)
+	}
+	if _, err := os.Stat(abs); err == nil {
+		return hooks.Result{}, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return h.failed(err)
+	}
+	others, err := h.wroteToday(project, date)
+	if err != nil {
+		return h.failed(err)
+	}
+	if len(others) == 0 {
+		return hooks.Result{}, nil
+	}
+	if ev.StopHookActive {
+		return hooks.Result{SystemMessage: fmt.Sprintf("hookwright scratchpad: the coordinator stopped without writing %s (%s wrote theirs today).", rel, strings.Join(others, ", "))}, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "hookwright scratchpad: %s wrote today's scratchpad, but the coordinator has not. Before you finish, write %s (project-relative) with these Markdown headings:\n", strings.Join(others, ", "), rel)
+	for _, hd := range h.Config.Headings {
+		fmt.Fprintf(&b, "## %s\n", hd)
+	}
+	b.WriteString("Then finish again.")
+	return hooks.Blocked(b.String()), nil
+}
+
+// wroteToday lists the agents other than the coordinator that have a
+// scratchpad for date, in name order.
+func (o Options) wroteToday(project, date string) ([]string, error) {
+	root := filepath.Join(project, filepath.FromSlash(o.Config.Dir))
+	if err := safepath.Within(project, root); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == o.Config.Coordinator {
+			continue
+		}
+		info, err := os.Stat(filepath.Join(root, e.Name(), date+".md"))
+		if err == nil && info.Mode().IsRegular() {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
+
+// Newest returns the *.md file in dir modified last (ties: the greatest
+// name), or "" when dir has none or does not exist.
+func Newest(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var (
+		best     string
+		bestTime time.Time
+	)
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if t := info.ModTime(); best == "" || t.After(bestTime) || t.Equal(bestTime) && e.Name() > best {
+			best, bestTime = e.Name(), t
+		}
+	}
+	if best == "" {
+		return "", nil
+	}
+	return filepath.Join(dir, best), nil
+}
+
+// Tail returns the last n lines of the file at path, without trailing blank
+// lines. Only the last 256 KiB are read.
+func Tail(path string, n int) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() > maxTail {
+		if _, err := f.Seek(-maxTail, io.SeekEnd); err != nil {
+			return nil, err
+		}
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	text := strings.TrimRight(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n \t")
+	if text == "" {
+		return nil, nil
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines, nil
+}
+
+// atxHeading is compiled on first use: the runtime starts on every hook call and
+// must not pay for a regexp that this event never needs.
+var atxHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`) })
+
+// Headings returns the text of every ATX Markdown heading in data, outside
+// fenced code blocks, normalized by [NormalizeHeading].
+func Headings(data []byte) []string {
+	var (
+		out   []string
+		fence string
+	)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		trimmed := strings.TrimLeft(line, " ")
+		if f := fenceOf(trimmed); f != "" && len(line)-len(trimmed) < 4 {
+			switch {
+			case fence == "":
+				fence = f
+			case strings.HasPrefix(f, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, f[:1])) == "":
+				fence = ""
+			}
+			continue
+		}
+		if fence != "" {
+			continue
+		}
+		if m := atxHeading().FindStringSubmatch(line); m != nil {
+			out = append(out, NormalizeHeading(m[1]))
+		}
+	}
+	return out
+}
+
+func fenceOf(s string) string {
+	for _, c := range []string{"`", "~"} {
+		n := len(s) - len(strings.TrimLeft(s, c))
+		if n >= 3 {
+			return strings.Repeat(c, n)
+		}
+	}
+	return ""
+}
+
+// NormalizeHeading lowers s, collapses its spaces and drops a trailing
+// colon, so "What I did:" and "what  i did" are the same heading.
+func NormalizeHeading(s string) string {
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	return strings.TrimSpace(strings.TrimSuffix(s, ":"))
+}
+
+// MissingHeadings returns the required headings the file at path lacks.
+// A missing file is an error wrapping fs.ErrNotExist.
+func MissingHeadings(path string, required []string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	have := make(map[string]bool)
+	for _, h := range Headings(data) {
+		have[h] = true
+	}
+	var missing []string
+	for _, r := range required {
+		if !have[NormalizeHeading(r)] {
+			missing = append(missing, r)
+		}
+	}
+	return missing, nil
+}
+
+// GitLog returns `git log --oneline -n` in project, or "" when git is
+// missing, project is no repository, or git takes longer than [GitTimeout].
+func GitLog(ctx context.Context, project string, n int) string {
+	if project == "" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", project, "log", "--oneline", "--no-color", fmt.Sprintf("-%d", n))
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	cmd.WaitDelay = 200 * time.Millisecond
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimRight(string(out), "\n")
+}

@@ -1,0 +1,310 @@
+// Package session records a fingerprint of every Claude Code session that
+// runs in the project, so that "which release, which commit, when" can be
+// answered afterwards.
+//
+// At SessionStart, [Recorder] writes .hookwright/sessions/<session_id>.json:
+//
+//	{"session_id": "...", "started": "...", "starts": [{"source": "startup", "at": "..."}],
+//	 "cwd": "...", "transcript_path": "...", "claude_version": "2.1.33",
+//	 "git_head": "<commit>", "git_branch": "main", "hookwright_version": "..."}
+//
+// A resumed, cleared or compacted session adds to "starts" (the last
+// [MaxStarts] are kept). At SessionEnd, [Ender] sets "ended" and
+// "end_reason".
+//
+// The Claude Code version is read from the first transcript lines that carry
+// a "version" field (every transcript line does on the releases seen), and
+// else from the AI_AGENT variable (2.1.120+, e.g. claude-code_2-1-330_...).
+// The transcript often does not exist yet at SessionStart; SessionEnd fills
+// the version in then. The git commit is read from .git files, never by
+// running git. Every read is bounded, and the session id must pass
+// [safepath.Name] before it becomes a file name.
+//
+// `hwctl sessions` lists the recorded sessions.
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/ccversion"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/statefile"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
+)
+
+// Dir is the folder of the session files, relative to the project.
+const Dir = config.Dir + "/sessions"
+
+// MaxStarts bounds the start records kept per session.
+const MaxStarts = 20
+
+// maxGitFile bounds what is read from a file under .git.
+const maxGitFile = 1 << 20
+
+// Fingerprint is one session file.
+type Fingerprint struct {
+	SessionID         string    `json:"session_id"`
+	Started           time.Time `json:"started"`
+	Starts            []Start   `json:"starts,omitempty"`
+	Ended             time.Time `json:"ended,omitzero"`
+	EndReason         string    `json:"end_reason,omitempty"`
+	Cwd               string    `json:"cwd,omitempty"`
+	TranscriptPath    string    `json:"transcript_path,omitempty"`
+	Model             string    `json:"model,omitempty"`
+	ClaudeVersion     string    `json:"claude_version,omitempty"`
+	GitHead           string    `json:"git_head,omitempty"`
+	GitBranch         string    `json:"git_branch,omitempty"`
+	HookwrightVersion string    `json:"hookwright_version,omitempty"`
+}
+
+// Start is one SessionStart of a session.
+type Start struct {
+	Source string    `json:"source"`
+	At     time.Time `json:"at"`
+}
+
+// Recorder is the SessionStart handler. Register it with the matcher "".
+type Recorder struct {
+	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
+	Dir string
+	// Version is hookwright's version; empty means the build's.
+	Version string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Name names the handler in reports.
+func (Recorder) Name() string { return "session" }
+
+// Handle records the start.
+func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.SessionStart)
+	if !ok {
+		return hooks.Result{}, nil
+	}
+	getenv, now := project.Getenv(r.Getenv), project.Now(r.Now).UTC()
+	dir := project.Dir(r.Dir, in, getenv)
+	version := r.Version
+	if version == "" {
+		version = buildVersion()
+	}
+	claude := ClaudeVersion(ev.TranscriptPath, getenv)
+	head, branch := GitHead(dir)
+	err := change(dir, ev.SessionID, func(fp *Fingerprint) {
+		if fp.Started.IsZero() {
+			fp.Started = now
+		}
+		fp.Starts = append(fp.Starts, Start{Source: ev.Source, At: now})
+		if n := len(fp.Starts); n > MaxStarts {
+			fp.Starts = append([]Start(nil), fp.Starts[n-MaxStarts:]...)
+		}
+		fp.Cwd, fp.TranscriptPath = ev.Cwd, ev.TranscriptPath
+		set(&fp.Model, ev.Model)
+		set(&fp.ClaudeVersion, claude)
+		set(&fp.GitHead, head)
+		set(&fp.GitBranch, branch)
+		fp.HookwrightVersion = version
+	})
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	return hooks.Result{}, nil
+}
+
+// Ender is the SessionEnd handler. Register it with the matcher "".
+type Ender struct {
+	Dir    string
+	Getenv func(string) string
+	Now    func() time.Time
+}
+
+// Name names the handler in reports.
+func (Ender) Name() string { return "session-end" }
+
+// Handle records the end, and the Claude Code version if still unknown.
+func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.SessionEnd)
+	if !ok {
+		return hooks.Result{}, nil
+	}
+	getenv, now := project.Getenv(e.Getenv), project.Now(e.Now).UTC()
+	err := change(project.Dir(e.Dir, in, getenv), ev.SessionID, func(fp *Fingerprint) {
+		if fp.Started.IsZero() {
+			fp.Started = now // SessionStart was missed (hookwright installed mid-session)
+		}
+		fp.Ended, fp.EndReason = now, ev.Reason
+		if fp.ClaudeVersion == "" {
+			fp.ClaudeVersion = ClaudeVersion(ev.TranscriptPath, getenv)
+		}
+		set(&fp.TranscriptPath, ev.TranscriptPath)
+		set(&fp.Cwd, ev.Cwd)
+	})
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	return hooks.Result{}, nil
+}
+
+func set(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
+// File returns the path of the session's file in the project at dir.
+func File(dir, sessionID string) (string, error) {
+	if err := safepath.Name("session id", sessionID); err != nil {
+		return "", err
+	}
+	folder, err := project.Path(dir, Dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(folder, sessionID+".json"), nil
+}
+
+func change(dir, sessionID string, edit func(*Fingerprint)) error {
+	path, err := File(dir, sessionID)
+	if err != nil {
+		return err
+	}
+	return statefile.Update(path, func(old []byte) ([]byte, error) {
+		var fp Fingerprint
+		if len(old) > 0 && json.Unmarshal(old, &fp) != nil {
+			fp = Fingerprint{} // a broken file is replaced, not kept
+		}
+		fp.SessionID = sessionID
+		edit(&fp)
+		data, err := json.MarshalIndent(fp, "", "  ")
+		return append(data, '\n'), err
+	})
+}
+
+// List returns the recorded sessions of the project at dir, newest start
+// first, at most limit of them (0: all). Files that do not parse are
+// skipped.
+func List(dir string, limit int) ([]Fingerprint, error) {
+	folder, err := project.Path(dir, Dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(folder)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	var out []Fingerprint
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		data, err := statefile.Read(filepath.Join(folder, e.Name()))
+		var fp Fingerprint
+		if err != nil || json.Unmarshal(data, &fp) != nil {
+			continue
+		}
+		out = append(out, fp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// ClaudeVersion returns the running Claude Code version, or "" (see
+// package ccversion).
+func ClaudeVersion(transcript string, getenv func(string) string) string {
+	return ccversion.Running(getenv("AI_AGENT"), transcript)
+}
+
+// GitHead returns the commit and branch checked out in the repository at
+// dir, reading .git files only; both are empty when dir is not a git
+// repository or the files cannot be read.
+func GitHead(dir string) (commit, branch string) {
+	gitDir := filepath.Join(dir, ".git")
+	if info, err := os.Stat(gitDir); err != nil {
+		return "", ""
+	} else if !info.IsDir() { // a worktree: ".git" holds "gitdir: <path>"
+		data := readSmall(gitDir)
+		p, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+		if !ok {
+			return "", ""
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		gitDir = p
+	}
+	head := strings.TrimSpace(string(readSmall(filepath.Join(gitDir, "HEAD"))))
+	ref, isRef := strings.CutPrefix(head, "ref: ")
+	if !isRef {
+		return head, ""
+	}
+	branch = strings.TrimPrefix(ref, "refs/heads/")
+	if !strings.HasPrefix(ref, "refs/") || strings.Contains(ref, "..") {
+		return "", branch
+	}
+	commonDir := gitDir
+	if c := strings.TrimSpace(string(readSmall(filepath.Join(gitDir, "commondir")))); c != "" {
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		commonDir = c
+	}
+	for _, d := range []string{gitDir, commonDir} {
+		if c := strings.TrimSpace(string(readSmall(filepath.Join(d, filepath.FromSlash(ref))))); c != "" {
+			return c, branch
+		}
+	}
+	packed := readSmall(filepath.Join(commonDir, "packed-refs"))
+	for line := range bytes.Lines(packed) {
+		fields := strings.Fields(string(line))
+		if len(fields) == 2 && fields[1] == ref {
+			return fields[0], branch
+		}
+	}
+	return "", branch
+}
+
+func readSmall(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, maxGitFile))
+	return data
+}
+
+// buildVersion is hookwright's version as the Go build recorded it.
+func buildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += "+" + s.Value[:12]
+		}
+	}
+	return v
+}

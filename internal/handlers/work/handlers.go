@@ -1,0 +1,186 @@
+package work
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+)
+
+// Gate is the PreToolUse handler that checks an edit belongs to a work
+// unit. Register it for PreToolUse with "Bash|Write|Edit|MultiEdit".
+type Gate struct {
+	Config config.Work
+	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
+	Dir string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Name names the handler in reports.
+func (Gate) Name() string { return "work" }
+
+// Hint is what the model is told when an edit has no work unit.
+const Hint = "hookwright work: this edit belongs to no active work unit. " +
+	"Start one first: create a task (TaskCreate) and set it in progress " +
+	"(TaskUpdate status \"in_progress\"), or ask the user to run " +
+	"`hwctl work start <name>`."
+
+// Handle denies (strict) or flags (warn) an edit outside a work unit.
+func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.PreToolUse)
+	if !ok || g.Config.Mode == config.WorkOff {
+		return hooks.Result{}, nil
+	}
+	switch ev.ToolName {
+	case "Write", "Edit", "MultiEdit":
+	default:
+		return hooks.Result{}, nil
+	}
+	dir := project.Dir(g.Dir, in, project.Getenv(g.Getenv))
+	st, err := Load(dir)
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	if len(st.Active(ev.SessionID)) > 0 {
+		return hooks.Result{}, nil
+	}
+	if g.Config.Mode == config.WorkStrict {
+		return hooks.Blocked(Hint), nil
+	}
+	if _, done := st.Warned[ev.SessionID]; done {
+		return hooks.Result{}, nil
+	}
+	first := false
+	err = update(dir, func(st *State) bool {
+		if _, done := st.Warned[ev.SessionID]; done {
+			return false
+		}
+		if len(st.Warned) >= maxUnits {
+			clear(st.Warned)
+		}
+		st.Warned[ev.SessionID] = project.Now(g.Now).UTC()
+		first = true
+		return true
+	})
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	if !first {
+		return hooks.Result{}, nil
+	}
+	return hooks.Context(Hint + " (This warning is shown once per session.)"), nil
+}
+
+// Observer is the PostToolUse handler that records tasks going in and out
+// of progress. Register it for PostToolUse with "TaskUpdate".
+type Observer struct {
+	Config config.Work
+	Dir    string
+	Getenv func(string) string
+	Now    func() time.Time
+}
+
+// Name names the handler in reports.
+func (Observer) Name() string { return "work-observer" }
+
+// Handle records a TaskUpdate's status change.
+func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.PostToolUse)
+	if !ok || ev.ToolName != "TaskUpdate" || o.Config.Mode == config.WorkOff {
+		return hooks.Result{}, nil
+	}
+	var u struct {
+		TaskID string `json:"taskId"`
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal(ev.ToolInput, &u); err != nil {
+		return hooks.Result{}, fmt.Errorf("TaskUpdate input: %w", err)
+	}
+	if u.Status == "" || u.TaskID == "" {
+		return hooks.Result{}, nil
+	}
+	var r struct {
+		Success *bool `json:"success"`
+	}
+	if json.Unmarshal(ev.ToolResponse, &r) == nil && r.Success != nil && !*r.Success {
+		return hooks.Result{}, nil
+	}
+	getenv := project.Getenv(o.Getenv)
+	key := ev.SessionID + "/" + u.TaskID
+	name := "task #" + u.TaskID
+	if u.Status == tasklist.InProgress {
+		if cfg := tasklist.ConfigDir(getenv); cfg != "" {
+			dir := tasklist.Dir(cfg, tasklist.ListID(getenv, "", ev.SessionID))
+			if t, ok, _ := tasklist.Get(dir, u.TaskID); ok && t.Subject != "" {
+				name += " " + t.Subject
+			}
+		}
+	}
+	err := update(project.Dir(o.Dir, in, getenv), func(st *State) bool {
+		_, had := st.Tasks[key]
+		if u.Status != tasklist.InProgress {
+			delete(st.Tasks, key)
+			return had
+		}
+		if had || len(st.Tasks) >= maxUnits {
+			return false
+		}
+		st.Tasks[key] = Unit{Name: name, Session: ev.SessionID, TaskID: u.TaskID, Started: project.Now(o.Now).UTC()}
+		return true
+	})
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	return hooks.Result{}, nil
+}
+
+// Ender is the SessionEnd handler that drops the ending session's task
+// units and warning mark. Register it for SessionEnd with "".
+type Ender struct {
+	Dir    string
+	Getenv func(string) string
+}
+
+// Name names the handler in reports.
+func (Ender) Name() string { return "work-end" }
+
+// Handle forgets the session.
+func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.SessionEnd)
+	if !ok {
+		return hooks.Result{}, nil
+	}
+	dir := project.Dir(e.Dir, in, project.Getenv(e.Getenv))
+	if path, err := Path(dir); err != nil {
+		return hooks.Result{}, err
+	} else if _, err := os.Stat(path); err != nil {
+		return hooks.Result{}, nil // nothing recorded, nothing to forget
+	}
+	err := update(dir, func(st *State) bool {
+		changed := false
+		for k, u := range st.Tasks {
+			if u.Session == ev.SessionID {
+				delete(st.Tasks, k)
+				changed = true
+			}
+		}
+		if _, ok := st.Warned[ev.SessionID]; ok {
+			delete(st.Warned, ev.SessionID)
+			changed = true
+		}
+		return changed
+	})
+	if err != nil {
+		return hooks.Result{}, err
+	}
+	return hooks.Result{}, nil
+}

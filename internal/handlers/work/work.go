@@ -1,0 +1,172 @@
+// Package work makes every edit belong to a unit of work.
+//
+// # Work units
+//
+// A work unit is either
+//
+//   - a task in progress: a TaskUpdate call that set a task's status to
+//     "in_progress", seen by [Observer] on PostToolUse (matcher TaskUpdate)
+//     and recorded until a later TaskUpdate moves the task on (completed,
+//     pending, deleted) or the session ends ([Ender] on SessionEnd). A task
+//     unit belongs to the session that started it, so one agent's task does
+//     not cover another session's edits; or
+//   - a named unit started by hand with `hwctl work start <name>` and ended
+//     with `hwctl work stop <name>`. It covers every session in the project
+//     until it is stopped.
+//
+// Both live in .hookwright/work.json, updated under a lock and written
+// atomically.
+//
+// # The gate
+//
+// [Gate] runs on PreToolUse. It is registered for "Bash|Write|Edit|MultiEdit"
+// alongside the guard, but acts only on Write, Edit and MultiEdit. When the
+// session has no active work unit, config work.mode decides:
+//
+//   - "strict": the edit is denied, and the reason says how to start a unit;
+//   - "warn" (the default): the edit goes on, and the model is told once per
+//     session, as additionalContext, how to start a unit;
+//   - "off": nothing is checked or recorded.
+//
+// Every failure (an unreadable work.json, say) fails open.
+package work
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/statefile"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
+)
+
+// File is the state file, relative to the project.
+const File = config.Dir + "/work.json"
+
+// State is the content of work.json.
+type State struct {
+	// Manual holds the units started with hwctl, by name.
+	Manual map[string]Unit `json:"manual,omitempty"`
+	// Tasks holds the tasks in progress, by "<session>/<task id>".
+	Tasks map[string]Unit `json:"tasks,omitempty"`
+	// Warned records the sessions already warned in "warn" mode.
+	Warned map[string]time.Time `json:"warned,omitempty"`
+}
+
+// Unit is one work unit.
+type Unit struct {
+	Name    string    `json:"name"`
+	Session string    `json:"session,omitempty"`
+	TaskID  string    `json:"task_id,omitempty"`
+	Started time.Time `json:"started"`
+}
+
+// Path returns the work.json path of the project at dir.
+func Path(dir string) (string, error) { return project.Path(dir, File) }
+
+// Load reads the state of the project at dir; a missing file is empty.
+func Load(dir string) (State, error) {
+	path, err := Path(dir)
+	if err != nil {
+		return State{}, err
+	}
+	data, err := statefile.Read(path)
+	if err != nil {
+		return State{}, err
+	}
+	return decode(path, data)
+}
+
+func decode(path string, data []byte) (State, error) {
+	var st State
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &st); err != nil {
+			return State{}, fmt.Errorf("work state %s: %w", path, err)
+		}
+	}
+	if st.Manual == nil {
+		st.Manual = map[string]Unit{}
+	}
+	if st.Tasks == nil {
+		st.Tasks = map[string]Unit{}
+	}
+	if st.Warned == nil {
+		st.Warned = map[string]time.Time{}
+	}
+	return st, nil
+}
+
+// Active returns the units that cover session, manual units first, each
+// group sorted by name.
+func (st State) Active(session string) []Unit {
+	var manual, tasks []Unit
+	for _, u := range st.Manual {
+		manual = append(manual, u)
+	}
+	for _, u := range st.Tasks {
+		if u.Session == session {
+			tasks = append(tasks, u)
+		}
+	}
+	byName := func(us []Unit) {
+		sort.Slice(us, func(i, j int) bool { return us[i].Name < us[j].Name })
+	}
+	byName(manual)
+	byName(tasks)
+	return append(manual, tasks...)
+}
+
+// update changes the state of the project at dir under its lock. change
+// reports whether it changed anything.
+func update(dir string, change func(st *State) bool) error {
+	path, err := Path(dir)
+	if err != nil {
+		return err
+	}
+	return statefile.Update(path, func(old []byte) ([]byte, error) {
+		st, err := decode(path, old)
+		if err != nil {
+			return nil, err
+		}
+		if !change(&st) {
+			return nil, statefile.ErrNoChange
+		}
+		data, err := json.MarshalIndent(st, "", "  ")
+		return append(data, '\n'), err
+	})
+}
+
+// maxUnits bounds each map of the state file.
+const maxUnits = 1000
+
+// Start starts the manual unit name in the project at dir. Starting a unit
+// that is already active is not an error.
+func Start(dir, name string, now time.Time) error {
+	if err := safepath.Name("work unit name", name); err != nil {
+		return err
+	}
+	return update(dir, func(st *State) bool {
+		if _, ok := st.Manual[name]; ok {
+			return false
+		}
+		if len(st.Manual) >= maxUnits {
+			return false
+		}
+		st.Manual[name] = Unit{Name: name, Started: now.UTC()}
+		return true
+	})
+}
+
+// Stop ends the manual unit name; it reports whether it was active.
+func Stop(dir, name string) (bool, error) {
+	found := false
+	err := update(dir, func(st *State) bool {
+		_, found = st.Manual[name]
+		delete(st.Manual, name)
+		return found
+	})
+	return found, err
+}

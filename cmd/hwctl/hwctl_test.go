@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 func hwctl(t *testing.T, args ...string) (string, string, int) {

@@ -9,10 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
 func pdcaCommand(s streams) *cli.Command {

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	hwsession "github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/modelapi"
 )
 
 // pdcaHooks returns the hooks.json of one band: native TaskCompleted

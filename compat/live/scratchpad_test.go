@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
+	"github.com/hookwright/hookwright/internal/modelapi"
 )
 
 // scratchpadHooks registers only the SubagentStop scratchpad gate.

@@ -9,13 +9,13 @@ package builtin
 import (
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
-	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/handlers/guard"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
 	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/handlers/teamctx"
 	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
 // registration is one built-in handler: where it is registered, and how to

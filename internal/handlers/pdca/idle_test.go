@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
+	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
 )
 

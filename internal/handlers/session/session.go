@@ -41,8 +41,8 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
-	"github.com/hookwright/hookwright/internal/runtime/statefile"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/runtime/statefile"
 )
 
 // Dir is the folder of the session files, relative to the project.

@@ -39,8 +39,8 @@ import (
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
-	"github.com/hookwright/hookwright/internal/runtime/statefile"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/runtime/statefile"
 )
 
 // File is the state file, relative to the project.

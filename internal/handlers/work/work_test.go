@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
 var noEnv = func(string) string { return "" }

@@ -13,7 +13,8 @@ import (
 //
 // # Registration
 //
-// Handle registers a handler for an event and a matcher. Mistakes panic at
+// Handle registers a handler for an event and a matcher; [On] registers a
+// function of one event type and takes the event from the type. Mistakes panic at
 // registration, before any event is served: a nil handler, an unknown
 // event, a matcher that does not compile, or the same handler name twice
 // for one event and matcher.
@@ -46,14 +47,37 @@ import (
 //
 // A handler that returns an error, panics or returns after the deadline
 // does not change the result: the mux fails open and records a [Fault], and
-// no handler starts once the deadline has passed. Handlers must honour the
-// context; one that never returns holds Dispatch, so a process that cannot
-// wait (cmd/hookwright) arms its own watchdog around the call. [Mux.Running]
-// names the handler in progress for that report. Gates that must fail
-// closed return a Block themselves.
+// no handler starts once the deadline has passed. The exception is a gate
+// that implements [FailCloser] and says it fails closed: when it errors,
+// panics, overruns or cannot start before the deadline, Dispatch blocks
+// with a reason that says so, and stops. Handlers must honour the context;
+// one that never returns holds Dispatch, so a process that cannot wait
+// (cmd/hookwright) arms its own watchdog around the call. [Mux.Running]
+// names the handler in progress for that report, and [Mux.PendingClosed]
+// the fail-closed gate that has not decided yet.
 type Mux struct {
 	routes  []Route
 	running atomic.Pointer[string]
+	pending atomic.Pointer[[]Route] // the routes not finished yet, the running one first
+}
+
+// FailCloser is implemented by a gate whose policy may be to block when it
+// cannot decide (its config says "fail": "closed"). FailClosed reports
+// whether that is the policy now.
+type FailCloser interface {
+	FailClosed() bool
+}
+
+// failsClosed reports whether h is a gate set to fail closed.
+func failsClosed(h Handler) bool {
+	fc, ok := h.(FailCloser)
+	return ok && fc.FailClosed()
+}
+
+// ClosedReason is the block reason of a fail-closed gate that could not
+// decide: it names the gate and what went wrong.
+func ClosedReason(name string, err error) string {
+	return fmt.Sprintf("hookwright: %s could not decide (%v); the gate is set to fail closed, so this is blocked. Fix the cause or set its \"fail\" to \"open\" in .hookwright/config.json.", name, err)
 }
 
 // Route is one registration.
@@ -109,6 +133,31 @@ func (m *Mux) Handle(event Event, matcher string, h Handler) {
 		}
 	}
 	m.routes = append(m.routes, r)
+}
+
+// On registers f for the event whose input type is E, with matcher (see
+// [Mux] for the matcher rules). The event is named once, by the type, so a
+// handler cannot be registered on an event whose input it never receives:
+//
+//	hooks.On(m, "", func(ctx context.Context, e *hooks.TaskCompleted) (hooks.Result, error) { ... })
+//
+// E must be one event's input type (*PreToolUse, *TaskCompleted, ...); any
+// other type panics at registration.
+func On[E Input](m *Mux, matcher string, f func(ctx context.Context, in E) (Result, error)) {
+	if f == nil {
+		panic("hooks: On: nil function")
+	}
+	var found []Event
+	for _, info := range events {
+		if _, ok := info.new().(E); ok {
+			found = append(found, info.event)
+		}
+	}
+	if len(found) != 1 {
+		var zero E
+		panic(fmt.Sprintf("hooks: On: %T is not the input type of exactly one event (matches %d)", zero, len(found)))
+	}
+	m.Handle(found[0], matcher, For(f))
 }
 
 // HandleFunc registers a function; see [Mux.Handle].
@@ -178,9 +227,20 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 		faults []Fault
 	)
 	defer m.running.Store(nil)
-	for _, r := range m.Match(in.Base().HookEventName, in.MatchTarget()) {
+	defer m.pending.Store(nil)
+	routes := m.Match(in.Base().HookEventName, in.MatchTarget())
+	for i, r := range routes {
+		rest := routes[i:]
+		m.pending.Store(&rest)
 		if err := ctx.Err(); err != nil {
-			faults = append(faults, Fault{r.Name, fmt.Errorf("%w: not started: %v", ErrDeadline, err)})
+			err = fmt.Errorf("%w: not started: %v", ErrDeadline, err)
+			faults = append(faults, Fault{r.Name, err})
+			for _, later := range rest {
+				if failsClosed(later.Handler) {
+					merge(&merged, Result{Decision: Block, Reason: ClosedReason(later.Name, err)})
+					break
+				}
+			}
 			break
 		}
 		m.running.Store(&r.Name)
@@ -190,6 +250,10 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 		}
 		if err != nil {
 			faults = append(faults, Fault{r.Name, err})
+			if failsClosed(r.Handler) {
+				merge(&merged, Result{Decision: Block, Reason: ClosedReason(r.Name, err)})
+				break
+			}
 			continue
 		}
 		if merge(&merged, res) {
@@ -204,6 +268,23 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 func (m *Mux) Running() string {
 	if p := m.running.Load(); p != nil {
 		return *p
+	}
+	return ""
+}
+
+// PendingClosed returns the name of the first gate set to fail closed that
+// Dispatch has not finished (the one running, or one still to run), or "".
+// It is safe to call from another goroutine: a watchdog that gives up on a
+// handler asks it whether giving up must block.
+func (m *Mux) PendingClosed() string {
+	p := m.pending.Load()
+	if p == nil {
+		return ""
+	}
+	for _, r := range *p {
+		if failsClosed(r.Handler) {
+			return r.Name
+		}
 	}
 	return ""
 }

@@ -58,7 +58,8 @@ func TestMain(m *testing.M) {
 //	exit        expected exit code
 //
 // The binary runs through `sh -c` with CLAUDE_PROJECT_DIR set to a fresh
-// project folder, exactly as Claude Code runs a hook. -update rewrites
+// project folder, exactly as Claude Code runs a hook, in an environment of
+// PATH and a temporary HOME only. -update rewrites
 // stdout, stderr and exit.
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
@@ -98,7 +99,10 @@ func runCase(t *testing.T, file string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", `"$HOOKWRIGHT_BIN" `+args)
 	cmd.Dir = project
-	cmd.Env = append(os.Environ(), "HOOKWRIGHT_BIN="+binPath, "CLAUDE_PROJECT_DIR="+project, "HOOKWRIGHT_DEBUG=")
+	// A hermetic environment: PATH and a fresh HOME, nothing inherited, so
+	// running the tests inside a Claude Code session (CLAUDE_*, TMUX_PANE,
+	// AI_AGENT ...) cannot change their result.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "HOOKWRIGHT_BIN=" + binPath, "CLAUDE_PROJECT_DIR=" + project}
 	for _, kv := range strings.Split(strings.TrimSpace(string(sec["env"])), "\n") {
 		if kv != "" {
 			cmd.Env = append(cmd.Env, strings.ReplaceAll(kv, "$PROJECT", project))

@@ -17,11 +17,43 @@
 // written by hookgen, which decides the block channel.
 //
 // Environment: HOOKWRIGHT_DEBUG=1 logs to stderr; HOOKWRIGHT_TIMEOUT (a Go
-// duration, default 5s) bounds the handlers; HOOKWRIGHT_STDIN_TIMEOUT
+// duration, default 5s) bounds the call after stdin is read; HOOKWRIGHT_STDIN_TIMEOUT
 // (default 1s) bounds the wait for input; HOOKWRIGHT_MAX_INPUT (bytes,
 // default 5 MiB) caps it.
+//
+// # Never a block by our own fault
+//
+// Only a handler's decision exits 2. Every file the call touches (config,
+// journal, state, scratchpads, task files, transcript) is opened without
+// blocking, as a regular file only, confined to its root and read with a
+// cap (package safepath). A watchdog covers the whole call, from decoding
+// the input to writing the journal: when it runs out it answers with the
+// defaults and a systemMessage (exit 0), or, when a gate set to "fail":
+// "closed" has not decided, blocks and says so. A panic anywhere is
+// recovered and exits 1; the heap runs under a soft limit ([memoryLimit]).
+//
+// One thing Go cannot recover from: a fatal error of the Go runtime itself
+// (out of memory despite the caps, a concurrent map write, a stack
+// overflow, a corrupted heap). Go then prints "fatal error:" and exits 2,
+// which Claude Code reads as a block. The caps above exist so that no input
+// can cause one.
 package main
 
-import "os"
+import (
+	"os"
+	"runtime/debug"
+	"time"
 
-func main() { os.Exit(run(os.Args[1:], stdin(), os.Stdout, os.Stderr, os.Getenv)) }
+	"github.com/hookwright/hookwright/internal/runtime/project"
+)
+
+// memoryLimit is the soft heap limit: far above what a call needs (stdin
+// is capped at 5 MiB, state files at 4 MiB), low enough that the garbage
+// collector works hard long before the machine runs out.
+const memoryLimit = 512 << 20
+
+func main() {
+	debug.SetMemoryLimit(memoryLimit)
+	env := project.Env{Getenv: os.Getenv, Now: time.Now, Home: os.UserHomeDir}
+	os.Exit(run(os.Args[1:], stdin(), os.Stdout, os.Stderr, env))
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/fallback"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 // exitProcess ends the process; tests replace it.
@@ -39,8 +40,16 @@ type invocation struct {
 	band  hooks.Band
 }
 
-// run is the whole program; it returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+// run is the whole program; it returns the exit code. env is the one
+// environment, clock and home every handler sees. A panic is recovered and
+// exits 1: never a block by our own fault.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.Env) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			code = fail(stderr, fmt.Errorf("internal error: %v (failed open)", p))
+		}
+	}()
+	getenv := project.Getenv(env.Getenv)
 	log := newLogger(stderr, getenv)
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintf(stderr, usage, eventList())
@@ -65,24 +74,49 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		log.Debug("empty stdin: nothing to do", "event", inv.event)
 		return hooks.ExitOK
 	}
-	return serve(inv, data, stdout, stderr, getenv, log)
+	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
+	dog := arm(deadline, inv.event, inv.band, stdout, stderr, exitProcess)
+	defer dog.disarm()
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("internal error: %v (failed open)", p)
+			if c, ok := dog.answer(func() int { return fail(stderr, err) }); ok {
+				code = c
+			} else {
+				select {} // the watchdog answered and is ending the process
+			}
+		}
+	}()
+	return serve(inv, data, stdout, stderr, env, dog, deadline, log)
 }
 
-// serve decodes, adapts, dispatches, emits and journals one event.
-func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(string) string, log *slog.Logger) int {
-	start := time.Now().UTC() // UTC: the journal never needs /etc/localtime
+// serve decodes, adapts, dispatches, emits and journals one event, all
+// under the watchdog.
+func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, dog *watchdog, deadline time.Duration, log *slog.Logger) int {
+	start := env.Time().UTC() // UTC: the journal never needs /etc/localtime
+	getenv := project.Getenv(env.Getenv)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
 	fired := inv.event
 	if inv.via != "" {
 		fired = inv.via
 	}
+	failed := func(err error) int {
+		if code, ok := dog.answer(func() int { return fail(stderr, err) }); ok {
+			return code
+		}
+		select {} // the watchdog answered and is ending the process
+	}
+	dog.at("decoding the input")
 	in, err := hooks.Decode(data, fired)
 	if err != nil {
-		return fail(stderr, err)
+		return failed(err)
 	}
+	dog.at("reading the team and task files")
 	if inv.via != "" {
-		adapted, ok, err := fallback.Adapt(inv.event, in)
+		adapted, ok, err := fallback.Adapt(inv.event, in, getenv)
 		if err != nil {
-			return fail(stderr, err)
+			return failed(err)
 		}
 		if !ok {
 			log.Debug("fallback does not apply", "event", inv.event, "via", inv.via)
@@ -90,19 +124,15 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 		}
 		in = adapted
 	} else {
-		fallback.FillTeam(in) // the same team on the native path as on the fallbacks
+		fallback.FillTeam(in, getenv) // the same team on the native path as on the fallbacks
 	}
 	project := hooks.ProjectDir(in, getenv)
+	dog.at("reading the config")
 	cfg, cfgErr := config.Load(project)
-	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	mux := builtin.For(cfg, in.Base().HookEventName)
-	dog := arm(deadline, mux, stdout, stderr, exitProcess)
+	mux := builtin.For(cfg, in.Base().HookEventName, env)
+	dog.watch(mux)
+	dog.at("dispatching")
 	res, faults := mux.Dispatch(ctx, in)
-	if !dog.disarm() {
-		select {} // the watchdog answered and is ending the process
-	}
 	var notes []string
 	if cfgErr != nil {
 		notes = append(notes, "hookwright: "+cfgErr.Error())
@@ -111,22 +141,31 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 		notes = append(notes, "hookwright: "+f.Error()+" (failed open)")
 	}
 	if len(notes) > 0 && res.Decision != hooks.Block {
-		for _, n := range notes {
-			fmt.Fprintln(stderr, n)
-		}
 		res.SystemMessage = strings.Join(append(notes, res.SystemMessage), "\n")
 		res.SystemMessage = strings.TrimSuffix(res.SystemMessage, "\n")
 	}
 	if res.Decision != hooks.Block {
+		dog.at("checking the native switch")
 		if msg := switchNative(inv, in, cfg, getenv, log); msg != "" {
 			res.SystemMessage = strings.TrimPrefix(res.SystemMessage+"\n"+msg, "\n")
 		}
 	}
-	code := hooks.Emit(stdout, stderr, inv.event, res, inv.band)
+	code, ok := dog.answer(func() int {
+		if len(notes) > 0 && res.Decision != hooks.Block {
+			for _, n := range notes {
+				fmt.Fprintln(stderr, n)
+			}
+		}
+		return hooks.Emit(stdout, stderr, inv.event, res, inv.band)
+	})
+	if !ok {
+		select {} // the watchdog answered and is ending the process
+	}
+	dog.at("writing the journal")
 	if project != "" && cfg.Journal.Enabled {
 		e := journal.Entry{
 			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via),
-			Target: in.MatchTarget(), Exit: code, Micros: time.Since(start).Microseconds(), Faults: notes,
+			Target: in.MatchTarget(), Exit: code, Micros: env.Time().Sub(start).Microseconds(), Faults: notes,
 		}
 		if res.Decision != hooks.None {
 			e.Decision, e.Reason = res.Decision.String(), res.Reason

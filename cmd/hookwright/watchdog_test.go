@@ -38,13 +38,14 @@ func TestWatchdogFailsOpenOnAHungHandler(t *testing.T) {
 	})))
 	var stdout, stderr syncBuffer
 	exited := make(chan int, 1)
-	dog := arm(10*time.Millisecond, m, &stdout, &stderr, func(code int) { exited <- code; close(release) })
+	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(code int) { exited <- code; close(release) })
+	dog.watch(m)
 	go m.Dispatch(context.Background(), &hooks.Stop{Common: hooks.Common{HookEventName: hooks.EventStop}})
 	if code := <-exited; code != hooks.ExitOK {
 		t.Fatalf("exit %d, want 0 (fail open)", code)
 	}
-	if dog.disarm() {
-		t.Fatal("disarm after the watchdog fired let the caller write a second answer")
+	if _, ok := dog.answer(func() int { t.Error("the caller wrote a second answer"); return 0 }); ok {
+		t.Fatal("answer after the watchdog fired let the caller write a second answer")
 	}
 	want := "hookwright: stuck did not return within 10ms (failed open)"
 	if !strings.Contains(stderr.String(), want) || !strings.Contains(stdout.String(), `{"systemMessage":"`+want+`"}`) {
@@ -54,12 +55,56 @@ func TestWatchdogFailsOpenOnAHungHandler(t *testing.T) {
 
 func TestWatchdogStaysQuietWhenHandlersReturn(t *testing.T) {
 	var stdout, stderr syncBuffer
-	dog := arm(10*time.Millisecond, new(hooks.Mux), &stdout, &stderr, func(int) { t.Error("watchdog fired after disarm") })
-	if !dog.disarm() {
-		t.Fatal("disarm refused before the deadline")
+	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(int) { t.Error("watchdog fired after disarm") })
+	if _, ok := dog.answer(func() int { return 0 }); !ok {
+		t.Fatal("answer refused before the deadline")
 	}
+	dog.disarm()
 	time.Sleep(10*time.Millisecond + watchdogGrace + 50*time.Millisecond)
 	if stdout.String() != "" || stderr.String() != "" {
 		t.Fatalf("watchdog wrote %q %q", stdout.String(), stderr.String())
+	}
+}
+
+// closedGate is a gate set to fail closed that never returns.
+type closedGate struct{ release chan struct{} }
+
+func (closedGate) Name() string     { return "closed-gate" }
+func (closedGate) FailClosed() bool { return true }
+func (g closedGate) Handle(context.Context, hooks.Input) (hooks.Result, error) {
+	<-g.release
+	return hooks.Result{}, nil
+}
+
+func TestWatchdogBlocksForAClosedGate(t *testing.T) {
+	m := new(hooks.Mux)
+	gate := closedGate{make(chan struct{})}
+	m.Handle(hooks.EventStop, "", gate)
+	var stdout, stderr syncBuffer
+	exited := make(chan int, 1)
+	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(code int) { exited <- code; close(gate.release) })
+	dog.watch(m)
+	go m.Dispatch(context.Background(), &hooks.Stop{Common: hooks.Common{HookEventName: hooks.EventStop}})
+	if code := <-exited; code != hooks.ExitBlock {
+		t.Fatalf("exit %d, want %d (a closed gate that overruns blocks)", code, hooks.ExitBlock)
+	}
+	if !strings.Contains(stderr.String(), "closed-gate could not decide") || !strings.Contains(stderr.String(), "fail closed") {
+		t.Fatalf("stderr %q does not say the gate failed closed", stderr.String())
+	}
+}
+
+func TestWatchdogKeepsTheAnswerWhileJournaling(t *testing.T) {
+	var stdout, stderr syncBuffer
+	exited := make(chan int, 1)
+	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(code int) { exited <- code })
+	if _, ok := dog.answer(func() int { return hooks.ExitBlock }); !ok {
+		t.Fatal("answer refused")
+	}
+	dog.at("writing the journal") // and hang there
+	if code := <-exited; code != hooks.ExitBlock {
+		t.Fatalf("exit %d, want the answer's %d", code, hooks.ExitBlock)
+	}
+	if stdout.String() != "" || stderr.String() != "" {
+		t.Fatalf("watchdog wrote a second answer: %q %q", stdout.String(), stderr.String())
 	}
 }

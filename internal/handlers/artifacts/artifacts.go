@@ -76,10 +76,16 @@ var ErrTooMany = errors.New("team folder too large to search")
 type Gate struct {
 	Config  config.Artifacts
 	Project string
+	// Getenv is main's environment (project.Env); nil is an empty one.
+	Getenv func(string) string
 }
 
 // Name names the handler in reports.
 func (Gate) Name() string { return "artifacts" }
+
+// FailClosed reports whether the gate blocks when it cannot decide (see
+// hooks.FailCloser).
+func (g Gate) FailClosed() bool { return g.Config.Enabled && g.Config.Fail == config.FailClosed }
 
 // Handle checks the teammate's deliverables on TeammateIdle and
 // TaskCompleted; it ignores every other event.
@@ -96,7 +102,7 @@ func (g Gate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) 
 	default:
 		return hooks.Result{}, nil
 	}
-	missing, err := g.Check(ctx, project.Dir(g.Project, in, os.Getenv), team)
+	missing, err := g.Check(ctx, project.Dir(g.Project, in, g.Getenv), team)
 	if err != nil {
 		if g.Config.Fail == config.FailClosed {
 			return hooks.Blocked(fmt.Sprintf("hookwright artifacts: could not check the deliverables of %q (%v); the gate is set to fail closed.", team.TeammateName, err)), nil

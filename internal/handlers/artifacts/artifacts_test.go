@@ -164,7 +164,7 @@ func TestProjectFallsBackToEnvThenCwd(t *testing.T) {
 	os.MkdirAll(filepath.Join(envDir, ".agent/teams/core"), 0o755)
 	in := idle("core", "alice")
 	in.Base().Cwd = cwdDir
-	g := Gate{Config: config.Default().Artifacts}
+	g := Gate{Config: config.Default().Artifacts, Getenv: os.Getenv}
 
 	t.Setenv("CLAUDE_PROJECT_DIR", envDir)
 	if res, _ := g.Handle(context.Background(), in); res.Decision != hooks.Block {

@@ -3,7 +3,9 @@
 // package proves the two agree, event by event and matcher by matcher.
 //
 // The registrations are a table, so that one hook call builds only its own
-// event's handlers ([For]) while tests and tools see them all ([Mux]).
+// event's handlers ([For]) while tests and tools see them all ([Mux]). Every
+// handler gets main's one [project.Env]: the environment and the clock come
+// from there, never from the process.
 package builtin
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/teamctx"
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 // registration is one built-in handler: where it is registered, and how to
@@ -23,52 +26,78 @@ import (
 type registration struct {
 	event   hooks.Event
 	matcher string
-	handler func(cfg config.Config) hooks.Handler
+	handler func(cfg config.Config, env project.Env) hooks.Handler
 }
 
 // registrations lists the built-in handlers in the order they run. Within an
 // event the order matters: PDCA and next-task run after the artifact gate,
 // so when it blocks, the task stays open and nothing advances.
 var registrations = []registration{
-	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return guard.Guard{Config: c.Guard} }},
+	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config, env project.Env) hooks.Handler { return guard.Guard{Config: c.Guard} }},
 
 	// Team gates and the scratchpad chain.
-	{hooks.EventSessionStart, "", func(c config.Config) hooks.Handler { return scratchpad.Startup{Options: pad(c)} }},
-	{hooks.EventSubagentStart, "", func(c config.Config) hooks.Handler { return teamctx.Injector{Root: c.Artifacts.Root} }},
-	{hooks.EventSubagentStart, "", func(c config.Config) hooks.Handler { return scratchpad.Assign{Options: pad(c)} }},
-	{hooks.EventSubagentStop, "", func(c config.Config) hooks.Handler { return scratchpad.SubagentGate{Options: pad(c)} }},
-	{hooks.EventStop, "", func(c config.Config) hooks.Handler { return scratchpad.CoordinatorGate{Options: pad(c)} }},
-	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
-	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
+	{hooks.EventSessionStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Startup{Options: pad(c, env)} }},
+	{hooks.EventSubagentStart, "", func(c config.Config, env project.Env) hooks.Handler {
+		return teamctx.Injector{Root: c.Artifacts.Root, Getenv: env.Getenv}
+	}},
+	{hooks.EventSubagentStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Assign{Options: pad(c, env)} }},
+	{hooks.EventSubagentStop, "", func(c config.Config, env project.Env) hooks.Handler {
+		return scratchpad.SubagentGate{Options: pad(c, env)}
+	}},
+	{hooks.EventStop, "", func(c config.Config, env project.Env) hooks.Handler {
+		return scratchpad.CoordinatorGate{Options: pad(c, env)}
+	}},
+	{hooks.EventTeammateIdle, "", func(c config.Config, env project.Env) hooks.Handler {
+		return artifacts.Gate{Config: c.Artifacts, Getenv: env.Getenv}
+	}},
+	{hooks.EventTaskCompleted, "", func(c config.Config, env project.Env) hooks.Handler {
+		return artifacts.Gate{Config: c.Artifacts, Getenv: env.Getenv}
+	}},
 
 	// PDCA, work units and session fingerprints.
-	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return pdca.Advancer{Config: c.PDCA} }},
-	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return pdca.NextTask{Config: c.PDCA} }},
-	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return work.Gate{Config: c.Work} }},
-	{hooks.EventPostToolUse, "TaskUpdate", func(c config.Config) hooks.Handler { return work.Observer{Config: c.Work} }},
-	{hooks.EventSessionStart, "", func(config.Config) hooks.Handler { return session.Recorder{} }},
-	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return session.Ender{} }},
-	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return work.Ender{} }},
+	{hooks.EventTaskCompleted, "", func(c config.Config, env project.Env) hooks.Handler {
+		return pdca.Advancer{Config: c.PDCA, Getenv: env.Getenv, Now: env.Now}
+	}},
+	{hooks.EventTeammateIdle, "", func(c config.Config, env project.Env) hooks.Handler {
+		return pdca.NextTask{Config: c.PDCA, Getenv: env.Getenv}
+	}},
+	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config, env project.Env) hooks.Handler {
+		return work.Gate{Config: c.Work, Getenv: env.Getenv, Now: env.Now}
+	}},
+	{hooks.EventPostToolUse, "TaskUpdate", func(c config.Config, env project.Env) hooks.Handler {
+		return work.Observer{Config: c.Work, Getenv: env.Getenv, Now: env.Now}
+	}},
+	{hooks.EventSessionStart, "", func(_ config.Config, env project.Env) hooks.Handler {
+		return session.Recorder{Getenv: env.Getenv, Now: env.Now}
+	}},
+	{hooks.EventSessionEnd, "", func(_ config.Config, env project.Env) hooks.Handler {
+		return session.Ender{Getenv: env.Getenv, Now: env.Now}
+	}},
+	{hooks.EventSessionEnd, "", func(_ config.Config, env project.Env) hooks.Handler { return work.Ender{Getenv: env.Getenv} }},
 }
 
-func pad(c config.Config) scratchpad.Options { return scratchpad.Options{Config: c.Scratchpad} }
+func pad(c config.Config, env project.Env) scratchpad.Options {
+	return scratchpad.Options{Config: c.Scratchpad, Getenv: env.Getenv, Now: env.Now}
+}
 
-// Mux returns a mux with every built-in handler registered for cfg.
+// Mux returns a mux with every built-in handler registered for cfg, for
+// tests and tools that inspect the routes. Its handlers see an empty
+// environment and a zero clock; a call serves its event with [For].
 func Mux(cfg config.Config) *hooks.Mux {
 	m := new(hooks.Mux)
 	for _, r := range registrations {
-		m.Handle(r.event, r.matcher, r.handler(cfg))
+		m.Handle(r.event, r.matcher, r.handler(cfg, project.Env{}))
 	}
 	return m
 }
 
 // For returns a mux with only event's handlers, in the same order as in
 // [Mux]: all one hook call needs.
-func For(cfg config.Config, event hooks.Event) *hooks.Mux {
+func For(cfg config.Config, event hooks.Event, env project.Env) *hooks.Mux {
 	m := new(hooks.Mux)
 	for _, r := range registrations {
 		if r.event == event {
-			m.Handle(r.event, r.matcher, r.handler(cfg))
+			m.Handle(r.event, r.matcher, r.handler(cfg, env))
 		}
 	}
 	return m

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 // For(event) must route exactly like the full mux, for every event.
@@ -18,7 +19,7 @@ func TestForMatchesMux(t *testing.T) {
 				want = append(want, r.Matcher+" "+r.Name)
 			}
 		}
-		for _, r := range For(config.Default(), ev).Routes() {
+		for _, r := range For(config.Default(), ev, project.Env{}).Routes() {
 			if r.Event != ev {
 				t.Errorf("For(%s) registered %s", ev, r.Event)
 			}

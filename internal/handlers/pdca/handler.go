@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
 )
@@ -51,7 +51,7 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		return hooks.Result{}, err
 	}
 	key := TaskKey(getenv, ev)
-	changed, err := Record(path, tag, key, ev.TaskSubject, project.Now(a.Now))
+	changed, err := record(path, tag, key, ev.TaskSubject, project.Now(a.Now))
 	if err != nil {
 		return hooks.Result{}, err
 	}
@@ -172,7 +172,7 @@ func Message(teammate string, t tasklist.Task) string {
 }
 
 // nudge counts one offer of key and reports whether it is still allowed.
-func nudge(path, key string) (offer bool, err error) {
+func nudge(path safepath.Path, key string) (offer bool, err error) {
 	err = statefile.Update(path, func(old []byte) ([]byte, error) {
 		counts := map[string]int{}
 		if len(old) > 0 {
@@ -192,7 +192,7 @@ func nudge(path, key string) (offer bool, err error) {
 		return append(data, '\n'), err
 	})
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
+		return false, fmt.Errorf("%s: %w", path.Base(), err)
 	}
 	return offer, nil
 }

@@ -34,7 +34,7 @@ func deliver(t *testing.T, project, home, file string, fired hooks.Event) (hooks
 		t.Fatal(err)
 	}
 	if fired != hooks.EventTaskCompleted {
-		adapted, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in)
+		adapted, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in, os.Getenv)
 		if err != nil || !ok {
 			t.Fatalf("fallback: ok=%v err=%v", ok, err)
 		}
@@ -110,14 +110,14 @@ func TestFallbackIgnores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in); ok || err != nil {
+		if _, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in, os.Getenv); ok || err != nil {
 			t.Errorf("%s: ok=%v err=%v", name, ok, err)
 		}
 	}
 	// No tool_response at all (an unknown release): the input decides, and
 	// the subject still comes from the task file.
 	in, _ := hooks.Decode([]byte(base+`"tool_input":{"taskId":"2","status":"completed"}}`), hooks.EventPostToolUse)
-	out, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in)
+	out, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in, os.Getenv)
 	if !ok || err != nil || out.(*hooks.TaskCompleted).TaskSubject != "[Check] login-flow: review" {
 		t.Fatalf("no response: %+v %v %v", out, ok, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
 )
 
@@ -41,7 +42,7 @@ type Step struct {
 
 // Load reads the state file at path; a missing file is an empty State.
 func Load(path string) (State, error) {
-	data, err := statefile.Read(path)
+	data, err := statefile.Read(safepath.At(path))
 	if err != nil {
 		return State{}, err
 	}
@@ -96,8 +97,13 @@ func (st *State) Advance(tag Tag, key, subject string, at time.Time) bool {
 // Record advances the state file at path under its lock; see
 // [State.Advance]. It reports whether the file changed.
 func Record(path string, tag Tag, key, subject string, at time.Time) (changed bool, err error) {
+	return record(safepath.At(path), tag, key, subject, at)
+}
+
+// record is [Record] for a state file confined to its root.
+func record(path safepath.Path, tag Tag, key, subject string, at time.Time) (changed bool, err error) {
 	err = statefile.Update(path, func(old []byte) ([]byte, error) {
-		st, err := decode(path, old)
+		st, err := decode(path.String(), old)
 		if err != nil {
 			return nil, err
 		}

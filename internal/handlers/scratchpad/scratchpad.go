@@ -68,7 +68,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -98,19 +97,24 @@ const GitTimeout = 2 * time.Second
 // maxTail caps how much of the end of a scratchpad is read.
 const maxTail = 256 << 10
 
+// maxScratchpad caps the scratchpad a gate reads whole: 4 MiB.
+const maxScratchpad = 4 << 20
+
 // Options are what every handler of the chain needs.
 type Options struct {
 	Config config.Scratchpad
 	// Project is the project folder. Empty means $CLAUDE_PROJECT_DIR, or
 	// the input's cwd.
 	Project string
-	// Now gives the time; nil means time.Now. Dates are local.
+	// Now gives the time (main's clock, project.Env). Dates are local.
 	Now func() time.Time
+	// Getenv is main's environment (project.Env); nil is an empty one.
+	Getenv func(string) string
 }
 
 func (o Options) today() string { return project.Now(o.Now).Format(time.DateOnly) }
 
-func (o Options) project(in hooks.Input) string { return project.Dir(o.Project, in, os.Getenv) }
+func (o Options) project(in hooks.Input) string { return project.Dir(o.Project, in, o.Getenv) }
 
 // agentFile returns the project-relative and absolute path of agent's
 // scratchpad for date, checking the name and that it stays inside the
@@ -309,6 +313,12 @@ func quoteAll(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
+// FailClosed reports whether the gate blocks when it cannot decide (see
+// hooks.FailCloser).
+func (h SubagentGate) FailClosed() bool {
+	return h.Config.Enabled && h.Config.Fail == config.FailClosed
+}
+
 // CoordinatorGate is the Stop handler: the coordinator does not stop on a
 // day other agents wrote their scratchpads before it has written its own.
 type CoordinatorGate struct{ Options }
@@ -353,6 +363,12 @@ func (h CoordinatorGate) Handle(ctx context.Context, in hooks.Input) (hooks.Resu
 	}
 	b.WriteString("Then finish again.")
 	return hooks.Blocked(b.String()), nil
+}
+
+// FailClosed reports whether the gate blocks when it cannot decide (see
+// hooks.FailCloser).
+func (h CoordinatorGate) FailClosed() bool {
+	return h.Config.Enabled && h.Config.Fail == config.FailClosed
 }
 
 // wroteToday lists the agents other than the coordinator that have a
@@ -417,17 +433,7 @@ func Newest(dir string) (string, error) {
 // Tail returns the last n lines of the file at path, without trailing blank
 // lines. Only the last 256 KiB are read.
 func Tail(path string, n int) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.Size() > maxTail {
-		if _, err := f.Seek(-maxTail, io.SeekEnd); err != nil {
-			return nil, err
-		}
-	}
-	data, err := io.ReadAll(f)
+	data, err := safepath.ReadTail(safepath.At(path), maxTail)
 	if err != nil {
 		return nil, err
 	}
@@ -497,7 +503,7 @@ func NormalizeHeading(s string) string {
 // MissingHeadings returns the required headings the file at path lacks.
 // A missing file is an error wrapping fs.ErrNotExist.
 func MissingHeadings(path string, required []string) ([]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safepath.ReadFileAt(path, maxScratchpad)
 	if err != nil {
 		return nil, err
 	}

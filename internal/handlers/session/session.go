@@ -167,15 +167,15 @@ func set(dst *string, v string) {
 }
 
 // File returns the path of the session's file in the project at dir.
-func File(dir, sessionID string) (string, error) {
+func File(dir, sessionID string) (safepath.Path, error) {
 	if err := safepath.Name("session id", sessionID); err != nil {
-		return "", err
+		return safepath.Path{}, err
 	}
 	folder, err := project.Path(dir, Dir)
 	if err != nil {
-		return "", err
+		return safepath.Path{}, err
 	}
-	return filepath.Join(folder, sessionID+".json"), nil
+	return folder.Join(sessionID + ".json"), nil
 }
 
 func change(dir, sessionID string, edit func(*Fingerprint)) error {
@@ -203,7 +203,7 @@ func List(dir string, limit int) ([]Fingerprint, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(folder)
+	entries, err := safepath.ReadDir(folder)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -215,7 +215,7 @@ func List(dir string, limit int) ([]Fingerprint, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		data, err := statefile.Read(filepath.Join(folder, e.Name()))
+		data, err := statefile.Read(folder.Join(e.Name()))
 		var fp Fingerprint
 		if err != nil || json.Unmarshal(data, &fp) != nil {
 			continue

@@ -84,6 +84,8 @@ type Injector struct {
 	// Project is the project folder. Empty means $CLAUDE_PROJECT_DIR, or
 	// the input's cwd.
 	Project string
+	// Getenv is main's environment (project.Env); nil is an empty one.
+	Getenv func(string) string
 }
 
 // Name names the handler in reports.
@@ -94,7 +96,7 @@ func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, err
 	if _, ok := in.(*hooks.SubagentStart); !ok {
 		return hooks.Result{}, nil
 	}
-	dir := project.Dir(j.Project, in, os.Getenv)
+	dir := project.Dir(j.Project, in, j.Getenv)
 	teamsDir, err := j.teamsDir()
 	if err != nil {
 		return hooks.Result{}, err
@@ -132,7 +134,7 @@ func (j Injector) teamsDir() (string, error) {
 	if j.TeamsDir != "" {
 		return j.TeamsDir, nil
 	}
-	return DefaultTeamsDir(os.Getenv)
+	return DefaultTeamsDir(project.Getenv(j.Getenv))
 }
 
 // DefaultTeamsDir is where Claude Code keeps team configs:
@@ -141,7 +143,7 @@ func DefaultTeamsDir(getenv func(string) string) (string, error) {
 	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return filepath.Join(d, "teams"), nil
 	}
-	home, err := os.UserHomeDir()
+	home, err := project.Home(getenv)
 	if err != nil {
 		return "", err
 	}
@@ -181,21 +183,23 @@ func Teams(dir string) ([]Team, error) {
 	}
 	var out []Team
 	for _, e := range entries {
-		var path, fallbackName string
+		var rel, fallbackName string
 		switch {
 		case e.IsDir():
-			path, fallbackName = filepath.Join(dir, e.Name(), "config.json"), e.Name()
+			rel, fallbackName = filepath.Join(e.Name(), "config.json"), e.Name()
 		case strings.HasSuffix(e.Name(), ".json"):
-			path, fallbackName = filepath.Join(dir, e.Name()), strings.TrimSuffix(e.Name(), ".json")
+			rel, fallbackName = e.Name(), strings.TrimSuffix(e.Name(), ".json")
 		default:
 			continue
 		}
-		info, err := os.Stat(path)
-		if err != nil || !info.Mode().IsRegular() || info.Size() > maxGC {
+		// Inside the teams folder, without blocking, regular files only.
+		f, info, err := safepath.Open(safepath.Path{Root: dir, Rel: rel})
+		if err != nil {
 			continue
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
+		data, err := io.ReadAll(io.LimitReader(f, maxGC+1))
+		f.Close()
+		if err != nil || len(data) > maxGC {
 			continue
 		}
 		var t Team
@@ -290,7 +294,7 @@ var gcToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // Version returns the highest "GC-v<N>" in the file at path, or "" when
 // there is none. A missing file is an error wrapping fs.ErrNotExist.
 func Version(path string) (string, error) {
-	f, err := os.Open(path)
+	f, _, err := safepath.Open(safepath.At(path))
 	if err != nil {
 		return "", err
 	}

@@ -123,7 +123,7 @@ func TestTeamsDirFromClaudeConfigDir(t *testing.T) {
 	project, cfgDir := t.TempDir(), t.TempDir()
 	setup(t, project, filepath.Join(cfgDir, "teams"), []team{{folder: "core", name: "core"}})
 	t.Setenv("CLAUDE_CONFIG_DIR", cfgDir)
-	res, err := Injector{Project: project}.Handle(context.Background(), start())
+	res, err := Injector{Project: project, Getenv: os.Getenv}.Handle(context.Background(), start())
 	if err != nil || !strings.Contains(res.Context, "Active team: core.") {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}

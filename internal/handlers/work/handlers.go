@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
 )
 
@@ -162,7 +162,7 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	dir := project.Dir(e.Dir, in, project.Getenv(e.Getenv))
 	if path, err := Path(dir); err != nil {
 		return hooks.Result{}, err
-	} else if _, err := os.Stat(path); err != nil {
+	} else if _, err := safepath.Stat(path); err != nil {
 		return hooks.Result{}, nil // nothing recorded, nothing to forget
 	}
 	err := update(dir, func(st *State) bool {

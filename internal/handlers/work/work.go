@@ -65,7 +65,7 @@ type Unit struct {
 }
 
 // Path returns the work.json path of the project at dir.
-func Path(dir string) (string, error) { return project.Path(dir, File) }
+func Path(dir string) (safepath.Path, error) { return project.Path(dir, File) }
 
 // Load reads the state of the project at dir; a missing file is empty.
 func Load(dir string) (State, error) {
@@ -77,7 +77,7 @@ func Load(dir string) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	return decode(path, data)
+	return decode(path.String(), data)
 }
 
 func decode(path string, data []byte) (State, error) {
@@ -127,7 +127,7 @@ func update(dir string, change func(st *State) bool) error {
 		return err
 	}
 	return statefile.Update(path, func(old []byte) ([]byte, error) {
-		st, err := decode(path, old)
+		st, err := decode(path.String(), old)
 		if err != nil {
 			return nil, err
 		}

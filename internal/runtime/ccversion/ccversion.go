@@ -16,11 +16,12 @@ package ccversion
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // Release is a Claude Code release, major.minor.patch.
@@ -81,7 +82,7 @@ func FromTranscript(path string) string {
 	if path == "" {
 		return ""
 	}
-	f, err := os.Open(path)
+	f, _, err := safepath.Open(safepath.At(path))
 	if err != nil {
 		return ""
 	}

@@ -2,9 +2,13 @@
 // .hookwright/config.json under the project folder.
 //
 // A missing file means the defaults. An invalid file (bad JSON, an unknown
-// key, a bad value) is reported and the defaults are used, so a typo never
-// blocks work by accident; only a gate whose own section says "fail":
-// "closed" blocks when it cannot decide.
+// key, a key in the wrong case, data after the object, null, a bad value)
+// is reported and the defaults are used, so a typo never blocks work by
+// accident; only a gate whose own section says "fail": "closed" blocks when
+// it cannot decide. The file is read as package safepath reads every file:
+// inside the project, without blocking, regular files only, at most
+// [MaxSize] bytes; a FIFO, a device or a symlink out of the project is an
+// invalid file like any other.
 //
 // Example .hookwright/config.json (every key optional):
 //
@@ -28,9 +32,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
+
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // Dir is the project-relative folder that holds config and state.
@@ -38,6 +46,9 @@ const Dir = ".hookwright"
 
 // File is the project-relative path of the config file.
 const File = Dir + "/config.json"
+
+// MaxSize caps the config file: 1 MiB.
+const MaxSize = 1 << 20
 
 // Fail says what a gate does when it cannot decide.
 type Fail string
@@ -169,12 +180,12 @@ func Load(dir string) (Config, error) {
 		return cfg, nil
 	}
 	path := filepath.Join(dir, File)
-	data, err := os.ReadFile(path)
+	data, err := safepath.ReadFile(safepath.Path{Root: dir, Rel: filepath.FromSlash(File)}, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
 	if err != nil {
-		return cfg, fmt.Errorf("config %s: %w", path, err)
+		return cfg, fmt.Errorf("config %w (using defaults)", err)
 	}
 	parsed, err := Parse(data)
 	if err != nil {
@@ -183,12 +194,11 @@ func Load(dir string) (Config, error) {
 	return parsed, nil
 }
 
-// Parse decodes a config file over the defaults and validates it.
+// Parse decodes a config file over the defaults and validates it. It is
+// strict where encoding/json is lenient: see [Strict].
 func Parse(data []byte) (Config, error) {
 	cfg := Default()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
+	if err := Strict(data, &cfg); err != nil {
 		return Default(), err
 	}
 	if err := cfg.Validate(); err != nil {
@@ -226,4 +236,165 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Strict decodes the one JSON object in data into v, a pointer to a struct,
+// and rejects what encoding/json lets through: a key that matches no json
+// tag exactly (encoding/json matches keys without regard to case, so
+// {"Guard":{"Enabled":false}} would silently apply), a key given twice,
+// null where an object is expected (the whole file, or a section), and
+// anything after the object. The rules come from v's type alone, so a new
+// section needs no change here.
+func Strict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return errors.New("the file is empty; write {} for the defaults")
+		}
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("data after the config object at byte %d", dec.InputOffset())
+	}
+	t := reflect.TypeOf(v)
+	if t.Kind() != reflect.Pointer {
+		return fmt.Errorf("config.Strict: %T is not a pointer", v)
+	}
+	if err := checkKeys(raw, t.Elem(), ""); err != nil {
+		return err
+	}
+	dec = json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// checkKeys walks raw along t and reports the first key that matches no
+// json tag exactly, a duplicate key, or a null object.
+func checkKeys(raw json.RawMessage, t reflect.Type, at string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	raw = bytes.TrimSpace(raw)
+	switch t.Kind() {
+	case reflect.Struct:
+		if string(raw) == "null" {
+			if at == "" {
+				return errors.New("the config is null, not an object; write {} for the defaults")
+			}
+			return fmt.Errorf("%s: null is not an object; leave the key out for the defaults", at)
+		}
+		keys, err := objectKeys(raw)
+		if err != nil {
+			return fmt.Errorf("%s%w", prefix(at), err)
+		}
+		fields := tagFields(t)
+		for _, kv := range keys {
+			f, ok := fields[kv.key]
+			if !ok {
+				for name := range fields {
+					if strings.EqualFold(name, kv.key) {
+						return fmt.Errorf("%sunknown key %q (keys are case-sensitive: did you mean %q?)", prefix(at), kv.key, name)
+					}
+				}
+				return fmt.Errorf("%sunknown key %q", prefix(at), kv.key)
+			}
+			if err := checkKeys(kv.value, f, join(at, kv.key)); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return nil // not an array: the decoder says why
+		}
+		for i, item := range items {
+			if err := checkKeys(item, t.Elem(), fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		var items map[string]json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return nil
+		}
+		for k, item := range items {
+			if err := checkKeys(item, t.Elem(), join(at, k)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type keyValue struct {
+	key   string
+	value json.RawMessage
+}
+
+// objectKeys returns the members of the JSON object raw in order, and an
+// error for a key given twice or raw that is not an object.
+func objectKeys(raw json.RawMessage) ([]keyValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, fmt.Errorf("%s is not an object", raw)
+	}
+	var out []keyValue
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return nil, fmt.Errorf("key %q given twice", key)
+		}
+		seen[key] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, keyValue{key, v})
+	}
+	return out, nil
+}
+
+// tagFields maps the json names of t's exported fields to their types.
+func tagFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+func join(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+// prefix names the place of a problem: "guard: ", or nothing at the top.
+func prefix(at string) string {
+	if at == "" {
+		return ""
+	}
+	return at + ": "
 }

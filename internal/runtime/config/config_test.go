@@ -33,6 +33,16 @@ func TestLoad(t *testing.T) {
 		`{"artifacts":{"files":[{"name":"a/b","min_bytes":1}]}}`: "plain file name",
 		`{"guard":{"enabeld":true}}`:                             "enabeld",
 		`{"guard":`:                                              "unexpected EOF",
+		`{"Guard":{"Enabled":false}}`:                            `unknown key "Guard" (keys are case-sensitive: did you mean "guard"?)`,
+		`{"guard":{"Enabled":false}}`:                            `guard: unknown key "Enabled"`,
+		`{"artifacts":{"files":[{"Name":"x","min_bytes":1}]}}`:   `artifacts.files[0]: unknown key "Name"`,
+		`{"work":{"mode":"warn"}} {"work":{"mode":"off"}}`:       "data after the config object",
+		`{} x`:           "data after the config object",
+		`null`:           "the config is null",
+		`{"guard":null}`: "guard: null is not an object",
+		`{"work":{"mode":"off"},"work":{"mode":"strict"}}`: `key "work" given twice`,
+		``:   "the file is empty",
+		`[]`: "is not an object",
 	} {
 		write(bad)
 		cfg, err := Load(dir)
@@ -48,7 +58,7 @@ func TestLoad(t *testing.T) {
 // TestReadmeExampleIsValid keeps the copy-paste example in the README
 // loadable: the first json block after "## Configuration".
 func TestReadmeExampleIsValid(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,9 @@ import (
 )
 
 // Adapt translates in, fired as via, into the canonical event.
-func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err error) {
+// getenv is main's environment (see project.Env): the session's team and
+// the task list are found through it.
+func Adapt(canonical hooks.Event, in hooks.Input, getenv func(string) string) (out hooks.Input, ok bool, err error) {
 	base := *in.Base()
 	base.HookEventName = canonical
 	switch canonical {
@@ -33,7 +35,7 @@ func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err
 		if !isPost {
 			return nil, false, fmt.Errorf("TaskCompleted can stand in only for PostToolUse, not %s", in.Base().HookEventName)
 		}
-		return taskFromUpdate(base, post)
+		return taskFromUpdate(base, post, getenv)
 	case hooks.EventTeammateIdle:
 		idle := &hooks.TeammateIdle{Common: base}
 		switch e := in.(type) {
@@ -48,7 +50,7 @@ func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err
 			if e.StopHookActive {
 				return nil, false, nil
 			}
-			idle.Team = teamFromExtra(base.Extra())
+			idle.Team = teamFromExtra(base.Extra(), getenv)
 		default:
 			return nil, false, fmt.Errorf("TeammateIdle can stand in only for SubagentStop or Stop, not %s", in.Base().HookEventName)
 		}
@@ -59,7 +61,7 @@ func Adapt(canonical hooks.Event, in hooks.Input) (out hooks.Input, ok bool, err
 
 // teamFromExtra reads the team fields the event carries and, where it
 // names no team, the team of the session the hook runs in (see team.go).
-func teamFromExtra(extra map[string]json.RawMessage) hooks.Team {
+func teamFromExtra(extra map[string]json.RawMessage, getenv func(string) string) hooks.Team {
 	if t := eventTeam(extra); t.TeamName != "" {
 		return t
 	}

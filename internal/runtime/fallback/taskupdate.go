@@ -42,7 +42,7 @@ type taskUpdateResponse struct {
 	} `json:"statusChange"`
 }
 
-func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bool, error) {
+func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse, getenv func(string) string) (hooks.Input, bool, error) {
 	if post.ToolName != "TaskUpdate" {
 		return nil, false, nil
 	}
@@ -62,7 +62,7 @@ func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse) (hooks.Input, bo
 		}
 	}
 	tc := &hooks.TaskCompleted{Common: base}
-	tc.Team = teamFromExtra(base.Extra())
+	tc.Team = teamFromExtra(base.Extra(), getenv)
 	tc.TaskID, tc.TaskSubject, tc.TaskDescription = u.TaskID, u.Subject, u.Description
 	if cfg := tasklist.ConfigDir(getenv); cfg != "" {
 		for _, list := range tasklist.ListIDs(getenv, tc.TeamName, base.SessionID) {

@@ -26,7 +26,7 @@ func TestTaskUpdateSubjectFromSessionListUnderTeamOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, ok, err := Adapt(hooks.EventTaskCompleted, in)
+	out, ok, err := Adapt(hooks.EventTaskCompleted, in, os.Getenv)
 	if err != nil || !ok {
 		t.Fatalf("Adapt: ok=%v err=%v", ok, err)
 	}

@@ -2,7 +2,6 @@ package fallback
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -42,10 +41,6 @@ import (
 // In-process teammates (tmuxPaneId "in-process") share the lead's process
 // and cannot be told apart this way: their fallback events carry no team,
 // so the gates let them pass.
-
-// getenv is the environment the fallbacks read (the session's team, the
-// task list); tests replace it.
-var getenv = os.Getenv
 
 // eventTeam reads the team fields an event carries among its extra fields.
 func eventTeam(extra map[string]json.RawMessage) hooks.Team {
@@ -91,8 +86,8 @@ func sessionTeam(getenv func(string) string) hooks.Team {
 // FillTeam gives a native TeammateIdle or TaskCompleted that names no team
 // the session's team, found as for the fallbacks, so that a gate reaches
 // the same answer on both paths. An event that names its team keeps it;
-// other events are left alone.
-func FillTeam(in hooks.Input) {
+// other events are left alone. getenv is main's environment.
+func FillTeam(in hooks.Input, getenv func(string) string) {
 	var t *hooks.Team
 	switch e := in.(type) {
 	case *hooks.TaskCompleted:

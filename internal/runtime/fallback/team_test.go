@@ -39,14 +39,12 @@ func TestSessionTeam(t *testing.T) {
 }
 
 func TestTeammateIdleTeamSources(t *testing.T) {
-	old := getenv
-	t.Cleanup(func() { getenv = old })
-	getenv = func(k string) string {
+	getenv := func(k string) string {
 		return map[string]string{"CLAUDE_CODE_TEAM_NAME": "core", "CLAUDE_CODE_AGENT_NAME": "alice"}[k]
 	}
 	stop := &hooks.Stop{}
 	stop.HookEventName = hooks.EventStop
-	out, ok, err := Adapt(hooks.EventTeammateIdle, stop)
+	out, ok, err := Adapt(hooks.EventTeammateIdle, stop, getenv)
 	if err != nil || !ok || out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "core", TeammateName: "alice"}) {
 		t.Fatalf("Stop: %+v %v %v", out, ok, err)
 	}
@@ -55,7 +53,7 @@ func TestTeammateIdleTeamSources(t *testing.T) {
 	// team does not apply, only fields on the event itself.
 	sub := &hooks.SubagentStop{}
 	sub.HookEventName = hooks.EventSubagentStop
-	out, ok, err = Adapt(hooks.EventTeammateIdle, sub)
+	out, ok, err = Adapt(hooks.EventTeammateIdle, sub, getenv)
 	if err != nil || !ok || out.(*hooks.TeammateIdle).Team != (hooks.Team{}) {
 		t.Fatalf("SubagentStop: %+v %v %v", out, ok, err)
 	}
@@ -63,7 +61,7 @@ func TestTeammateIdleTeamSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, _ = Adapt(hooks.EventTeammateIdle, withTeam)
+	out, _, _ = Adapt(hooks.EventTeammateIdle, withTeam, getenv)
 	if out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "t", TeammateName: "m"}) {
 		t.Fatalf("SubagentStop with fields: %+v", out)
 	}
@@ -73,31 +71,29 @@ func TestTeammateIdleTeamSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, _ = Adapt(hooks.EventTeammateIdle, stopWithTeam)
+	out, _, _ = Adapt(hooks.EventTeammateIdle, stopWithTeam, getenv)
 	if out.(*hooks.TeammateIdle).Team != (hooks.Team{TeamName: "t", TeammateName: "m"}) {
 		t.Fatalf("Stop with fields: %+v", out)
 	}
 }
 
 func TestFillTeam(t *testing.T) {
-	old := getenv
-	t.Cleanup(func() { getenv = old })
-	getenv = func(k string) string {
+	getenv := func(k string) string {
 		return map[string]string{"CLAUDE_CODE_TEAM_NAME": "core", "CLAUDE_CODE_AGENT_NAME": "alice"}[k]
 	}
 	bare := &hooks.TaskCompleted{}
-	FillTeam(bare)
+	FillTeam(bare, getenv)
 	if bare.Team != (hooks.Team{TeamName: "core", TeammateName: "alice"}) {
 		t.Fatalf("native TaskCompleted without a team: %+v", bare.Team)
 	}
 	named := &hooks.TeammateIdle{Team: hooks.Team{TeamName: "red", TeammateName: "bob"}}
-	FillTeam(named)
+	FillTeam(named, getenv)
 	if named.Team != (hooks.Team{TeamName: "red", TeammateName: "bob"}) {
 		t.Fatalf("the event's own team was replaced: %+v", named.Team)
 	}
 	getenv = func(string) string { return "" }
 	solo := &hooks.TaskCompleted{}
-	FillTeam(solo)
+	FillTeam(solo, getenv)
 	if solo.Team != (hooks.Team{}) {
 		t.Fatalf("a session outside any team got one: %+v", solo.Team)
 	}

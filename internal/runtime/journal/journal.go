@@ -2,20 +2,22 @@
 // .hookwright/journal/<UTC date>.jsonl under the project folder. It is the
 // event log the dashboard and the query tool read; the hot path only ever
 // appends, with one write per call, so concurrent hooks never interleave
-// lines.
+// lines. The file is opened through package safepath: inside the project
+// (a symlinked .hookwright or journal file cannot lead out), without
+// blocking (a FIFO in its place costs nothing), and only when it is a
+// regular file with no other hard link.
 package journal
 
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // Dir is the journal folder, relative to the project.
@@ -38,21 +40,11 @@ type Entry struct {
 // Append writes e as one line to the journal of the project at dir.
 func Append(dir string, e Entry) error {
 	line := appendLine(make([]byte, 0, 256), e)
-	folder := filepath.Join(dir, Dir)
-	name := filepath.Join(folder, e.Time.UTC().Format("2006-01-02")+".jsonl")
-	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
-	f, err := os.OpenFile(name, flags, 0o644)
-	if errors.Is(err, fs.ErrNotExist) { // first call in this project: make the folder
-		if err := os.MkdirAll(folder, 0o755); err != nil {
-			return fmt.Errorf("journal: %w", err)
-		}
-		f, err = os.OpenFile(name, flags, 0o644)
-	}
-	if err != nil {
+	name := safepath.Path{Root: dir, Rel: filepath.Join(filepath.FromSlash(Dir), e.Time.UTC().Format("2006-01-02")+".jsonl")}
+	if err := safepath.Append(name, append(line, '\n')); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	_, werr := f.Write(append(line, '\n'))
-	return errors.Join(werr, f.Close())
+	return nil
 }
 
 // ReadAll returns every entry of the project at dir, oldest file first. A
@@ -65,7 +57,7 @@ func ReadAll(dir string) (entries []Entry, bad int, err error) {
 	}
 	sort.Strings(files)
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, _, err := safepath.Open(safepath.At(name))
 		if err != nil {
 			return entries, bad, err
 		}

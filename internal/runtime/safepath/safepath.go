@@ -1,19 +1,44 @@
-// Package safepath keeps names taken from hook events inside their root
-// folder. Team, teammate, agent-type and feature names arrive from the model
-// and from Claude Code; before one becomes part of a path it goes through
-// [Name], and the joined path through [Within].
+// Package safepath opens the files the hook runtime reads and writes so that
+// no file planted by the model can hang, crash or redirect it.
+//
+// Names taken from hook events (team, teammate, agent-type, feature and
+// session names) arrive from the model and from Claude Code; before one
+// becomes part of a path it goes through [Name].
+//
+// Every file is named by a [Path]: a root folder (the project, or the Claude
+// config folder for task and team files) and a path below it. Every open
+// goes through [os.Root], so neither "..", nor an absolute symlink, nor a
+// symlinked folder can lead out of the root. On top of that each open
+//
+//   - does not block: a named pipe (FIFO) opens at once and is then refused;
+//   - accepts regular files only ([ErrNotRegular]): no FIFO, device
+//     (/dev/zero), socket or folder;
+//   - reads at most a cap ([ErrTooBig]);
+//   - writes only to a file that is not a symlink and has no second hard
+//     link, so a planted link cannot make the runtime write anywhere else.
 package safepath
 
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// ErrUnsafe is wrapped by every rejection.
-var ErrUnsafe = errors.New("unsafe name")
+// Errors wrapped by the checks and opens of this package.
+var (
+	// ErrUnsafe: a name or path that would leave its root.
+	ErrUnsafe = errors.New("unsafe name")
+	// ErrNotRegular: the file is a FIFO, a device, a socket or a folder.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrTooBig: the file is larger than the cap its reader set.
+	ErrTooBig = errors.New("file too large")
+	// ErrLinked: a file to be written is a symlink or has another hard link.
+	ErrLinked = errors.New("file is a link")
+)
 
 // Name checks that s can be one path element: not empty, not "." or "..",
 // no slash or backslash, no NUL, no leading "~", not absolute, at most 128
@@ -46,47 +71,311 @@ func Join(root, kind string, names ...string) (string, error) {
 	return filepath.Join(append([]string{root}, names...)...), nil
 }
 
-// Within reports an error when path, with symlinks resolved as far as they
-// exist, is not root or below it. A path that does not exist yet is checked
-// through its nearest existing parent, so a symlinked parent that points
-// outside is caught before anything is created there.
+// Within reports an error wrapping [ErrUnsafe] when path, symlinks
+// included, is not root or below it. It resolves path through [os.Root],
+// so the answer is the one an open through [Path] would give. A path that
+// does not exist yet is checked through its nearest existing parent.
 func Within(root, path string) error {
-	r, err := resolve(root)
+	p, err := Under(root, path)
+	if err != nil {
+		return err
+	}
+	r, err := os.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("root %s: %w", root, err)
 	}
-	p, err := resolve(path)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	defer r.Close()
+	for rel := p.Rel; ; rel = filepath.Dir(rel) {
+		_, err := r.Stat(rel)
+		if err == nil || rel == "." {
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			if escapes(err) {
+				return fmt.Errorf("%w: %s resolves outside %s", ErrUnsafe, path, root)
+			}
+			return err
+		}
 	}
-	rel, err := filepath.Rel(r, p)
-	if err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return fmt.Errorf("%w: %s resolves outside %s", ErrUnsafe, path, root)
-	}
-	return nil
 }
 
-// resolve returns the absolute path with every existing prefix's symlinks
-// evaluated and the missing rest appended unchanged.
-func resolve(path string) (string, error) {
-	abs, err := filepath.Abs(path)
+// Path is a file named by the folder it may not leave and a path below it.
+type Path struct {
+	Root string // the folder: the project, the Claude config folder
+	Rel  string // local to Root (filepath.IsLocal), or "."
+}
+
+// In returns the Path of rel, a relative path inside root (slashes or the
+// OS separator); rel that is absolute or climbs out is an [ErrUnsafe].
+func In(root, rel string) (Path, error) {
+	rel = filepath.Clean(filepath.FromSlash(rel))
+	if rel != "." && !filepath.IsLocal(rel) {
+		return Path{}, fmt.Errorf("%w: %q is not a relative path inside %s", ErrUnsafe, rel, root)
+	}
+	return Path{Root: root, Rel: rel}, nil
+}
+
+// Under returns the Path of path, an absolute or root-relative name of a
+// file at or below root, lexically.
+func Under(root, path string) (Path, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel != "." && !filepath.IsLocal(rel) {
+		return Path{}, fmt.Errorf("%w: %s is outside %s", ErrUnsafe, path, root)
+	}
+	return Path{Root: root, Rel: rel}, nil
+}
+
+// At returns the Path of a file confined to the folder that holds it: the
+// file itself may be a link within that folder, no more. Use it for a file
+// named outright by the user (a command-line argument).
+func At(path string) Path {
+	return Path{Root: filepath.Dir(path), Rel: filepath.Base(path)}
+}
+
+// String returns the path as one name, for messages.
+func (p Path) String() string { return filepath.Join(p.Root, p.Rel) }
+
+// Join returns the path of elem below p, in the same root. The elements
+// must be local (each a checked [Name], or a constant).
+func (p Path) Join(elem ...string) Path {
+	return Path{Root: p.Root, Rel: filepath.Join(append([]string{p.Rel}, elem...)...)}
+}
+
+// Dir returns the folder that holds p, in the same root.
+func (p Path) Dir() Path { return Path{Root: p.Root, Rel: filepath.Dir(p.Rel)} }
+
+// Base returns the last element of p.
+func (p Path) Base() string { return filepath.Base(p.Rel) }
+
+// OpenRoot opens p as a root of its own (a folder below p.Root that may not
+// be left either). The caller closes it.
+func (p Path) OpenRoot() (*os.Root, error) {
+	r, err := os.OpenRoot(p.Root)
 	if err != nil {
-		return "", err
+		return nil, wrap(p, err)
 	}
-	var rest []string
-	for cur := abs; ; {
-		real, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			return filepath.Join(append([]string{real}, rest...)...), nil
-		}
-		if !errors.Is(err, os.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return abs, nil
-		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
-		cur = parent
+	if p.Rel == "." {
+		return r, nil
 	}
+	defer r.Close()
+	sub, err := r.OpenRoot(p.Rel)
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	return sub, nil
+}
+
+// Open opens p for reading: without blocking, through the root, regular
+// files only. The caller closes the file.
+func Open(p Path) (*os.File, fs.FileInfo, error) {
+	r, err := os.OpenRoot(p.Root)
+	if err != nil {
+		return nil, nil, wrap(p, err)
+	}
+	defer r.Close()
+	return OpenIn(r, p.Rel, p)
+}
+
+// OpenIn opens name in r as [Open] does; p names it in errors.
+func OpenIn(r *os.Root, name string, p Path) (*os.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, nil, wrap(p, err)
+	}
+	info, err := regular(f, p)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
+// regular returns f's info when f is a regular file.
+func regular(f *os.File, p Path) (fs.FileInfo, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, kind(info.Mode()))
+	}
+	return info, nil
+}
+
+// ReadFile returns the content of p, opened as by [Open], when it holds at
+// most max bytes; a larger file is an error wrapping [ErrTooBig]. A missing
+// file is an error wrapping fs.ErrNotExist.
+func ReadFile(p Path, max int64) ([]byte, error) {
+	f, info, err := Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCapped(f, info, p, max)
+}
+
+// ReadFileIn reads name in r as [ReadFile] does; p names it in errors.
+func ReadFileIn(r *os.Root, name string, p Path, max int64) ([]byte, error) {
+	f, info, err := OpenIn(r, name, p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCapped(f, info, p, max)
+}
+
+func readCapped(f *os.File, info fs.FileInfo, p Path, max int64) ([]byte, error) {
+	if info.Size() > max {
+		return nil, fmt.Errorf("%s: %w (%d bytes, the cap is %d)", p, ErrTooBig, info.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w (over the cap of %d bytes)", p, ErrTooBig, max)
+	}
+	return data, nil
+}
+
+// ReadTail returns at most the last max bytes of p, opened as by [Open].
+func ReadTail(p Path, max int64) ([]byte, error) {
+	f, info, err := Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info.Size() > max {
+		if _, err := f.Seek(-max, io.SeekEnd); err != nil {
+			return nil, wrap(p, err)
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max))
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	return data, nil
+}
+
+// ReadFileAt reads the file at an absolute path as [ReadFile] does,
+// confined to the folder that holds it (see [At]).
+func ReadFileAt(path string, max int64) ([]byte, error) { return ReadFile(At(path), max) }
+
+// Stat returns the info of p through the root, following links that stay
+// inside it.
+func Stat(p Path) (fs.FileInfo, error) {
+	r, err := os.OpenRoot(p.Root)
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	defer r.Close()
+	info, err := r.Stat(p.Rel)
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	return info, nil
+}
+
+// ReadDir lists the folder p through the root, in name order. A missing
+// folder is an error wrapping fs.ErrNotExist.
+func ReadDir(p Path) ([]fs.DirEntry, error) {
+	r, err := p.OpenRoot()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	entries, err := fs.ReadDir(r.FS(), ".")
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	return entries, nil
+}
+
+// Append writes data to the end of p in one write, creating p (0644) and
+// its folders (0755) when needed. It refuses a p that is not a regular
+// file, a symlink, or a file with another hard link.
+func Append(p Path, data []byte) error {
+	r, err := os.OpenRoot(p.Root)
+	if err != nil {
+		return wrap(p, err)
+	}
+	defer r.Close()
+	f, err := OpenWrite(r, p.Rel, p, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := r.MkdirAll(filepath.Dir(p.Rel), 0o755); err != nil {
+			return wrap(p, err)
+		}
+		f, err = OpenWrite(r, p.Rel, p, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	return errors.Join(wrapIf(p, werr), wrapIf(p, f.Close()))
+}
+
+// OpenWrite opens name in r with flag (which should include O_WRONLY or
+// O_RDWR), without blocking, and returns the file only when it is a
+// regular file that is neither a symlink nor hard-linked elsewhere; p names
+// it in errors.
+func OpenWrite(r *os.Root, name string, p Path, flag int) (*os.File, error) {
+	if info, err := r.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s: %w (a symlink)", p, ErrLinked)
+	}
+	f, err := r.OpenFile(name, flag|oNonblock, 0o644)
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	info, err := regular(f, p)
+	if err == nil && links(info) > 1 {
+		err = fmt.Errorf("%s: %w (%d hard links)", p, ErrLinked, links(info))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// wrap names p in err and marks an escape from the root as [ErrUnsafe].
+func wrap(p Path, err error) error {
+	if escapes(err) {
+		return fmt.Errorf("%w: %s leads outside %s", ErrUnsafe, p, p.Root)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", p, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", p, err)
+}
+
+func wrapIf(p Path, err error) error {
+	if err == nil {
+		return nil
+	}
+	return wrap(p, err)
+}
+
+// escapes reports whether err is os.Root refusing a path that leaves it.
+func escapes(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	}
+	return "not a plain file"
 }

@@ -1,39 +1,35 @@
 // Package statefile updates small JSON state files that several hook
 // processes may touch at once.
 //
-// [Update] takes an exclusive lock file next to the state file (created with
-// O_EXCL, so it works on every platform without flock), reads the current
-// content, lets the caller change it, writes the result to a temporary file
-// in the same folder and renames it over the old one. Readers therefore see
-// either the old or the new file, never a torn one, and two writers never
-// lose each other's change.
+// [Update] takes an exclusive kernel lock on a lock file next to the state
+// file (flock on unix, LockFileEx on Windows), reads the current content,
+// lets the caller change it, writes the result to a temporary file in the
+// same folder and renames it over the old one. Readers therefore see either
+// the old or the new file, never a torn one, and two writers never lose each
+// other's change. The kernel drops the lock when its holder dies, however it
+// dies, so a killed hook never leaves a lock behind; the temporary file a
+// killed writer leaves is removed by the next writer, which holds the lock.
 //
-// The wait for the lock is bounded ([LockWait]); a lock older than
-// [StaleAfter] is taken to be left over from a killed process and removed.
-// State files are capped at [MaxSize]; a bigger file is an error rather than
-// a reason to load it whole.
+// The wait for the lock is bounded ([LockWait]). State files are capped at
+// [MaxSize]; a bigger file is an error rather than a reason to load it
+// whole. Every open goes through package safepath: confined to the root,
+// without blocking, regular files only.
 package statefile
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
+	"strings"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/atomicfile"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
-// Bounds of the lock and of the files.
-var (
-	// LockWait is how long Update waits for the lock before giving up.
-	LockWait = 2 * time.Second
-	// StaleAfter is the age at which a lock file is treated as abandoned.
-	StaleAfter = 10 * time.Second
-)
+// LockWait is how long Update waits for the lock before giving up.
+var LockWait = 2 * time.Second
 
 // MaxSize caps the size of a state file: 4 MiB.
 const MaxSize = 4 << 20
@@ -41,48 +37,47 @@ const MaxSize = 4 << 20
 // Errors wrapped by Update and Read.
 var (
 	ErrLocked = errors.New("state file is locked by another process")
-	ErrTooBig = errors.New("state file too large")
+	ErrTooBig = safepath.ErrTooBig
 )
 
 // ErrNoChange is returned by an Update callback to leave the file as it is.
 var ErrNoChange = errors.New("no change")
 
-// Read returns the content of path, nil when it does not exist.
-func Read(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// Read returns the content of p, nil when it does not exist.
+func Read(p safepath.Path) ([]byte, error) {
+	data, err := safepath.ReadFile(p, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("state %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("state %s: %w", path, err)
-	}
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("state %s: %w (over %d bytes)", path, ErrTooBig, MaxSize)
+		return nil, fmt.Errorf("state %w", err)
 	}
 	return data, nil
 }
 
-// Update locks path, calls change with its current content (nil when it does
+// Update locks p, calls change with its current content (nil when it does
 // not exist yet) and atomically replaces the file with what change returns.
 // When change returns [ErrNoChange] the file is left alone and Update returns
 // nil; any other error is returned as is. The folder is created if needed.
-func Update(path string, change func(old []byte) ([]byte, error)) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("state %s: %w", path, err)
-	}
-	unlock, err := lock(path + ".lock")
+func Update(p safepath.Path, change func(old []byte) ([]byte, error)) error {
+	dir, err := openDir(p)
 	if err != nil {
-		return fmt.Errorf("state %s: %w", path, err)
+		return fmt.Errorf("state %w", err)
+	}
+	defer dir.Close()
+	base := p.Base()
+	unlock, err := lock(dir, base+".lock", p)
+	if err != nil {
+		return fmt.Errorf("state %w", err)
 	}
 	defer unlock()
-	old, err := Read(path)
+	sweep(dir, base)
+	old, err := safepath.ReadFileIn(dir, base, p, MaxSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		old, err = nil, nil
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("state %w", err)
 	}
 	data, err := change(old)
 	if errors.Is(err, ErrNoChange) {
@@ -91,42 +86,141 @@ func Update(path string, change func(old []byte) ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, data); err != nil {
-		return fmt.Errorf("state: %w", err)
+	if err := replace(dir, base, p, data); err != nil {
+		return fmt.Errorf("state %w", err)
 	}
 	return nil
 }
 
-// lock creates name exclusively, waiting up to LockWait, and returns the
-// function that releases it.
-func lock(name string) (func(), error) {
-	deadline := time.Now().Add(LockWait)
-	pause := 2 * time.Millisecond
-	for {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(name) }, nil
+// openDir opens the folder of p as a root, creating it when needed (the
+// root itself too: a state file named outright, see safepath.At, may be
+// the first in its folder).
+func openDir(p safepath.Path) (*os.Root, error) {
+	d := p.Dir()
+	r, err := d.OpenRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(p.Root, 0o755); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		if !errors.Is(err, fs.ErrExist) {
+		root, rerr := os.OpenRoot(p.Root)
+		if rerr != nil {
+			return nil, fmt.Errorf("%s: %w", p, rerr)
+		}
+		merr := root.MkdirAll(d.Rel, 0o755)
+		root.Close()
+		if merr != nil {
+			return nil, fmt.Errorf("%s: %w", p, merr)
+		}
+		r, err = d.OpenRoot()
+	}
+	return r, err
+}
+
+// lock takes the kernel lock on name in dir, waiting up to LockWait, and
+// returns the function that releases it. On unix the holder removes the
+// lock file before it lets go, so none is left behind; a waiter that then wins the
+// lock on the removed file notices (the name no longer leads to the file it
+// locked) and starts over on the new one.
+func lock(dir *os.Root, name string, p safepath.Path) (func(), error) {
+	var deadline <-chan time.Time
+	pause := time.Millisecond
+	for {
+		f, err := safepath.OpenWrite(dir, name, p.Dir().Join(name), os.O_RDWR|os.O_CREATE)
+		if err != nil {
 			return nil, err
 		}
-		if info, serr := os.Stat(name); serr == nil && time.Since(info.ModTime()) > StaleAfter {
-			// Move the stale lock aside before removing it, so that of two
-			// processes that both found it stale only one removes it.
-			aside := name + ".stale." + strconv.Itoa(os.Getpid())
-			if os.Rename(name, aside) == nil {
-				os.Remove(aside)
+		ok, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: lock: %w", p, err)
+		}
+		if ok {
+			if current(dir, name, f) {
+				return func() {
+					if removeLock {
+						dir.Remove(name)
+					}
+					unlockFile(f)
+					f.Close()
+				}, nil
 			}
-			continue
+			unlockFile(f)
+			f.Close()
+			continue // the file was removed by the holder we waited for
 		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w (%s; remove it if no hook is running)", ErrLocked, name)
+		f.Close()
+		if deadline == nil {
+			t := time.NewTimer(LockWait)
+			defer t.Stop()
+			deadline = t.C
 		}
-		time.Sleep(pause)
-		if pause < 40*time.Millisecond {
+		select {
+		case <-deadline:
+			return nil, fmt.Errorf("%s: %w for more than %s", p, ErrLocked, LockWait)
+		case <-time.After(pause):
+		}
+		if pause < 20*time.Millisecond {
 			pause *= 2
 		}
 	}
+}
+
+// current reports whether name in dir is still the file f.
+func current(dir *os.Root, name string, f *os.File) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := dir.Lstat(name)
+	return err == nil && os.SameFile(a, b)
+}
+
+// tmpName is the temporary file Update writes for base; only the holder of
+// the lock writes it, so one name is enough.
+func tmpName(base string) string { return "." + base + ".tmp" }
+
+// sweep removes the temporary files of base that killed writers left: the
+// fixed name and the random names of earlier releases (".base.*.tmp").
+func sweep(dir *os.Root, base string) {
+	entries, err := fs.ReadDir(dir.FS(), ".")
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range entries {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".tmp") && e.Type().IsRegular() {
+			dir.Remove(n)
+		}
+	}
+}
+
+// replace writes data to the temporary file, syncs it and renames it over
+// base. The new file keeps the permissions of the one it replaces (0644
+// for a new file).
+func replace(dir *os.Root, base string, p safepath.Path, data []byte) error {
+	mode := fs.FileMode(0o644)
+	if info, err := dir.Lstat(base); err == nil && info.Mode().IsRegular() {
+		mode = info.Mode().Perm()
+	}
+	tmp := tmpName(base)
+	dir.Remove(tmp)
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	err = errors.Join(werr, serr, cerr)
+	if err == nil {
+		err = dir.Chmod(tmp, mode)
+	}
+	if err == nil {
+		err = dir.Rename(tmp, base)
+	}
+	if err != nil {
+		dir.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", filepath.Join(p.Root, p.Rel), err)
+	}
+	return nil
 }

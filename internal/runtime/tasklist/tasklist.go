@@ -24,13 +24,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // Bounds on what is read.
@@ -58,11 +58,12 @@ type Task struct {
 	BlockedBy   []string `json:"blockedBy"`
 }
 
-// Env is what locating a list needs from the environment; pass os.Getenv.
+// Env is what locating a list needs from the environment: main's getenv
+// (see project.Env).
 type Env func(string) string
 
-// ConfigDir is $CLAUDE_CONFIG_DIR, else $HOME/.claude, else "" when neither
-// is known.
+// ConfigDir is $CLAUDE_CONFIG_DIR, else $HOME/.claude (%USERPROFILE% on
+// Windows), else "" when neither is known.
 func ConfigDir(getenv Env) string {
 	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
@@ -70,7 +71,7 @@ func ConfigDir(getenv Env) string {
 	if h := getenv("HOME"); h != "" {
 		return filepath.Join(h, ".claude")
 	}
-	if h, err := os.UserHomeDir(); err == nil {
+	if h := getenv("USERPROFILE"); h != "" {
 		return filepath.Join(h, ".claude")
 	}
 	return ""
@@ -115,28 +116,21 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
-// Dir is the folder of list under config.
-func Dir(config, list string) string {
-	return filepath.Join(config, "tasks", Sanitize(list))
+// Dir is the folder of list under config, confined to config: every read
+// goes through package safepath (no symlink out, no FIFO, capped).
+func Dir(config, list string) safepath.Path {
+	return safepath.Path{Root: config, Rel: filepath.Join("tasks", Sanitize(list))}
 }
 
 // Get reads one task. A missing file returns ok=false and no error.
-func Get(dir, id string) (t Task, ok bool, err error) {
-	name := filepath.Join(dir, Sanitize(id)+".json")
-	f, err := os.Open(name)
+func Get(dir safepath.Path, id string) (t Task, ok bool, err error) {
+	name := dir.Join(Sanitize(id) + ".json")
+	data, err := safepath.ReadFile(name, MaxTaskSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return t, false, nil
 	}
 	if err != nil {
-		return t, false, fmt.Errorf("task %s: %w", name, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxTaskSize+1))
-	if err != nil {
-		return t, false, fmt.Errorf("task %s: %w", name, err)
-	}
-	if len(data) > MaxTaskSize {
-		return t, false, fmt.Errorf("task %s: larger than %d bytes", name, MaxTaskSize)
+		return t, false, fmt.Errorf("task %w", err)
 	}
 	if err := json.Unmarshal(data, &t); err != nil {
 		return t, false, fmt.Errorf("task %s: %w", name, err)
@@ -146,8 +140,8 @@ func Get(dir, id string) (t Task, ok bool, err error) {
 
 // List reads every task of dir, ordered by numeric id (ids that are not
 // numbers sort last, by name). Files that do not parse are skipped.
-func List(dir string) ([]Task, error) {
-	entries, err := os.ReadDir(dir)
+func List(dir safepath.Path) ([]Task, error) {
+	entries, err := safepath.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -73,6 +73,11 @@ func Read(r io.Reader, opts ReadOptions) ([]byte, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
+		defer func() { // a panicking reader is an error, not a crash
+			if p := recover(); p != nil {
+				done <- result{nil, fmt.Errorf("%w: reading stdin panicked: %v", ErrMalformed, p)}
+			}
+		}()
 		data, err := readValue(r, opts.MaxBytes)
 		done <- result{data, err}
 	}()

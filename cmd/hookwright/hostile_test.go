@@ -1,0 +1,241 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hook runs the built binary as Claude Code does: the command through
+// sh -c, the event on stdin, in a hermetic environment (PATH, a temporary
+// HOME, the project). A call that does not end within 30 s fails the test
+// (the planted files below used to hang it forever); the limit only
+// catches a hang, it measures nothing.
+func hook(t *testing.T, project, args, stdin string, env ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", `"$HOOKWRIGHT_BIN" `+args)
+	cmd.WaitDelay = 2 * time.Second // a hung binary must not hang the test on its pipes
+	cmd.Dir = project
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "HOOKWRIGHT_BIN=" + binPath, "CLAUDE_PROJECT_DIR=" + project}, env...)
+	cmd.Stdin = strings.NewReader(strings.ReplaceAll(stdin, "$PROJECT", project))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("hookwright %s hung: %v", args, ctx.Err())
+	}
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		code = exitErr.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+const bashEvent = `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+
+// plant creates what at path (relative to dir): "fifo", "dir-out" (a
+// symlink to outside), "devzero" (a symlink to /dev/zero), "file-out" (a
+// symlink to the file outside), "hardlink" (a hard link to it), "huge" (a
+// regular file of 8 MiB).
+func plant(t *testing.T, dir, rel, what, outside string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	switch what {
+	case "fifo":
+		err = syscall.Mkfifo(p, 0o644)
+	case "devzero":
+		err = os.Symlink("/dev/zero", p)
+	case "dir-out":
+		err = os.Symlink(outside, p)
+	case "file-out":
+		err = os.Symlink(filepath.Join(outside, "victim"), p)
+	case "hardlink":
+		err = os.Link(filepath.Join(outside, "victim"), p)
+	case "huge":
+		err = os.WriteFile(p, bytes.Repeat([]byte(" "), 8<<20), 0o644)
+	default:
+		t.Fatalf("plant %s", what)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// outsideDir is a folder outside the project with one file, victim, whose
+// content must never change.
+func outsideDir(t *testing.T) string {
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, "victim"), []byte("untouched\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// assertUntouched fails when anything under out changed.
+func assertUntouched(t *testing.T, out string) {
+	t.Helper()
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 1 || entries[0].Name() != "victim" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("hookwright wrote outside the project: %v", names)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "victim")); string(data) != "untouched\n" {
+		t.Errorf("hookwright changed a file outside the project: %q", data)
+	}
+}
+
+// A FIFO, a symlink out of the project or to /dev/zero, or a huge file at
+// the config: the call answers at once with the defaults and a
+// systemMessage that says what is wrong, and writes nothing outside.
+func TestHostileConfig(t *testing.T) {
+	for what, want := range map[string]string{
+		"fifo":     "not a regular file (a named pipe)",
+		"devzero":  "leads outside",
+		"file-out": "leads outside",
+		"huge":     "file too large",
+	} {
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			project, out := t.TempDir(), outsideDir(t)
+			plant(t, project, ".hookwright/config.json", what, out)
+			stdout, stderr, code := hook(t, project, "PreToolUse", bashEvent)
+			if code != 0 || !strings.Contains(stdout, `"systemMessage"`) || !strings.Contains(stdout, want) || !strings.Contains(stdout, "(using defaults)") {
+				t.Fatalf("exit %d stdout %q stderr %q; want exit 0 and a systemMessage saying %q", code, stdout, stderr, want)
+			}
+			if strings.Contains(stdout, "did not return") {
+				t.Fatalf("the watchdog had to answer: %q", stdout)
+			}
+			assertUntouched(t, out)
+			// The defaults apply: the guard still blocks a force-push.
+			_, stderr, code = hook(t, project, "PreToolUse", strings.Replace(bashEvent, `"ls"`, `"git push --force origin main"`, 1))
+			if code != 2 {
+				t.Fatalf("defaults not applied: exit %d stderr %q", code, stderr)
+			}
+		})
+	}
+}
+
+// .hookwright itself a symlink to a folder outside the project: config,
+// journal and state all refuse it; nothing is written there.
+func TestHostileHookwrightFolder(t *testing.T) {
+	project, out := t.TempDir(), outsideDir(t)
+	plant(t, project, ".hookwright", "dir-out", out)
+	stdout, stderr, code := hook(t, project, "SessionStart", `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SessionStart","source":"startup"}`)
+	if code != 0 || !strings.Contains(stdout, "leads outside") {
+		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	assertUntouched(t, out)
+}
+
+// Today's journal file as a FIFO, a symlink out, a hard link to a file
+// outside, or /dev/zero: the call answers as usual, and nothing outside
+// changes.
+func TestHostileJournal(t *testing.T) {
+	for _, what := range []string{"fifo", "devzero", "file-out", "hardlink"} {
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			project, out := t.TempDir(), outsideDir(t)
+			today := time.Now().UTC().Format("2006-01-02")
+			plant(t, project, ".hookwright/journal/"+today+".jsonl", what, out)
+			stdout, stderr, code := hook(t, project, "PreToolUse", bashEvent)
+			if code != 0 || stdout != "" {
+				t.Fatalf("exit %d stdout %q stderr %q; want a silent pass", code, stdout, stderr)
+			}
+			assertUntouched(t, out)
+		})
+	}
+	t.Run("folder-out", func(t *testing.T) {
+		project, out := t.TempDir(), outsideDir(t)
+		plant(t, project, ".hookwright/journal", "dir-out", out)
+		if _, stderr, code := hook(t, project, "PreToolUse", bashEvent); code != 0 {
+			t.Fatalf("exit %d stderr %q", code, stderr)
+		}
+		assertUntouched(t, out)
+	})
+}
+
+// A session fingerprint (a state file) as a FIFO, /dev/zero, a symlink or a
+// hard link out: the update is refused and reported, never hangs, and
+// nothing outside changes.
+func TestHostileStateFile(t *testing.T) {
+	start := `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SessionStart","source":"resume"}`
+	for what, want := range map[string]string{
+		"fifo":     "not a regular file",
+		"devzero":  "leads outside",
+		"file-out": "leads outside",
+		"hardlink": "", // replaced by a rename: the link is cut, the file outside stays
+	} {
+		t.Run(what, func(t *testing.T) {
+			t.Parallel()
+			project, out := t.TempDir(), outsideDir(t)
+			plant(t, project, ".hookwright/sessions/s1.json", what, out)
+			if want == "" {
+				if stdout, stderr, code := hook(t, project, "SessionStart", start); code != 0 {
+					t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+				}
+				assertUntouched(t, out)
+				return
+			}
+			stdout, stderr, code := hook(t, project, "SessionStart", start)
+			if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "failed open") {
+				t.Fatalf("exit %d stdout %q stderr %q; want exit 0 and a systemMessage saying %q", code, stdout, stderr, want)
+			}
+			assertUntouched(t, out)
+		})
+	}
+	t.Run("folder-out", func(t *testing.T) {
+		project, out := t.TempDir(), outsideDir(t)
+		plant(t, project, ".hookwright/sessions", "dir-out", out)
+		stdout, _, code := hook(t, project, "SessionStart", start)
+		if code != 0 || !strings.Contains(stdout, "leads outside") {
+			t.Fatalf("exit %d stdout %q", code, stdout)
+		}
+		assertUntouched(t, out)
+	})
+}
+
+// A gate set to "fail": "closed" blocks when the call's deadline passes
+// before it decides, and says so; the same gate set to "open" lets the
+// call go on with a systemMessage.
+func TestClosedGateThatOverrunsBlocks(t *testing.T) {
+	idle := `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"TeammateIdle","teammate_name":"alice","team_name":"core"}`
+	for policy, wantCode := range map[string]int{"closed": 2, "open": 0} {
+		t.Run(policy, func(t *testing.T) {
+			project := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(project, ".hookwright"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(project, ".hookwright", "config.json"), []byte(`{"artifacts":{"fail":"`+policy+`"}}`), 0o644)
+			stdout, stderr, code := hook(t, project, "TeammateIdle", idle, "HOOKWRIGHT_TIMEOUT=1ns")
+			if code != wantCode {
+				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, wantCode, stdout, stderr)
+			}
+			if policy == "closed" && !strings.Contains(stderr, "artifacts could not decide") || policy == "closed" && !strings.Contains(stderr, "fail closed") {
+				t.Fatalf("the block does not say why: %q", stderr)
+			}
+			if policy == "open" && !strings.Contains(stdout, "overran the deadline") {
+				t.Fatalf("the open gate's overrun is not reported: %q", stdout)
+			}
+		})
+	}
+}

@@ -322,8 +322,13 @@ func Append(p Path, data []byte) error {
 // regular file that is neither a symlink nor hard-linked elsewhere; p names
 // it in errors.
 func OpenWrite(r *os.Root, name string, p Path, flag int) (*os.File, error) {
-	if info, err := r.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return nil, fmt.Errorf("%s: %w (a symlink)", p, ErrLinked)
+	if info, err := r.Lstat(name); err == nil {
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("%s: %w (a symlink)", p, ErrLinked)
+		case !info.Mode().IsRegular():
+			return nil, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, kind(info.Mode()))
+		}
 	}
 	f, err := r.OpenFile(name, flag|oNonblock, 0o644)
 	if err != nil {

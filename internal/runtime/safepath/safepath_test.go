@@ -53,3 +53,65 @@ func TestJoinAndWithin(t *testing.T) {
 		t.Fatalf("root itself rejected: %v", err)
 	}
 }
+
+func TestOpensRefuseWhatCouldHurt(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("secret"), 0o644)
+	os.WriteFile(filepath.Join(root, "ok"), []byte("fine"), 0o644)
+	os.WriteFile(filepath.Join(root, "big"), make([]byte, 2048), 0o644)
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(root, "link-out"))
+	os.Symlink("ok", filepath.Join(root, "link-in"))
+	os.Symlink(outside, filepath.Join(root, "dir-out"))
+	os.Symlink("/dev/zero", filepath.Join(root, "zero"))
+	os.Mkdir(filepath.Join(root, "folder"), 0o755)
+	if err := mkfifo(filepath.Join(root, "fifo")); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	for rel, want := range map[string]error{
+		"link-out":       ErrUnsafe,
+		"dir-out/secret": ErrUnsafe,
+		"zero":           ErrUnsafe,
+		"fifo":           ErrNotRegular,
+		"folder":         ErrNotRegular,
+		"big":            ErrTooBig,
+		"../x":           ErrUnsafe,
+		"missing":        os.ErrNotExist,
+	} {
+		_, err := ReadFile(Path{Root: root, Rel: filepath.FromSlash(rel)}, 1024)
+		if !errors.Is(err, want) {
+			t.Errorf("ReadFile(%s) = %v, want %v", rel, err, want)
+		}
+	}
+	if data, err := ReadFile(Path{Root: root, Rel: "link-in"}, 1024); err != nil || string(data) != "fine" {
+		t.Errorf("a symlink inside the root: %q %v", data, err)
+	}
+	if data, err := ReadTail(Path{Root: root, Rel: "big"}, 10); err != nil || len(data) != 10 {
+		t.Errorf("ReadTail: %d bytes, %v", len(data), err)
+	}
+}
+
+func TestAppendRefusesLinksAndPipes(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	victim := filepath.Join(outside, "victim")
+	os.WriteFile(victim, []byte("v"), 0o644)
+	os.Symlink(victim, filepath.Join(root, "sym"))
+	os.Link(victim, filepath.Join(root, "hard"))
+	os.Symlink(outside, filepath.Join(root, "dir-out"))
+	mkfifo(filepath.Join(root, "fifo"))
+	for rel, want := range map[string]error{
+		"sym": ErrLinked, "hard": ErrLinked, "dir-out/new": ErrUnsafe, "fifo": ErrNotRegular,
+	} {
+		if err := Append(Path{Root: root, Rel: filepath.FromSlash(rel)}, []byte("x\n")); !errors.Is(err, want) {
+			t.Errorf("Append(%s) = %v, want %v", rel, err, want)
+		}
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "v" {
+		t.Fatalf("wrote through a link: %q", data)
+	}
+	if err := Append(Path{Root: root, Rel: filepath.Join("a", "b", "log")}, []byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "a", "b", "log")); string(data) != "x\n" {
+		t.Fatalf("Append wrote %q", data)
+	}
+}

@@ -1,0 +1,42 @@
+package config
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// FuzzParse: Parse never panics; what it accepts is valid, decodes the
+// same with encoding/json (so strictness only ever removes inputs), and
+// survives a round trip. The seed corpus is in testdata/fuzz/FuzzParse.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"guard":{"enabled":false,"deny":["rm -rf"]},"work":{"mode":"strict"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse(data)
+		if err != nil {
+			if !reflect.DeepEqual(cfg, Default()) {
+				t.Fatalf("a rejected config did not fall back to the defaults: %+v", cfg)
+			}
+			return
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("Parse accepted an invalid config %q: %v", data, err)
+		}
+		loose := Default()
+		if err := json.Unmarshal(data, &loose); err != nil {
+			t.Fatalf("Parse accepted %q, which encoding/json rejects: %v", data, err)
+		}
+		if !reflect.DeepEqual(loose, cfg) {
+			t.Fatalf("Parse and encoding/json disagree on %q:\n%+v\n%+v", data, cfg, loose)
+		}
+		again, err := json.Marshal(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(again)
+		if err != nil || !reflect.DeepEqual(back, cfg) {
+			t.Fatalf("round trip of %q failed: %v\n%+v\n%+v", data, err, back, cfg)
+		}
+	})
+}

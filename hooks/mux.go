@@ -70,6 +70,9 @@ type FailCloser interface {
 
 // failsClosed reports whether h is a gate set to fail closed.
 func failsClosed(h Handler) bool {
+	if n, ok := h.(named); ok { // Named keeps the policy of what it names
+		h = n.Handler
+	}
 	fc, ok := h.(FailCloser)
 	return ok && fc.FailClosed()
 }

@@ -183,3 +183,78 @@ func TestForIgnoresOtherEvents(t *testing.T) {
 		t.Fatalf("got %+v", r)
 	}
 }
+
+func TestOnTakesTheEventFromTheType(t *testing.T) {
+	m := new(Mux)
+	On(m, "", func(_ context.Context, e *TaskCompleted) (Result, error) { return Blocked("task " + e.TaskID), nil })
+	On(m, "Bash", func(context.Context, *PreToolUse) (Result, error) { return Context("bash"), nil })
+	routes := m.Routes()
+	if len(routes) != 2 || routes[0].Event != EventTaskCompleted || routes[1].Event != EventPreToolUse || routes[1].Matcher != "Bash" {
+		t.Fatalf("routes = %+v", routes)
+	}
+	got, _ := m.Dispatch(context.Background(), &TaskCompleted{Common: Common{HookEventName: EventTaskCompleted}, Task: Task{TaskID: "7"}})
+	if got.Decision != Block || got.Reason != "task 7" {
+		t.Fatalf("got %+v", got)
+	}
+	for name, register := range map[string]func(){
+		"interface": func() { On(m, "", func(context.Context, Input) (Result, error) { return Result{}, nil }) },
+		"nil":       func() { On[*Stop](m, "", nil) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: On did not panic", name)
+				}
+			}()
+			register()
+		}()
+	}
+}
+
+// closing is a gate set to fail closed.
+type closing struct {
+	Handler
+	closed bool
+}
+
+func (c closing) FailClosed() bool { return c.closed }
+
+func TestFailClosedGateBlocksOnErrorPanicAndDeadline(t *testing.T) {
+	for name, h := range map[string]Handler{
+		"error": HandlerFunc(func(context.Context, Input) (Result, error) { return Result{}, errors.New("disk on fire") }),
+		"panic": HandlerFunc(func(context.Context, Input) (Result, error) { panic("boom") }),
+		"overrun": HandlerFunc(func(ctx context.Context, _ Input) (Result, error) {
+			<-ctx.Done()
+			return Result{}, nil
+		}),
+	} {
+		for _, closed := range []bool{true, false} {
+			m := new(Mux)
+			m.Handle(EventStop, "", Named("gate", closing{h, closed}))
+			m.Handle(EventStop, "", Named("after", answer(Context("after"))))
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			got, faults := m.Dispatch(ctx, &Stop{Common: Common{HookEventName: EventStop}})
+			cancel()
+			if len(faults) == 0 {
+				t.Errorf("%s closed=%v: no fault recorded", name, closed)
+			}
+			if closed && (got.Decision != Block || !strings.Contains(got.Reason, "gate could not decide") || !strings.Contains(got.Reason, "fail closed")) {
+				t.Errorf("%s: a closed gate did not block: %+v", name, got)
+			}
+			if !closed && got.Decision != None {
+				t.Errorf("%s: an open gate blocked: %+v", name, got)
+			}
+		}
+	}
+	// Not started before the deadline: a closed gate still to run blocks.
+	m := new(Mux)
+	m.Handle(EventStop, "", Named("gate", closing{answer(Result{}), true}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, _ := m.Dispatch(ctx, &Stop{Common: Common{HookEventName: EventStop}}); got.Decision != Block {
+		t.Fatalf("a closed gate that never started did not block: %+v", got)
+	}
+	if m.PendingClosed() != "" {
+		t.Fatalf("PendingClosed after Dispatch = %q", m.PendingClosed())
+	}
+}

@@ -22,9 +22,9 @@ type Advancer struct {
 	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or the
 	// input's cwd.
 	Dir string
-	// Getenv reads the environment; nil means os.Getenv.
+	// Getenv reads the environment (main's project.Env); nil is an empty one.
 	Getenv func(string) string
-	// Now is the clock; nil means time.Now.
+	// Now is the clock (main's project.Env); nil reads as the zero time.
 	Now func() time.Time
 }
 
@@ -85,7 +85,7 @@ type NextTask struct {
 	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
 	Dir string
 	// Getenv reads the environment (HOME, CLAUDE_CONFIG_DIR,
-	// CLAUDE_CODE_TASK_LIST_ID); nil means os.Getenv.
+	// CLAUDE_CODE_TASK_LIST_ID), main's project.Env; nil is an empty one.
 	Getenv func(string) string
 }
 

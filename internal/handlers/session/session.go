@@ -82,9 +82,9 @@ type Recorder struct {
 	Dir string
 	// Version is hookwright's version; empty means the build's.
 	Version string
-	// Getenv reads the environment; nil means os.Getenv.
+	// Getenv reads the environment (main's project.Env); nil is an empty one.
 	Getenv func(string) string
-	// Now is the clock; nil means time.Now.
+	// Now is the clock (main's project.Env); nil reads as the zero time.
 	Now func() time.Time
 }
 

@@ -19,9 +19,9 @@ type Gate struct {
 	Config config.Work
 	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
 	Dir string
-	// Getenv reads the environment; nil means os.Getenv.
+	// Getenv reads the environment (main's project.Env); nil is an empty one.
 	Getenv func(string) string
-	// Now is the clock; nil means time.Now.
+	// Now is the clock (main's project.Env); nil reads as the zero time.
 	Now func() time.Time
 }
 

@@ -4,6 +4,7 @@
 VERSION := $(shell sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' plugin/.claude-plugin/plugin.json)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
+STATICCHECK := v0.8.2
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .PHONY: all build test bench demo lint plugin compat release clean version
@@ -35,7 +36,7 @@ demo:
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	go vet ./...
-	go run honnef.co/go/tools/cmd/staticcheck@latest ./...
+	go run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK) ./...
 
 clean:
 	rm -rf bin dist

@@ -216,6 +216,8 @@ type PostToolUse struct {
 	Common
 	ToolCall
 	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
+	// DurationMS is the tool's run time, on releases that send it.
+	DurationMS int64 `json:"duration_ms,omitempty"`
 }
 
 // MatchTarget is the tool name.
@@ -227,6 +229,8 @@ type PostToolUseFailure struct {
 	ToolCall
 	Error       string `json:"error,omitempty"`
 	IsInterrupt bool   `json:"is_interrupt,omitempty"`
+	// DurationMS is the tool's run time, on releases that send it.
+	DurationMS int64 `json:"duration_ms,omitempty"`
 }
 
 // MatchTarget is the tool name.

@@ -240,7 +240,7 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 			faults = append(faults, Fault{r.Name, err})
 			for _, later := range rest {
 				if failsClosed(later.Handler) {
-					merge(&merged, Result{Decision: Block, Reason: ClosedReason(later.Name, err)})
+					merge(&merged, Result{Decision: Block, Reason: ClosedReason(later.Name, err)}, later.Name)
 					break
 				}
 			}
@@ -254,12 +254,12 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 		if err != nil {
 			faults = append(faults, Fault{r.Name, err})
 			if failsClosed(r.Handler) {
-				merge(&merged, Result{Decision: Block, Reason: ClosedReason(r.Name, err)})
+				merge(&merged, Result{Decision: Block, Reason: ClosedReason(r.Name, err)}, r.Name)
 				break
 			}
 			continue
 		}
-		if merge(&merged, res) {
+		if merge(&merged, res, r.Name) {
 			break
 		}
 	}
@@ -302,11 +302,12 @@ func call(ctx context.Context, h Handler, in Input) (res Result, err error) {
 	return h.Handle(ctx, in)
 }
 
-// merge folds res into acc and reports whether dispatch must stop.
-func merge(acc *Result, res Result) (stop bool) {
+// merge folds res, from the handler named name, into acc and reports
+// whether dispatch must stop.
+func merge(acc *Result, res Result, name string) (stop bool) {
 	switch {
 	case res.Decision > acc.Decision:
-		acc.Decision, acc.Reason = res.Decision, res.Reason
+		acc.Decision, acc.Reason, acc.Handler = res.Decision, res.Reason, name
 	case res.Decision == acc.Decision && res.Decision == Ask && res.Reason != "":
 		acc.Reason = join(acc.Reason, res.Reason, "; ")
 	}
@@ -317,6 +318,9 @@ func merge(acc *Result, res Result) (stop bool) {
 	}
 	if res.Halt {
 		acc.Halt, acc.StopReason = true, res.StopReason
+		if acc.Decision == None {
+			acc.Handler = name
+		}
 	}
 	return res.Halt || res.Decision == Block
 }

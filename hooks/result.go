@@ -53,6 +53,10 @@ type Result struct {
 	StopReason string
 	// UpdatedInput replaces a PreToolUse tool input.
 	UpdatedInput json.RawMessage
+	// Handler is set by [Mux.Dispatch] on the merged result: the name of
+	// the handler whose Decision (or Halt) it carries. Handlers leave it
+	// empty; the journal records it.
+	Handler string
 }
 
 // Empty reports whether r says nothing at all.

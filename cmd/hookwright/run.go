@@ -165,8 +165,10 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	if project != "" && cfg.Journal.Enabled {
 		e := journal.Entry{
 			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via),
-			Target: in.MatchTarget(), Exit: code, Micros: env.Time().Sub(start).Microseconds(), Faults: notes,
+			Target: in.MatchTarget(), Band: bandName(inv.band), Handler: res.Handler,
+			Exit: code, Micros: env.Time().Sub(start).Microseconds(), Faults: notes,
 		}
+		describe(in, &e)
 		if res.Decision != hooks.None {
 			e.Decision, e.Reason = res.Decision.String(), res.Reason
 		}

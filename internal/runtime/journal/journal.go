@@ -23,18 +23,42 @@ import (
 // Dir is the journal folder, relative to the project.
 const Dir = ".hookwright/journal"
 
-// Entry is one hook call.
+// Entry is one hook call. Empty fields are left out of the line.
 type Entry struct {
-	Time     time.Time `json:"ts"`
-	Session  string    `json:"session,omitempty"`
-	Event    string    `json:"event"`
-	Via      string    `json:"via,omitempty"`
-	Target   string    `json:"target,omitempty"`
-	Decision string    `json:"decision,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
-	Exit     int       `json:"exit"`
-	Micros   int64     `json:"us"`
-	Faults   []string  `json:"faults,omitempty"`
+	Time    time.Time `json:"ts"`
+	Session string    `json:"session,omitempty"`
+	// Event is the canonical event the handlers saw; Via is the event
+	// Claude Code fired, when a fallback adapted it.
+	Event string `json:"event"`
+	Via   string `json:"via,omitempty"`
+	// Target is what the event's matcher filters: the tool name, the
+	// SessionStart source, the agent type, ...
+	Target string `json:"target,omitempty"`
+	// Tool is the tool name on the tool events (PreToolUse, PostToolUse,
+	// PostToolUseFailure, PermissionRequest).
+	Tool string `json:"tool,omitempty"`
+	// Agent is the teammate's name on team events, else the subagent's
+	// type where the event gives one; Team is the agent team's name.
+	Agent string `json:"agent,omitempty"`
+	Team  string `json:"team,omitempty"`
+	// Band is the protocol band hooks.json named (--proto), if any.
+	Band     string `json:"band,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// Handler names the handler whose decision or halt the call answered
+	// with; empty when no handler decided.
+	Handler string `json:"handler,omitempty"`
+	Exit    int    `json:"exit"`
+	// Micros is how long the hook call took, in microseconds.
+	Micros int64 `json:"us"`
+	// ToolMillis is the tool's own run time as Claude Code reports it
+	// (duration_ms), where it does; Outcome is "success" on PostToolUse
+	// and "failure" on PostToolUseFailure, and Error the failure's first
+	// line.
+	ToolMillis int64    `json:"tool_ms,omitempty"`
+	Outcome    string   `json:"outcome,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Faults     []string `json:"faults,omitempty"`
 }
 
 // Append writes e as one line to the journal of the project at dir.

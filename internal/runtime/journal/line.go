@@ -21,12 +21,23 @@ func appendLine(b []byte, e Entry) []byte {
 	b = appendString(b, e.Event)
 	b = appendField(b, "via", e.Via)
 	b = appendField(b, "target", e.Target)
+	b = appendField(b, "tool", e.Tool)
+	b = appendField(b, "agent", e.Agent)
+	b = appendField(b, "team", e.Team)
+	b = appendField(b, "band", e.Band)
 	b = appendField(b, "decision", e.Decision)
 	b = appendField(b, "reason", e.Reason)
+	b = appendField(b, "handler", e.Handler)
 	b = append(b, `,"exit":`...)
 	b = strconv.AppendInt(b, int64(e.Exit), 10)
 	b = append(b, `,"us":`...)
 	b = strconv.AppendInt(b, e.Micros, 10)
+	if e.ToolMillis != 0 {
+		b = append(b, `,"tool_ms":`...)
+		b = strconv.AppendInt(b, e.ToolMillis, 10)
+	}
+	b = appendField(b, "outcome", e.Outcome)
+	b = appendField(b, "error", e.Error)
 	if len(e.Faults) > 0 {
 		b = append(b, `,"faults":[`...)
 		for i, f := range e.Faults {

@@ -135,16 +135,21 @@ func TestHostileConfig(t *testing.T) {
 	}
 }
 
-// .hookwright itself a symlink to a folder outside the project: config,
-// journal and state all refuse it; nothing is written there.
+// .hookwright itself a symlink to a folder outside the project, or a FIFO:
+// config, journal and state all refuse it at once; nothing is written
+// outside.
 func TestHostileHookwrightFolder(t *testing.T) {
-	project, out := t.TempDir(), outsideDir(t)
-	plant(t, project, ".hookwright", "dir-out", out)
-	stdout, stderr, code := hook(t, project, "SessionStart", `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SessionStart","source":"startup"}`)
-	if code != 0 || !strings.Contains(stdout, "leads outside") {
-		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	for what, want := range map[string]string{"dir-out": "leads outside", "fifo": "not a directory"} {
+		t.Run(what, func(t *testing.T) {
+			project, out := t.TempDir(), outsideDir(t)
+			plant(t, project, ".hookwright", what, out)
+			stdout, stderr, code := hook(t, project, "SessionStart", `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SessionStart","source":"startup"}`)
+			if code != 0 || !strings.Contains(stdout, want) || strings.Contains(stdout, "did not return") {
+				t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+			}
+			assertUntouched(t, out)
+		})
 	}
-	assertUntouched(t, out)
 }
 
 // Today's journal file as a FIFO, a symlink out, a hard link to a file
@@ -235,6 +240,33 @@ func TestClosedGateThatOverrunsBlocks(t *testing.T) {
 			}
 			if policy == "open" && !strings.Contains(stdout, "overran the deadline") {
 				t.Fatalf("the open gate's overrun is not reported: %q", stdout)
+			}
+		})
+	}
+}
+
+// A FIFO where a scratchpad folder or today's scratchpad should be: the
+// briefing and the stop gate answer at once.
+func TestHostileScratchpad(t *testing.T) {
+	today := time.Now().Format("2006-01-02")
+	for _, c := range []struct{ rel, args, stdin string }{
+		{".claude/scratchpad/coordinator", "SessionStart", `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SessionStart","source":"startup"}`},
+		{".claude/scratchpad/ego/" + today + ".md", "SubagentStart", `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SubagentStart","agent_type":"Explore"}`},
+		{".claude/scratchpad/Explore/" + today + ".md", "SubagentStop", `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SubagentStop","agent_type":"Explore","stop_hook_active":false}`},
+	} {
+		t.Run(c.args, func(t *testing.T) {
+			t.Parallel()
+			project := t.TempDir()
+			plant(t, project, c.rel, "fifo", "")
+			if c.args == "SubagentStart" {
+				os.WriteFile(filepath.Join(project, ".claude/scratchpad/ego/older.md"), []byte("# old\n"), 0o644)
+			}
+			stdout, stderr, code := hook(t, project, c.args, c.stdin)
+			if code == 2 && c.args != "SubagentStop" || strings.Contains(stdout, "did not return") {
+				t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+			}
+			if c.args != "SubagentStart" && !strings.Contains(stdout+stderr, "named pipe") { // Newest passes over what is not a file
+				t.Fatalf("the planted pipe is not reported: stdout %q stderr %q", stdout, stderr)
 			}
 		})
 	}

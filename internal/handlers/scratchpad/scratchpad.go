@@ -378,7 +378,7 @@ func (o Options) wroteToday(project, date string) ([]string, error) {
 	if err := safepath.Within(project, root); err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(root)
+	entries, err := safepath.ReadDir(safepath.At(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -401,7 +401,7 @@ func (o Options) wroteToday(project, date string) ([]string, error) {
 // Newest returns the *.md file in dir modified last (ties: the greatest
 // name), or "" when dir has none or does not exist.
 func Newest(dir string) (string, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := safepath.ReadDir(safepath.At(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

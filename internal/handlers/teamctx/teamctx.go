@@ -54,7 +54,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -174,7 +173,7 @@ type Member struct {
 // ({folder}/config.json and {team}.json). Unreadable or malformed configs
 // are skipped; a missing dir is no teams.
 func Teams(dir string) ([]Team, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := safepath.ReadDir(safepath.Path{Root: dir, Rel: "."})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

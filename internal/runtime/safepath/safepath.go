@@ -80,7 +80,7 @@ func Within(root, path string) error {
 	if err != nil {
 		return err
 	}
-	r, err := os.OpenRoot(root)
+	r, err := OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("root %s: %w", root, err)
 	}
@@ -97,6 +97,19 @@ func Within(root, path string) error {
 			return err
 		}
 	}
+}
+
+// OpenRoot opens the folder name as an [os.Root], after checking that it
+// is a folder: os.OpenRoot itself would wait forever on a named pipe.
+func OpenRoot(name string) (*os.Root, error) {
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s: %w (%s, not a folder)", name, ErrNotRegular, kind(info.Mode()))
+	}
+	return os.OpenRoot(name)
 }
 
 // Path is a file named by the folder it may not leave and a path below it.
@@ -153,7 +166,7 @@ func (p Path) Base() string { return filepath.Base(p.Rel) }
 // OpenRoot opens p as a root of its own (a folder below p.Root that may not
 // be left either). The caller closes it.
 func (p Path) OpenRoot() (*os.Root, error) {
-	r, err := os.OpenRoot(p.Root)
+	r, err := OpenRoot(p.Root)
 	if err != nil {
 		return nil, wrap(p, err)
 	}
@@ -161,6 +174,14 @@ func (p Path) OpenRoot() (*os.Root, error) {
 		return r, nil
 	}
 	defer r.Close()
+	// os.Root.OpenRoot, like os.OpenRoot, would wait forever on a named pipe.
+	info, err := r.Stat(p.Rel)
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s: %w (%s, not a folder)", p, ErrNotRegular, kind(info.Mode()))
+	}
 	sub, err := r.OpenRoot(p.Rel)
 	if err != nil {
 		return nil, wrap(p, err)
@@ -171,7 +192,7 @@ func (p Path) OpenRoot() (*os.Root, error) {
 // Open opens p for reading: without blocking, through the root, regular
 // files only. The caller closes the file.
 func Open(p Path) (*os.File, fs.FileInfo, error) {
-	r, err := os.OpenRoot(p.Root)
+	r, err := OpenRoot(p.Root)
 	if err != nil {
 		return nil, nil, wrap(p, err)
 	}
@@ -267,7 +288,7 @@ func ReadFileAt(path string, max int64) ([]byte, error) { return ReadFile(At(pat
 // Stat returns the info of p through the root, following links that stay
 // inside it.
 func Stat(p Path) (fs.FileInfo, error) {
-	r, err := os.OpenRoot(p.Root)
+	r, err := OpenRoot(p.Root)
 	if err != nil {
 		return nil, wrap(p, err)
 	}
@@ -298,7 +319,7 @@ func ReadDir(p Path) ([]fs.DirEntry, error) {
 // its folders (0755) when needed. It refuses a p that is not a regular
 // file, a symlink, or a file with another hard link.
 func Append(p Path, data []byte) error {
-	r, err := os.OpenRoot(p.Root)
+	r, err := OpenRoot(p.Root)
 	if err != nil {
 		return wrap(p, err)
 	}

@@ -102,7 +102,7 @@ func openDir(p safepath.Path) (*os.Root, error) {
 		if err := os.MkdirAll(p.Root, 0o755); err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		root, rerr := os.OpenRoot(p.Root)
+		root, rerr := safepath.OpenRoot(p.Root)
 		if rerr != nil {
 			return nil, fmt.Errorf("%s: %w", p, rerr)
 		}

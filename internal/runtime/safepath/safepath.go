@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Errors wrapped by the checks and opens of this package.
@@ -80,11 +81,11 @@ func Within(root, path string) error {
 	if err != nil {
 		return err
 	}
-	r, err := OpenRoot(root)
+	r, release, err := openRoot(root)
 	if err != nil {
 		return fmt.Errorf("root %s: %w", root, err)
 	}
-	defer r.Close()
+	defer release()
 	for rel := p.Rel; ; rel = filepath.Dir(rel) {
 		_, err := r.Stat(rel)
 		if err == nil || rel == "." {
@@ -110,6 +111,44 @@ func OpenRoot(name string) (*os.Root, error) {
 		return nil, fmt.Errorf("%s: %w (%s, not a folder)", name, ErrNotRegular, kind(info.Mode()))
 	}
 	return os.OpenRoot(name)
+}
+
+// KeepRoots makes the opens of this package keep each root folder open
+// for the rest of the process instead of opening it for every file: the
+// hook runtime, which lives for one call and opens the project several
+// times, turns it on in main. A long-running process leaves it off, so a
+// folder that is removed and made again is seen afresh.
+var KeepRoots bool
+
+var (
+	keptMu sync.Mutex
+	kept   map[string]*os.Root
+)
+
+// openRoot opens the root folder name, or returns the one kept open (see
+// [KeepRoots]); release is to be called when done.
+func openRoot(name string) (r *os.Root, release func(), err error) {
+	if !KeepRoots {
+		r, err := OpenRoot(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, func() { r.Close() }, nil
+	}
+	keptMu.Lock()
+	defer keptMu.Unlock()
+	if r := kept[name]; r != nil {
+		return r, func() {}, nil
+	}
+	r, err = OpenRoot(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if kept == nil {
+		kept = map[string]*os.Root{}
+	}
+	kept[name] = r
+	return r, func() {}, nil
 }
 
 // Path is a file named by the folder it may not leave and a path below it.
@@ -166,14 +205,18 @@ func (p Path) Base() string { return filepath.Base(p.Rel) }
 // OpenRoot opens p as a root of its own (a folder below p.Root that may not
 // be left either). The caller closes it.
 func (p Path) OpenRoot() (*os.Root, error) {
-	r, err := OpenRoot(p.Root)
+	if p.Rel == "." {
+		r, err := OpenRoot(p.Root)
+		if err != nil {
+			return nil, wrap(p, err)
+		}
+		return r, nil
+	}
+	r, release, err := openRoot(p.Root)
 	if err != nil {
 		return nil, wrap(p, err)
 	}
-	if p.Rel == "." {
-		return r, nil
-	}
-	defer r.Close()
+	defer release()
 	// os.Root.OpenRoot, like os.OpenRoot, would wait forever on a named pipe.
 	info, err := r.Stat(p.Rel)
 	if err != nil {
@@ -192,11 +235,11 @@ func (p Path) OpenRoot() (*os.Root, error) {
 // Open opens p for reading: without blocking, through the root, regular
 // files only. The caller closes the file.
 func Open(p Path) (*os.File, fs.FileInfo, error) {
-	r, err := OpenRoot(p.Root)
+	r, release, err := openRoot(p.Root)
 	if err != nil {
 		return nil, nil, wrap(p, err)
 	}
-	defer r.Close()
+	defer release()
 	return OpenIn(r, p.Rel, p)
 }
 
@@ -288,11 +331,11 @@ func ReadFileAt(path string, max int64) ([]byte, error) { return ReadFile(At(pat
 // Stat returns the info of p through the root, following links that stay
 // inside it.
 func Stat(p Path) (fs.FileInfo, error) {
-	r, err := OpenRoot(p.Root)
+	r, release, err := openRoot(p.Root)
 	if err != nil {
 		return nil, wrap(p, err)
 	}
-	defer r.Close()
+	defer release()
 	info, err := r.Stat(p.Rel)
 	if err != nil {
 		return nil, wrap(p, err)
@@ -319,23 +362,32 @@ func ReadDir(p Path) ([]fs.DirEntry, error) {
 // its folders (0755) when needed. It refuses a p that is not a regular
 // file, a symlink, or a file with another hard link.
 func Append(p Path, data []byte) error {
-	r, err := OpenRoot(p.Root)
+	r, release, err := openRoot(p.Root)
 	if err != nil {
 		return wrap(p, err)
 	}
-	defer r.Close()
-	f, err := OpenWrite(r, p.Rel, p, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	defer release()
+	f, err := openAppend(r, p)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := r.MkdirAll(filepath.Dir(p.Rel), 0o755); err != nil {
 			return wrap(p, err)
 		}
-		f, err = OpenWrite(r, p.Rel, p, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+		f, err = openAppend(r, p)
 	}
 	if err != nil {
 		return err
 	}
 	_, werr := f.Write(data)
 	return errors.Join(wrapIf(p, werr), wrapIf(p, f.Close()))
+}
+
+// checkWritable refuses f unless it is a regular file with one link.
+func checkWritable(f *os.File, p Path) error {
+	info, err := regular(f, p)
+	if err == nil && links(info) > 1 {
+		err = fmt.Errorf("%s: %w (%d hard links)", p, ErrLinked, links(info))
+	}
+	return err
 }
 
 // OpenWrite opens name in r with flag (which should include O_WRONLY or
@@ -355,11 +407,7 @@ func OpenWrite(r *os.Root, name string, p Path, flag int) (*os.File, error) {
 	if err != nil {
 		return nil, wrap(p, err)
 	}
-	info, err := regular(f, p)
-	if err == nil && links(info) > 1 {
-		err = fmt.Errorf("%s: %w (%d hard links)", p, ErrLinked, links(info))
-	}
-	if err != nil {
+	if err := checkWritable(f, p); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -404,4 +452,10 @@ func kind(m fs.FileMode) string {
 		return "a symlink"
 	}
 	return "not a plain file"
+}
+
+func wrapLinked(p Path) error { return fmt.Errorf("%s: %w (a symlink)", p, ErrLinked) }
+
+func wrapNotRegular(p Path, what string) error {
+	return fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, what)
 }

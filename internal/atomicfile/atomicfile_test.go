@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWrite(t *testing.T) {
@@ -32,5 +33,32 @@ func TestWrite(t *testing.T) {
 	err := Write(filepath.Join(dir, "missing", "x.json"), []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Fatalf("write into a missing folder: %v", err)
+	}
+}
+
+func TestWriteRemovesStaleTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hooks.json")
+	old := filepath.Join(dir, ".hooks.json.123.tmp")
+	fresh := filepath.Join(dir, ".hooks.json.456.tmp")
+	other := filepath.Join(dir, ".other.json.789.tmp")
+	for _, p := range []string{old, fresh, other} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-2 * StaleTemp)
+	os.Chtimes(old, long, long)
+	os.Chtimes(other, long, long)
+	if err := Write(path, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("a stale temp file of a killed writer stayed: %v", err)
+	}
+	for _, p := range []string{fresh, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: a live writer's or another file's", filepath.Base(p))
+		}
 	}
 }

@@ -23,6 +23,12 @@
 // A [Handler] answers one event with a [Result]. Handlers are values and are
 // registered on a [Mux] with the event and a matcher, exactly like Claude
 // Code's own hooks.json entries; see [Mux] for matching and merge rules.
+// [On] registers a function of one event type and takes the event from the
+// type, so it is named once:
+//
+//	hooks.On(m, "", func(ctx context.Context, e *hooks.TaskCompleted) (hooks.Result, error) { ... })
+//
+// A gate that must block when it cannot decide implements [FailCloser].
 //
 // # Exit codes
 //

@@ -28,7 +28,9 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
-// LockWait is how long Update waits for the lock before giving up.
+// LockWait is how long Update waits for the lock before giving up. Writers
+// hold it for milliseconds; a process that holds it longer (a planted
+// `flock`) costs a call at most this, then the update fails and is reported.
 var LockWait = 2 * time.Second
 
 // MaxSize caps the size of a state file: 4 MiB.

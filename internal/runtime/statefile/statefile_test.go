@@ -101,8 +101,8 @@ func TestKilledWritersLeaveNoCorruptFileAndNoLock(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := safepath.Path{Root: dir, Rel: filepath.Join(".hookwright", "state.json")}
+	defer func(old time.Duration) { LockWait = old }(LockWait)
 	LockWait = 5 * time.Second // a lock that outlived its holder would show as a wait this long
-	defer func() { LockWait = 2 * time.Second }()
 	kills := 0
 	for kills < 200 {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")

@@ -80,7 +80,7 @@ func failsClosed(h Handler) bool {
 // ClosedReason is the block reason of a fail-closed gate that could not
 // decide: it names the gate and what went wrong.
 func ClosedReason(name string, err error) string {
-	return fmt.Sprintf("hookwright: %s could not decide (%v); the gate is set to fail closed, so this is blocked. Fix the cause or set its \"fail\" to \"open\" in .hookwright/config.json.", name, err)
+	return fmt.Sprintf("hookwright: %s could not decide (%v); the gate is set to fail closed, so this is blocked until the cause is fixed or the gate is set to fail open.", name, err)
 }
 
 // Route is one registration.

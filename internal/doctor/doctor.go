@@ -31,8 +31,9 @@ type Options struct {
 	// VersionHow says how it was found, or why not.
 	Version    *semver.Version
 	VersionHow string
-	// PluginRoot is the installed plugin folder, "" when none.
-	PluginRoot string
+	// PluginRoot is the installed plugin folder, "" when none; PluginHow
+	// says how it was found (see [PluginRoot]).
+	PluginRoot, PluginHow string
 	// Settings lists settings files to look for hookwright hooks in.
 	Settings []string
 	// Project is the project folder (config and journal).
@@ -130,6 +131,9 @@ func plugin(o Options) Report {
 		r = append(r, Finding{Topic: topic, OK: ok, Detail: fmt.Sprintf(format, args...), Fix: fix})
 	}
 	root := o.PluginRoot
+	if o.PluginHow != "" {
+		add("plugin", true, "", "%s (%s)", root, o.PluginHow)
+	}
 	hooksPath := filepath.Join(root, "hooks", "hooks.json")
 	data, err := os.ReadFile(hooksPath)
 	switch {

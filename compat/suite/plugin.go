@@ -43,7 +43,7 @@ type Handler struct {
 	// Event is the key it is registered under: the event the release fires.
 	Event   string
 	Matcher string
-	Type string
+	Type    string
 	// Command is the shell command line; an exec-form handler ("command"
 	// the program, "args" its arguments, 2.1.139+) is written as the line
 	// that runs it the same through sh -c (manifests.JoinExec).

@@ -113,8 +113,15 @@ func TestPluginMarketplaceInstall(t *testing.T) {
 			claude := installT(t, v)
 			home := installFromMarketplace(t, claude, rel)
 			srv, res := session(t, claude, forcePush, sessionOpts{home: home})
-			t.Logf("%s runs the installed plugin from %s", v, installedRoot(t, home, v, res.DebugLog))
+			root := installedRoot(t, home, v, res.DebugLog)
+			t.Logf("%s runs the installed plugin from %s", v, root)
 			requireGuardFired(t, srv, res)
+			// hookgen doctor, right after the install, finds nothing wrong.
+			var report strings.Builder
+			r := doctor.Run(doctor.Options{Version: semver.MustParse(v), VersionHow: "test", PluginRoot: root, PluginHow: "test", Project: res.Dir})
+			if r.Write(&report); !r.OK() {
+				t.Errorf("doctor after an install on %s:\n%s", v, report.String())
+			}
 			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < 9 {
 				t.Errorf("RegisteredHooks = %d, %v; want the plugin's 9 handlers at least", n, ok)
 			}

@@ -14,11 +14,11 @@ import (
 // installed_plugins.json) and by 2.1.200, 2.1.257 and 2.1.330 (whose
 // debug log reads "Read hooks.json for plugin <name> …: <folder>/plugin/
 // hooks/hooks.json", although installed_plugins.json names a cache copy);
-// 2.1.33 to 2.1.100 run the copy in ~/.claude/plugins/cache. Releases
-// between 2.1.100 and 2.1.200 were not observed; the cache is assumed.
+// 2.1.25, 2.1.33, 2.1.61 and 2.1.100 run the copy in
+// ~/.claude/plugins/cache that installed_plugins.json names. Releases
+// between 2.1.100 and 2.1.200 were not observed; the copy is assumed.
 var (
-	copiesFrom    = semver.MustParse("2.1.33")
-	inPlaceAgain  = semver.MustParse("2.1.200")
+	inPlaceFrom   = semver.MustParse("2.1.200")
 	pluginsFolder = filepath.Join(".claude", "plugins")
 )
 
@@ -33,7 +33,7 @@ func PluginRoot(home string, v *semver.Version) (root, how string) {
 		_, market, _ = strings.Cut(id, "@")
 	}
 	folder := marketplaceFolder(home, market)
-	runsInPlace := v != nil && (v.LessThan(copiesFrom) || !v.LessThan(inPlaceAgain))
+	runsInPlace := v != nil && !v.LessThan(inPlaceFrom)
 	switch {
 	case folder != "" && (cached == "" || runsInPlace):
 		return folder, "run in place from its folder marketplace (" + releaseName(v) + ")"

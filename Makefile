@@ -25,7 +25,7 @@ test:
 ## bench: median wall time per event as a ratio to a trivial static Go binary, and peak RSS
 bench: build plugin
 	$(GOBUILD) -o bin/baseline ./cmd/hookbench/baseline
-	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline -launcher plugin/bin/hookwright
+	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline -launcher plugin/bin/hookwright -plugin plugin
 
 ## demo: the main job, live: real Claude Code (npm) + scripted model on 127.0.0.1; hookwright blocks a force-push
 demo:

@@ -29,7 +29,7 @@ type install struct {
 // ccSample is an event Claude Code would run the plugin for.
 type ccSample struct {
 	name, event, tool, stdin string
-	passThrough               bool
+	passThrough              bool
 }
 
 var ccSamples = []ccSample{

@@ -40,7 +40,9 @@ var runtimeBinary = sync.OnceValues(func() (string, error) {
 // release is what a user gets from git, built once per test process: the
 // repository's committed HEAD is cloned, make release's script builds the
 // release branch there, and that branch is cloned again. It is the last
-// clone. Tests only read it: they install from it, or copy its plugin.
+// clone. Tests only read it: they copy it (cloneRelease) before installing
+// from it, since releases that run a folder marketplace in place switch its
+// manifest there.
 var release = sync.OnceValues(func() (string, error) {
 	root, ok := repoRoot()
 	if !ok {

@@ -106,10 +106,12 @@ func requireGuardFired(t *testing.T, srv *modelapi.Server, res Result) {
 // install) and that its hooks fire in the next claude -p session.
 func TestPluginMarketplaceInstall(t *testing.T) {
 	Available(t)
-	rel := buildRelease(t)
 	for _, v := range spineVersions {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
+			// Each release gets its own clone: 2.0.30 and 2.1.330 run the
+			// plugin in place, and its runtime switches the manifest there.
+			rel := cloneRelease(t)
 			claude := installT(t, v)
 			home := installFromMarketplace(t, claude, rel)
 			srv, res := session(t, claude, forcePush, sessionOpts{home: home})

@@ -159,7 +159,13 @@ func plugin(o Options) Report {
 		}
 		switch {
 		case verr != nil || len(vs) > 0:
-			add("manifest", false, fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath),
+			fix := fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath)
+			if band := filepath.Join(root, "hooks", "bands", want+".json"); want != "" && ok {
+				if _, err := os.Stat(band); err == nil {
+					fix = fmt.Sprintf("cp %q %q (the shipped band of Claude Code %s; after a downgrade the runtime cannot switch back, since the release rejects the file before any hook runs)", band, hooksPath, o.Version)
+				}
+			}
+			add("manifest", false, fix,
 				"%s (%s) would be rejected by Claude Code %s: %v%v", hooksPath, what, o.Version, vs, errString(verr))
 		case ok && want != "" && (!direct || edge.String() != want):
 			add("manifest", true, "", "%s is %s, which Claude Code %s loads; the runtime switches it to band %s, calling the binary directly, at the first Stop of a session", hooksPath, what, o.Version, want)

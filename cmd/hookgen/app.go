@@ -142,7 +142,7 @@ func newApp(e env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to write for: 2.1.33, v2.1.33 or \"2.1.33 (Claude Code)\"", Destination: &g.ccVersion},
 			&cli.BoolFlag{Name: "detect", Usage: "find the installed Claude Code release instead of --cc-version", Destination: &g.detect},
-			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &g.spec},
+			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE`, - for stdin (default: hookwright's own)", Destination: &g.spec},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` atomically instead of stdout", Destination: &g.output},
 			&cli.BoolFlag{Name: "verbose", Usage: "also print on stderr what was replaced or left out", Destination: &g.verbose},
 		},

@@ -89,7 +89,7 @@ func runCompat(c *cli.Context, o *compatOptions) error {
 		cfg.Versions = append(cfg.Versions, v)
 	}
 	if o.spec != "" {
-		spec, err := loadSpec(o.spec)
+		spec, err := loadSpec(o.spec, o.In)
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build test bench demo lint plugin compat release clean version
+.PHONY: all build test bench demo lint plugin compat release clean version npm
 
 all: build
 
@@ -52,6 +52,11 @@ plugin/bin/hookwright-%: FORCE
 ## plugin-hooks: regenerate plugin/hooks/hooks.json (floor band) and plugin/hooks/bands/*.json
 plugin-hooks:
 	go test ./plugin -run 'TestManifests' -update
+
+## npm: hookgen's npm packages (hookgen and hookgen-<os>-<cpu>, version from plugin.json), packed into dist/npm/*.tgz
+NPM_OUT ?= dist/npm
+npm:
+	./cmd/hookgen/npm/build.sh $(NPM_OUT) $(VERSION)
 
 ## release: commit the plugin with its binaries onto the release branch (never touches the work tree); RELEASE_BRANCH, RELEASE_TAG override
 release:

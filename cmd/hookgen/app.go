@@ -133,6 +133,7 @@ func newApp(e env) *cli.App {
 	g := &genOptions{env: e}
 	app := &cli.App{
 		Name:        "hookgen",
+		Version:     version,
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
 		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate --cc-version VERSION FILE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]",
 		Description: appDescription,

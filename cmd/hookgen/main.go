@@ -44,4 +44,7 @@ package main
 
 import "os"
 
+// version is set by the Makefile and the npm build from plugin.json.
+var version = "dev"
+
 func main() { os.Exit(run(os.Args, systemEnv())) }

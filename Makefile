@@ -49,6 +49,21 @@ plugin/bin/hookwright-%: FORCE
 	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
 		$(GOBUILD) -o $@ ./cmd/hookwright
 
+## plugin-tools: hookgen and hwctl for every platform (TOOLS_PLATFORMS), next to the runtime in plugin/bin/;
+## make release ships them with the launcher under their names
+TOOLS_PLATFORMS ?= $(PLATFORMS)
+TOOL_BINS := $(foreach t,hookgen hwctl,$(foreach p,$(TOOLS_PLATFORMS),plugin/bin/$(t)-$(subst /,-,$(p))$(if $(findstring windows,$(p)),.exe)))
+
+plugin-tools: $(TOOL_BINS)
+
+plugin/bin/hookgen-%: FORCE
+	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
+		$(GOBUILD) -o $@ ./cmd/hookgen
+
+plugin/bin/hwctl-%: FORCE
+	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
+		$(GOBUILD) -o $@ ./cmd/hwctl
+
 ## plugin-hooks: regenerate plugin/hooks/hooks.json (floor band) and plugin/hooks/bands/*.json
 plugin-hooks:
 	go test ./plugin -run 'TestManifests' -update
@@ -62,7 +77,7 @@ npm:
 release:
 	./plugin/release.sh
 
-.PHONY: plugin-hooks FORCE
+.PHONY: plugin-hooks plugin-tools FORCE
 FORCE:
 
 ## compat: the COMPAT/ALT/REG suite on plugin/ (hookgen compat), then the live tier across real

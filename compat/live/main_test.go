@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -51,7 +52,7 @@ var release = sync.OnceValues(func() (string, error) {
 	src, rel := filepath.Join(scratchRoot, "src"), filepath.Join(scratchRoot, "release")
 	for _, s := range [][]string{
 		{"git", "clone", "-q", root, src},
-		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 ./plugin/release.sh", src},
+		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 TOOLS_PLATFORMS=\"$1\" ./plugin/release.sh", src, runtime.GOOS + "/" + runtime.GOARCH},
 		{"git", "clone", "-q", "-b", "release", src, rel},
 	} {
 		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {

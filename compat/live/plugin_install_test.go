@@ -118,16 +118,32 @@ func TestPluginMarketplaceInstall(t *testing.T) {
 			root := installedRoot(t, home, v, res.DebugLog)
 			t.Logf("%s runs the installed plugin from %s", v, root)
 			requireGuardFired(t, srv, res)
-			// hookgen doctor, right after the install, finds nothing wrong.
-			var report strings.Builder
-			r := doctor.Run(doctor.Options{Version: semver.MustParse(v), VersionHow: "test", PluginRoot: root, PluginHow: "test", Project: res.Dir})
-			if r.Write(&report); !r.OK() {
-				t.Errorf("doctor after an install on %s:\n%s", v, report.String())
+			// The release's own hookgen (its launcher and binary, no Go
+			// needed): doctor, right after the install, finds the plugin
+			// where the release runs it and nothing wrong.
+			doctor := exec.Command(filepath.Join(rel, "plugin", "bin", "hookgen"), "doctor", "--cc-version", v)
+			doctor.Dir, doctor.Env = res.Dir, baseEnv(home)
+			out, err := doctor.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), root) {
+				t.Errorf("hookgen doctor after an install on %s: %v, want exit 0 naming %s:\n%s", v, err, root, out)
 			}
 			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < 9 {
 				t.Errorf("RegisteredHooks = %d, %v; want the plugin's 9 handlers at least", n, ok)
 			}
 		})
+	}
+}
+
+// TestReleaseShipsTheTools runs the hookgen and hwctl the release ships
+// next to the runtime, through their launchers.
+func TestReleaseShipsTheTools(t *testing.T) {
+	Available(t)
+	rel := buildRelease(t)
+	for _, args := range [][]string{{"hookgen", "--version"}, {"hwctl", "--help"}} {
+		out, err := exec.Command(filepath.Join(rel, "plugin", "bin", args[0]), args[1:]...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), args[0]) {
+			t.Errorf("release plugin/bin/%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 }
 

@@ -419,3 +419,24 @@ func TestWithoutBinariesNothingPasses(t *testing.T) {
 		t.Errorf("Tally: %d failed, %d skipped", fail, skip)
 	}
 }
+
+// TestIDMapCoversEveryCase keeps IDMap in case order, one row per case,
+// and compat/REPORT.md carrying the table as IDTable writes it.
+func TestIDMapCoversEveryCase(t *testing.T) {
+	cases, ids := Cases(), IDMap()
+	if len(ids) != len(cases) || len(cases) != 28 {
+		t.Fatalf("%d mappings for %d cases, want 28 each", len(ids), len(cases))
+	}
+	for i, c := range cases {
+		if ids[i].ID != c.ID || ids[i].How == "" || (ids[i].By != ByBehaviour && ids[i].By != ByLoader && ids[i].By != ByContent) {
+			t.Errorf("IDMap()[%d] = %+v for case %s", i, ids[i], c.ID)
+		}
+	}
+	report, err := os.ReadFile(filepath.Join("..", "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), IDTable()) {
+		t.Errorf("compat/REPORT.md lacks the current ID table; run make compat, or paste suite.IDTable()")
+	}
+}

@@ -4,9 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/hookwright/hookwright/internal/modelapi"
@@ -113,25 +110,6 @@ func TestPluginTaskUpdateFallbackOn2125(t *testing.T) {
 		}
 	}
 	t.Errorf("the journal has no TaskCompleted via PostToolUse after a completing TaskUpdate: %v", seen)
-}
-
-// matchedRE reads the loader's answer after "Getting matching hook
-// commands for <Event>" (2.1.33): "Matched N unique hooks".
-var matchedRE = regexp.MustCompile(`Matched (\d+) unique hooks`)
-
-// matchedHooks returns N of the first "Matched N unique hooks" line after
-// the first lookup of event in a debug log.
-func matchedHooks(log, event string) (int, bool) {
-	i := strings.Index(log, "Getting matching hook commands for "+event+" ")
-	if i < 0 {
-		return 0, false
-	}
-	m := matchedRE.FindStringSubmatch(log[i:])
-	if m == nil {
-		return 0, false
-	}
-	n, err := strconv.Atoi(m[1])
-	return n, err == nil
 }
 
 // TestPluginOn2030KeepsTheFloorBand runs 2.0.30, whose band is the floor,

@@ -122,7 +122,9 @@ SPEC (JSON)
    {"description": "...", "protoFlag": false, "handlers": [
      {"event": "TaskCompleted", "command": "node \"${CLAUDE_PLUGIN_ROOT}/scripts/done.js\"",
       "timeout": 30, "statusMessage": "checking"}]}
-   timeout is whole seconds. matcher only on events that take one.
+   timeout is whole seconds. matcher only on events that take one. "exec": true
+   writes each command in the exec form ("command" the program, "args" the rest,
+   started with no shell) on 2.1.139+ bands, where its words need no shell.
 
 EXIT CODES
    0 ok   1 validate found violations   2 usage error   3 failure (bad spec or file,

@@ -122,7 +122,9 @@ SPEC (JSON)
    {"description": "...", "protoFlag": false, "handlers": [
      {"event": "TaskCompleted", "command": "node \"${CLAUDE_PLUGIN_ROOT}/scripts/done.js\"",
       "timeout": 30, "statusMessage": "checking"}]}
-   timeout is whole seconds. matcher only on events that take one.
+   timeout is whole seconds. matcher only on events that take one. "exec": true
+   writes each command in the exec form ("command" the program, "args" the rest,
+   started with no shell) on 2.1.139+ bands, where its words need no shell.
 
 EXIT CODES
    0 ok   1 validate found violations   2 usage error   3 failure (bad spec or file,
@@ -133,6 +135,7 @@ func newApp(e env) *cli.App {
 	g := &genOptions{env: e}
 	app := &cli.App{
 		Name:        "hookgen",
+		Version:     version,
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
 		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate --cc-version VERSION FILE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]",
 		Description: appDescription,
@@ -142,7 +145,7 @@ func newApp(e env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to write for: 2.1.33, v2.1.33 or \"2.1.33 (Claude Code)\"", Destination: &g.ccVersion},
 			&cli.BoolFlag{Name: "detect", Usage: "find the installed Claude Code release instead of --cc-version", Destination: &g.detect},
-			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &g.spec},
+			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE`, - for stdin (default: hookwright's own)", Destination: &g.spec},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` atomically instead of stdout", Destination: &g.output},
 			&cli.BoolFlag{Name: "verbose", Usage: "also print on stderr what was replaced or left out", Destination: &g.verbose},
 		},

@@ -24,10 +24,12 @@
 // Versions are written 2.1.33, v2.1.33 or "2.1.33 (Claude Code)".
 //
 // --detect looks, in order, at the native installer's symlink
-// ~/.local/bin/claude → …/versions/<X>, then at `claude --version` (2 s at
-// most), then at the package.json of the claude found on PATH. When none
-// answers it warns on stderr and writes the manifest for the plugin floor
-// (2.0.12), which every release with plugins loads.
+// ~/.local/bin/claude → …/versions/<X>, then at the package.json of the
+// claude found on PATH (a version file, read at once), then at
+// `claude --version` (30 s at most: it can take 16 s on a loaded machine).
+// It says on stderr which source answered. When none answers it warns on
+// stderr and writes the manifest for the plugin floor (2.0.12), which every
+// release with plugins loads.
 //
 // A release older than 2.0.12 is an error: no plugin hooks.json loads
 // there. -o writes atomically (a temporary file, then a rename).
@@ -43,5 +45,8 @@
 package main
 
 import "os"
+
+// version is set by the Makefile and the npm build from plugin.json.
+var version = "dev"
 
 func main() { os.Exit(run(os.Args, systemEnv())) }

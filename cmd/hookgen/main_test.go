@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeEnv is an env with in-memory streams and no Claude Code installed.
@@ -195,13 +196,16 @@ func TestDetect(t *testing.T) {
 	t.Run("claude --version", func(t *testing.T) {
 		e, _, errb := fakeEnv(t)
 		var gotTimeout bool
+		var deadline time.Time
 		e.Exec = func(ctx context.Context, name string, args ...string) ([]byte, error) {
-			_, gotTimeout = ctx.Deadline()
+			deadline, gotTimeout = ctx.Deadline()
 			return []byte("2.1.33 (Claude Code)\n"), nil
 		}
 		checkDetected(t, e, errb, "2.1.33", "claude --version")
 		if !gotTimeout {
 			t.Error("claude --version ran without a deadline")
+		} else if left := time.Until(deadline); left < 15*time.Second {
+			t.Errorf("claude --version gets %s; it takes up to 16 s on a loaded machine", left)
 		}
 	})
 	t.Run("package.json", func(t *testing.T) {
@@ -213,7 +217,15 @@ func TestDetect(t *testing.T) {
 		link := filepath.Join(e.Home, "claude")
 		os.Symlink(filepath.Join(pkg, "cli.js"), link)
 		e.LookPath = func(string) (string, error) { return link, nil }
+		ran := false
+		e.Exec = func(context.Context, string, ...string) ([]byte, error) {
+			ran = true
+			return []byte("2.1.99 (Claude Code)\n"), nil
+		}
 		checkDetected(t, e, errb, "2.1.16", "version file")
+		if ran {
+			t.Error("claude --version ran although the version file answers")
+		}
 	})
 	t.Run("nothing found falls back to the floor", func(t *testing.T) {
 		e, out, errb := fakeEnv(t)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -10,17 +11,53 @@ import (
 )
 
 func matrixCommand(e env) *cli.Command {
+	var asJSON bool
 	return &cli.Command{
 		Name:      "matrix",
 		Usage:     "print the support table: every event, handler type, field and capability with its first release",
-		UsageText: "hookgen matrix",
+		UsageText: "hookgen matrix [--json]",
 		Description: `One row per fact: KIND, NAME, the first release that has it (SINCE), where
 that comes from (SOURCE) and what is uncertain (NOTE); then the band edges
-and the fallbacks.
+and the fallbacks. With --json, one object: {"floor", "bands", "features":
+[{"kind", "name", "scope", "since", "source", "note"}], "fallbacks"}.
 
-   hookgen matrix | grep event`,
-		Action: noArgs(func(*cli.Context) error { return runMatrix(e) }),
+   hookgen matrix | grep event
+   hookgen matrix --json`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the table as one JSON object", Destination: &asJSON}},
+		Action: noArgs(func(*cli.Context) error {
+			if asJSON {
+				return runMatrixJSON(e)
+			}
+			return runMatrix(e)
+		}),
 	}
+}
+
+// runMatrixJSON prints the support table as one JSON object.
+func runMatrixJSON(e env) error {
+	type feature struct {
+		Kind   string `json:"kind"`
+		Name   string `json:"name"`
+		Scope  string `json:"scope,omitempty"`
+		Since  string `json:"since"`
+		Source string `json:"source"`
+		Note   string `json:"note,omitempty"`
+	}
+	table := struct {
+		Floor     string    `json:"floor"`
+		Bands     []string  `json:"bands"`
+		Features  []feature `json:"features"`
+		Fallbacks string    `json:"fallbacks"`
+	}{Floor: compat.PluginFloor, Fallbacks: strings.TrimSuffix(strings.TrimPrefix(fallbackLine(), "Fallbacks: "), ".")}
+	for _, b := range compat.Bands() {
+		table.Bands = append(table.Bands, b.String())
+	}
+	for _, f := range compat.Matrix {
+		table.Features = append(table.Features, feature{string(f.Kind), f.Name, string(f.Scope), f.Since, string(f.Source), f.Note})
+	}
+	enc := json.NewEncoder(e.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(table)
 }
 
 // runMatrix prints the matrix and the band edges.

@@ -808,6 +808,12 @@ func (s *Session) canonicalRuns(ctx context.Context) ([]entry, []result) {
 	if s.canon == nil {
 		es := s.entries()
 		s.canon = &canonRuns{es, s.runAll(ctx, es, canonicalCall)}
+		return s.canon.es, s.canon.rs
+	}
+	for _, r := range s.canon.rs { // a cached run is noted for this case too
+		if r.NotRun != "" {
+			s.run.note(r.NotRun)
+		}
 	}
 	return s.canon.es, s.canon.rs
 }

@@ -35,7 +35,16 @@
 // TeammateIdle handlers from the native band manifests, if any.
 //
 // A fallback command is the native command plus " --via <FiredEvent>", as
-// hookgen writes it.
+// hookgen writes it. An exec-form handler ("command" the program, "args" its
+// arguments, 2.1.139+) is read as the shell line that runs it the same
+// (manifests.JoinExec) and run through sh -c like the others.
+//
+// A case that runs handlers is SKIP, never PASS, when a run never reached
+// its handler: the shell could not start the program (exit 126 or 127), or
+// a launcher found no binary and failed open (hookwright's launcher says
+// "hookwright: no binary for ..."). Such a case exercised nothing. [IDMap]
+// says how each case decides: by behaviour (running the hooks), by the
+// loader's rules, or by a file's content.
 //
 // # The cases
 //

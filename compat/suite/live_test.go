@@ -623,6 +623,7 @@ func (r *report) markdown() []byte {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", e.Band, rel, e.Want, e.Got, passFail(e.OK))
 	}
+	b.WriteString("\n" + IDTable())
 	return []byte(b.String())
 }
 

@@ -123,17 +123,38 @@ func (s *Session) Close() error { return os.RemoveAll(s.run.tmp) }
 // Check runs one case.
 func (s *Session) Check(ctx context.Context, c Case) Outcome {
 	o := Outcome{ID: c.ID, Title: c.Title, Status: Pass}
+	s.run.takeMissed()
 	detail, err := c.check(ctx, s)
+	missed := s.run.takeMissed()
 	var sk skipped
 	switch {
 	case errors.As(err, &sk):
 		o.Status, o.Detail = Skip, sk.why
 	case err != nil:
 		o.Status, o.Detail = Fail, err.Error()
+	case len(missed) > 0:
+		// A behaviour case whose handler never ran exercised nothing.
+		o.Status = Skip
+		o.Detail = fmt.Sprintf("not exercised: %s never reached the handler: %s", plural(len(missed), "run"), missed[0])
 	default:
 		o.Detail = detail
 	}
 	return o
+}
+
+// Tally counts outcomes by status.
+func Tally(outcomes []Outcome) (pass, fail, skip int) {
+	for _, o := range outcomes {
+		switch o.Status {
+		case Pass:
+			pass++
+		case Fail:
+			fail++
+		case Skip:
+			skip++
+		}
+	}
+	return pass, fail, skip
 }
 
 // Run checks the plugin of cfg with every case, in order, writing one line

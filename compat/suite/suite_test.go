@@ -380,3 +380,63 @@ func versions(t *testing.T, vs ...string) []*semver.Version {
 	}
 	return out
 }
+
+// TestWithoutBinariesNothingPasses runs the suite on hookwright's plugin
+// as a fresh clone has it before make plugin: the launcher without its
+// binaries, which fails open. COMPAT-06 fails, and no case that runs
+// handlers may pass, since none of them reached a handler.
+func TestWithoutBinariesNothingPasses(t *testing.T) {
+	built := pluginT(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	if out, err := exec.Command("cp", "-R", filepath.Dir(built), repo).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	bins, _ := filepath.Glob(filepath.Join(repo, "plugin", "bin", "hookwright-*"))
+	for _, b := range bins {
+		os.Remove(b)
+	}
+	spec := manifests.Hookwright()
+	outcomes, _, err := Run(context.Background(), Config{Dir: filepath.Join(repo, "plugin"), Spec: &spec, Versions: versions(t, "2.0.30", "2.1.33")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for _, o := range outcomes {
+		runsHandlers := strings.HasPrefix(o.ID, "ALT-") && o.ID >= "ALT-04" || strings.HasPrefix(o.ID, "REG-") && o.ID >= "REG-06"
+		switch {
+		case o.ID == "COMPAT-06" && o.Status != Fail:
+			t.Errorf("%s, want FAIL: the binaries are missing", o)
+		case runsHandlers && o.Status == Pass:
+			t.Errorf("%s, but no handler ran", o)
+		case o.Status == Skip && strings.Contains(o.Detail, "launcher found no binary"):
+			skipped++
+		}
+	}
+	if skipped == 0 {
+		t.Errorf("no case says its handler never ran")
+	}
+	if _, fail, skip := Tally(outcomes); fail == 0 || skip < skipped {
+		t.Errorf("Tally: %d failed, %d skipped", fail, skip)
+	}
+}
+
+// TestIDMapCoversEveryCase keeps IDMap in case order, one row per case,
+// and compat/REPORT.md carrying the table as IDTable writes it.
+func TestIDMapCoversEveryCase(t *testing.T) {
+	cases, ids := Cases(), IDMap()
+	if len(ids) != len(cases) || len(cases) != 28 {
+		t.Fatalf("%d mappings for %d cases, want 28 each", len(ids), len(cases))
+	}
+	for i, c := range cases {
+		if ids[i].ID != c.ID || ids[i].How == "" || (ids[i].By != ByBehaviour && ids[i].By != ByLoader && ids[i].By != ByContent) {
+			t.Errorf("IDMap()[%d] = %+v for case %s", i, ids[i], c.ID)
+		}
+	}
+	report, err := os.ReadFile(filepath.Join("..", "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), IDTable()) {
+		t.Errorf("compat/REPORT.md lacks the current ID table; run make compat, or paste suite.IDTable()")
+	}
+}

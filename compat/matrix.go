@@ -46,6 +46,9 @@ const (
 	SourceIssue     Source = "issue"           // an issue thread shows it in use
 	SourceSeen      Source = "seen"            // a real release run here
 	SourceDocs      Source = "hooks-reference" // the public hooks reference
+	// SourceProbe: the release's own validator, read from its code over
+	// every published release (compat/testdata/probes; see compat/FACTS.md).
+	SourceProbe Source = "probe"
 )
 
 // Channel is how a handler can stop what its event is about.
@@ -77,6 +80,15 @@ type Feature struct {
 	// Source says where Since comes from; Note says what is uncertain.
 	Source Source
 	Note   string
+	// Before is the published release just before Since, seen without the
+	// feature: for an event, a release whose validator rejects a hooks.json
+	// naming it. Empty when Since is at or below the plugin floor (no
+	// earlier release loads a plugin's hooks.json).
+	Before string
+	// Witness is the evidence for Since and Before, and for any claim that a
+	// release rejects a whole file or refuses a plugin: the releases and the
+	// run or probe that showed it. compat/FACTS.md holds the details.
+	Witness string
 
 	// Scope is where a KindField key lives.
 	Scope Scope
@@ -110,8 +122,10 @@ const UnknownEventsTolerated = "unknown event keys ignored"
 const ContinueFalse = "continue:false"
 
 // Matrix is every fact hookwright relies on, in release order within each
-// kind. Sources: /work/shared/facts/claude-code-hooks.md, which cites the
-// CHANGELOG, npm builds and releases run here.
+// kind. The evidence for each row, with the release it was seen on, is in
+// compat/FACTS.md; the probe fixtures in compat/testdata/probes hold each
+// probed release's validator lists, and a test checks every row against
+// them.
 var Matrix = []Feature{
 	// Events. Matcher: what the matcher filters, per the hooks reference.
 	{Kind: KindEvent, Name: "PreToolUse", Since: "1.0.38", Source: SourceChangelog, Matcher: "tool name", Channel: ChannelExit2},
@@ -145,10 +159,16 @@ var Matrix = []Feature{
 	{Kind: KindEvent, Name: "TaskCreated", Since: "2.1.84", Source: SourceChangelog, Channel: ChannelExit2},
 	{Kind: KindEvent, Name: "UserPromptExpansion", Since: "2.1.116", Source: SourceNPM, Matcher: "command name", Channel: ChannelExit2},
 	{Kind: KindEvent, Name: "PostToolBatch", Since: "2.1.118", Source: SourceNPM, Channel: ChannelNone},
-	{Kind: KindEvent, Name: "PreModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone,
-		Note: "the CHANGELOG places it at about 2.1.251; confirm in the live tier"},
-	{Kind: KindEvent, Name: "PostModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone,
-		Note: "the CHANGELOG places it at about 2.1.251; confirm in the live tier"},
+	{Kind: KindEvent, Name: "PreModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone},
+	{Kind: KindEvent, Name: "PostModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone},
+	{Kind: KindEvent, Name: "Setup", Since: "2.1.10", Source: SourceProbe, Matcher: "trigger (init, maintenance)", Channel: ChannelNone,
+		Note: "payload (trigger) and output (additionalContext only, no block) read from 2.1.330's code; never seen firing in a live run"},
+	{Kind: KindEvent, Name: "PermissionDenied", Since: "2.1.88", Source: SourceProbe, Matcher: "tool name", Channel: ChannelNone,
+		Note: "fires after a denial, which it cannot undo; its output can only ask for a retry (2.1.330's code); never seen firing in a live run"},
+	{Kind: KindEvent, Name: "MessageDisplay", Since: "2.1.200", Source: SourceProbe, Channel: ChannelNone,
+		Note: "display-only: its output may replace the shown text (displayContent), never block (2.1.330's code); never seen firing in a live run"},
+	{Kind: KindEvent, Name: "DirectoryAdded", Since: "2.1.252", Source: SourceProbe, Channel: ChannelNone,
+		Note: "payload (directory, source) read from 2.1.330's code; no block channel there; never seen firing in a live run"},
 
 	// Handler types, as a plugin's hooks.json may use them.
 	{Kind: KindHandlerType, Name: "command", Since: "1.0.38", Source: SourceChangelog},

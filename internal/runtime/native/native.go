@@ -34,8 +34,8 @@
 // its manifest. That alone would be enough if the files were always what
 // hookgen wrote. As a second line, before writing, [Check] reads the chosen
 // file and checks every top-level key, event key, group key and handler
-// key against a small embedded whitelist of first versions (a copy of
-// package compat's matrix, kept equal by a test). A file that names
+// key against the first versions in the release table that go generate
+// writes into package hooks from compat's matrix (no hand-kept copy). A file that names
 // anything newer than the running release is refused, and nothing is
 // written.
 //

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // pluginRoot copies the real plugin's manifests into a fresh install-like
@@ -15,7 +16,7 @@ import (
 func pluginRoot(t *testing.T) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "cache", "hookwright", "0.1.0")
-	src := filepath.Join("..", "..", "plugin", "hooks")
+	src := filepath.Join("..", "..", "..", "plugin", "hooks")
 	files, _ := filepath.Glob(filepath.Join(src, "bands", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no band files under plugin/hooks/bands")
@@ -182,7 +183,7 @@ func TestRefusesABandFileNewerThanItsName(t *testing.T) {
 // whitelist at its own edge, and that each is refused one band earlier
 // where it uses something new.
 func TestShippedBandsAreAccepted(t *testing.T) {
-	bands, err := shippedBands(filepath.Join("..", "..", "plugin"))
+	bands, err := shippedBands(filepath.Join("..", "..", "..", "plugin"))
 	if err != nil || len(bands) == 0 {
 		t.Fatalf("shippedBands: %v, %d", err, len(bands))
 	}
@@ -197,37 +198,21 @@ func TestShippedBandsAreAccepted(t *testing.T) {
 	}
 }
 
-// TestWhitelistMatchesTheMatrix keeps the embedded copy equal to compat.
+// TestWhitelistMatchesTheMatrix checks that the whitelist [Accepts] reads
+// (the generated release table in package hooks) holds every event and key
+// of compat's matrix with its first release.
 func TestWhitelistMatchesTheMatrix(t *testing.T) {
-	seen := map[string]bool{}
 	for _, f := range compat.All(compat.KindEvent) {
-		seen[f.Name] = true
-		if got, ok := Events[f.Name]; !ok || got.String() != f.Version().String() {
-			t.Errorf("Events[%s] = %s (present %v), compat says %s", f.Name, got, ok, f.Since)
+		if got, ok := hooks.EventSince(hooks.Event(f.Name)); !ok || got.String() != f.Version().String() {
+			t.Errorf("EventSince(%s) = %s (present %v), compat says %s", f.Name, got, ok, f.Since)
 		}
 	}
-	for name := range Events {
-		if !seen[name] {
-			t.Errorf("Events has %s, which compat does not know", name)
-		}
-	}
-	levels := map[compat.Scope]string{compat.ScopeFile: "file", compat.ScopeGroup: "group", compat.ScopeHandler: "handler"}
-	n := 0
 	for _, f := range compat.All(compat.KindField) {
-		level, ok := levels[f.Scope]
-		if !ok {
-			continue
-		}
-		n++
-		if got, ok := Fields[level][f.Name]; !ok || got.String() != f.Version().String() {
-			t.Errorf("Fields[%s][%s] = %s (present %v), compat says %s", level, f.Name, got, ok, f.Since)
+		if got, ok := hooks.KeySince(string(f.Scope), f.Name); !ok || got.String() != f.Version().String() {
+			t.Errorf("KeySince(%s, %s) = %s (present %v), compat says %s", f.Scope, f.Name, got, ok, f.Since)
 		}
 	}
-	total := 0
-	for _, m := range Fields {
-		total += len(m)
-	}
-	if total != n {
-		t.Errorf("Fields has %d keys, compat %d", total, n)
+	if _, ok := hooks.EventSince("NoSuchEvent"); ok {
+		t.Error("EventSince knows NoSuchEvent")
 	}
 }

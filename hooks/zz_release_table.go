@@ -23,30 +23,32 @@ const (
 	EventSessionStart Event = "SessionStart"
 	// EventSessionEnd is the SessionEnd hook event, first in Claude Code 1.0.85.
 	EventSessionEnd Event = "SessionEnd"
-	// EventSubagentStart is the SubagentStart hook event, first in Claude Code 2.0.43.
+	// EventSubagentStart is the SubagentStart hook event, first in Claude Code 2.0.44.
 	EventSubagentStart Event = "SubagentStart"
 	// EventPermissionRequest is the PermissionRequest hook event, first in Claude Code 2.0.45.
 	EventPermissionRequest Event = "PermissionRequest"
 	// EventPostToolUseFailure is the PostToolUseFailure hook event, first in Claude Code 2.0.56.
 	EventPostToolUseFailure Event = "PostToolUseFailure"
+	// EventSetup is the Setup hook event, first in Claude Code 2.1.10.
+	EventSetup Event = "Setup"
 	// EventTeammateIdle is the TeammateIdle hook event, first in Claude Code 2.1.33.
 	EventTeammateIdle Event = "TeammateIdle"
 	// EventTaskCompleted is the TaskCompleted hook event, first in Claude Code 2.1.33.
 	EventTaskCompleted Event = "TaskCompleted"
-	// EventConfigChange is the ConfigChange hook event, first in Claude Code 2.1.49.
+	// EventConfigChange is the ConfigChange hook event, first in Claude Code 2.1.48.
 	EventConfigChange Event = "ConfigChange"
 	// EventWorktreeCreate is the WorktreeCreate hook event, first in Claude Code 2.1.50.
 	EventWorktreeCreate Event = "WorktreeCreate"
 	// EventWorktreeRemove is the WorktreeRemove hook event, first in Claude Code 2.1.50.
 	EventWorktreeRemove Event = "WorktreeRemove"
-	// EventInstructionsLoaded is the InstructionsLoaded hook event, first in Claude Code 2.1.69.
+	// EventElicitation is the Elicitation hook event, first in Claude Code 2.1.63.
+	EventElicitation Event = "Elicitation"
+	// EventElicitationResult is the ElicitationResult hook event, first in Claude Code 2.1.63.
+	EventElicitationResult Event = "ElicitationResult"
+	// EventInstructionsLoaded is the InstructionsLoaded hook event, first in Claude Code 2.1.64.
 	EventInstructionsLoaded Event = "InstructionsLoaded"
 	// EventPostCompact is the PostCompact hook event, first in Claude Code 2.1.76.
 	EventPostCompact Event = "PostCompact"
-	// EventElicitation is the Elicitation hook event, first in Claude Code 2.1.76.
-	EventElicitation Event = "Elicitation"
-	// EventElicitationResult is the ElicitationResult hook event, first in Claude Code 2.1.76.
-	EventElicitationResult Event = "ElicitationResult"
 	// EventStopFailure is the StopFailure hook event, first in Claude Code 2.1.78.
 	EventStopFailure Event = "StopFailure"
 	// EventCwdChanged is the CwdChanged hook event, first in Claude Code 2.1.83.
@@ -55,22 +57,20 @@ const (
 	EventFileChanged Event = "FileChanged"
 	// EventTaskCreated is the TaskCreated hook event, first in Claude Code 2.1.84.
 	EventTaskCreated Event = "TaskCreated"
+	// EventPermissionDenied is the PermissionDenied hook event, first in Claude Code 2.1.88.
+	EventPermissionDenied Event = "PermissionDenied"
 	// EventUserPromptExpansion is the UserPromptExpansion hook event, first in Claude Code 2.1.116.
 	EventUserPromptExpansion Event = "UserPromptExpansion"
 	// EventPostToolBatch is the PostToolBatch hook event, first in Claude Code 2.1.118.
 	EventPostToolBatch Event = "PostToolBatch"
+	// EventMessageDisplay is the MessageDisplay hook event, first in Claude Code 2.1.152.
+	EventMessageDisplay Event = "MessageDisplay"
+	// EventDirectoryAdded is the DirectoryAdded hook event, first in Claude Code 2.1.219.
+	EventDirectoryAdded Event = "DirectoryAdded"
 	// EventPreModelSwitch is the PreModelSwitch hook event, first in Claude Code 2.1.251.
 	EventPreModelSwitch Event = "PreModelSwitch"
 	// EventPostModelSwitch is the PostModelSwitch hook event, first in Claude Code 2.1.251.
 	EventPostModelSwitch Event = "PostModelSwitch"
-	// EventSetup is the Setup hook event, first in Claude Code 2.1.10.
-	EventSetup Event = "Setup"
-	// EventPermissionDenied is the PermissionDenied hook event, first in Claude Code 2.1.88.
-	EventPermissionDenied Event = "PermissionDenied"
-	// EventMessageDisplay is the MessageDisplay hook event, first in Claude Code 2.1.200.
-	EventMessageDisplay Event = "MessageDisplay"
-	// EventDirectoryAdded is the DirectoryAdded hook event, first in Claude Code 2.1.252.
-	EventDirectoryAdded Event = "DirectoryAdded"
 )
 
 // releaseEvents is every event of compat's matrix: its input type, the
@@ -95,30 +95,32 @@ var releaseEvents = []eventFacts{
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventSessionEnd, new: func() Input { return new(SessionEnd) }, since: release{1, 0, 85}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
-	{event: EventSubagentStart, new: func() Input { return new(SubagentStart) }, since: release{2, 0, 43}, matcher: true,
+	{event: EventSubagentStart, new: func() Input { return new(SubagentStart) }, since: release{2, 0, 44}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventPermissionRequest, new: func() Input { return new(PermissionRequest) }, since: release{2, 0, 45}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelDecision}}},
 	{event: EventPostToolUseFailure, new: func() Input { return new(PostToolUseFailure) }, since: release{2, 0, 56}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelFeedback}}},
+	{event: EventSetup, new: func() Input { return new(Setup) }, since: release{2, 1, 10}, matcher: true,
+		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventTeammateIdle, new: func() Input { return new(TeammateIdle) }, since: release{2, 1, 33}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}, {release{2, 1, 69}, ChannelContinue}}},
 	{event: EventTaskCompleted, new: func() Input { return new(TaskCompleted) }, since: release{2, 1, 33}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}, {release{2, 1, 69}, ChannelContinue}}},
-	{event: EventConfigChange, new: func() Input { return new(ConfigChange) }, since: release{2, 1, 49}, matcher: true,
+	{event: EventConfigChange, new: func() Input { return new(ConfigChange) }, since: release{2, 1, 48}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
 	{event: EventWorktreeCreate, new: func() Input { return new(WorktreeCreate) }, since: release{2, 1, 50}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
 	{event: EventWorktreeRemove, new: func() Input { return new(WorktreeRemove) }, since: release{2, 1, 50}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
-	{event: EventInstructionsLoaded, new: func() Input { return new(InstructionsLoaded) }, since: release{2, 1, 69}, matcher: true,
+	{event: EventElicitation, new: func() Input { return new(Elicitation) }, since: release{2, 1, 63}, matcher: true,
+		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
+	{event: EventElicitationResult, new: func() Input { return new(ElicitationResult) }, since: release{2, 1, 63}, matcher: true,
+		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
+	{event: EventInstructionsLoaded, new: func() Input { return new(InstructionsLoaded) }, since: release{2, 1, 64}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventPostCompact, new: func() Input { return new(PostCompact) }, since: release{2, 1, 76}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
-	{event: EventElicitation, new: func() Input { return new(Elicitation) }, since: release{2, 1, 76}, matcher: true,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
-	{event: EventElicitationResult, new: func() Input { return new(ElicitationResult) }, since: release{2, 1, 76}, matcher: true,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
 	{event: EventStopFailure, new: func() Input { return new(StopFailure) }, since: release{2, 1, 78}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventCwdChanged, new: func() Input { return new(CwdChanged) }, since: release{2, 1, 83}, matcher: false,
@@ -127,21 +129,19 @@ var releaseEvents = []eventFacts{
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventTaskCreated, new: func() Input { return new(TaskCreated) }, since: release{2, 1, 84}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
+	{event: EventPermissionDenied, new: func() Input { return new(PermissionDenied) }, since: release{2, 1, 88}, matcher: true,
+		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventUserPromptExpansion, new: func() Input { return new(UserPromptExpansion) }, since: release{2, 1, 116}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
 	{event: EventPostToolBatch, new: func() Input { return new(PostToolBatch) }, since: release{2, 1, 118}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
+	{event: EventMessageDisplay, new: func() Input { return new(MessageDisplay) }, since: release{2, 1, 152}, matcher: false,
+		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
+	{event: EventDirectoryAdded, new: func() Input { return new(DirectoryAdded) }, since: release{2, 1, 219}, matcher: false,
+		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventPreModelSwitch, new: func() Input { return new(PreModelSwitch) }, since: release{2, 1, 251}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventPostModelSwitch, new: func() Input { return new(PostModelSwitch) }, since: release{2, 1, 251}, matcher: false,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
-	{event: EventSetup, new: func() Input { return new(Setup) }, since: release{2, 1, 10}, matcher: true,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
-	{event: EventPermissionDenied, new: func() Input { return new(PermissionDenied) }, since: release{2, 1, 88}, matcher: true,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
-	{event: EventMessageDisplay, new: func() Input { return new(MessageDisplay) }, since: release{2, 1, 200}, matcher: false,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
-	{event: EventDirectoryAdded, new: func() Input { return new(DirectoryAdded) }, since: release{2, 1, 252}, matcher: false,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 }
 
@@ -155,9 +155,9 @@ var releaseKeys = []keyFacts{
 	{level: "handler", name: "command", since: release{1, 0, 38}},
 	{level: "handler", name: "timeout", since: release{1, 0, 41}},
 	{level: "handler", name: "prompt", since: release{2, 1, 0}},
-	{level: "handler", name: "once", since: release{2, 1, 0}},
+	{level: "handler", name: "once", since: release{2, 0, 77}},
 	{level: "handler", name: "async", since: release{2, 1, 15}},
-	{level: "handler", name: "statusMessage", since: release{2, 1, 42}},
+	{level: "handler", name: "statusMessage", since: release{2, 0, 44}},
 	{level: "handler", name: "url", since: release{2, 1, 84}},
 	{level: "handler", name: "if", since: release{2, 1, 85}},
 	{level: "handler", name: "args", since: release{2, 1, 139}},

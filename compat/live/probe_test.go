@@ -134,7 +134,8 @@ func TestEdge(t *testing.T) {
 
 // TestBisect probes the published releases from the first one with hooks to
 // the latest, bisecting between releases that accept different things, and
-// writes every probed release's fixture. It needs the network and time
+// writes every probed release's fixture, and the list of published releases
+// it walked (published.json), which the witness test reads. It needs the network and time
 // (minutes per changed edge); it is a maintainer command, not part of CI.
 func TestBisect(t *testing.T) {
 	if testing.Short() || !*probeBisect {
@@ -142,29 +143,68 @@ func TestBisect(t *testing.T) {
 	}
 	Available(t)
 	versions := published(t)
-	probes := map[int]Probe{}
-	get := func(i int) Probe {
-		if p, ok := probes[i]; ok {
-			return p
-		}
-		p := probeT(t, versions[i])
-		probes[i] = p
-		return p
-	}
-	var walk func(lo, hi int)
-	walk = func(lo, hi int) {
-		if hi-lo <= 1 || get(lo).Same(get(hi)) {
-			return
-		}
-		mid := (lo + hi) / 2
-		walk(lo, mid)
-		walk(mid, hi)
-	}
-	walk(0, len(versions)-1)
+	probes := bisect(len(versions), func(i int) Probe { return probeT(t, versions[i]) })
 	for _, p := range probes {
 		writeProbe(t, p)
 	}
+	b, err := json.MarshalIndent(versions, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(probeDir, "published.json"), append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("probed %d of %d releases", len(probes), len(versions))
+}
+
+// bisect probes releases 0 and n-1 and, between any two probed releases
+// whose lists differ, the one halfway, until every change lies between
+// two adjacent releases. It returns the probes by index.
+func bisect(n int, probe func(i int) Probe) map[int]Probe {
+	probes := map[int]Probe{}
+	get := func(i int) Probe {
+		p, ok := probes[i]
+		if !ok {
+			p = probe(i)
+			probes[i] = p
+		}
+		return p
+	}
+	type span struct{ lo, hi int }
+	todo := []span{{0, n - 1}}
+	for len(todo) > 0 {
+		s := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if s.hi-s.lo <= 1 || get(s.lo).Same(get(s.hi)) {
+			continue
+		}
+		mid := (s.lo + s.hi) / 2
+		get(mid) // a span of two releases returns before probing its ends
+		todo = append(todo, span{mid, s.hi}, span{s.lo, mid})
+	}
+	return probes
+}
+
+// TestBisectFindsEveryChange runs the bisection over made-up releases
+// whose lists change at 3 and 7 (of 0..11): it must probe both sides of
+// each change.
+func TestBisectFindsEveryChange(t *testing.T) {
+	fake := func(i int) Probe {
+		p := Probe{Events: []string{"PreToolUse"}}
+		if i >= 3 {
+			p.Events = append(p.Events, "Three")
+		}
+		if i >= 7 {
+			p.Events = append(p.Events, "Seven")
+		}
+		return p
+	}
+	got := bisect(12, fake)
+	for _, i := range []int{2, 3, 6, 7} {
+		if _, ok := got[i]; !ok {
+			t.Errorf("release %d not probed; probed %v", i, got)
+		}
+	}
 }
 
 // published returns every release from the plugin floor (2.0.12, the first

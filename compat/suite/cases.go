@@ -23,7 +23,7 @@ import (
 func Cases() []Case {
 	return []Case{
 		{"COMPAT-01", "no TeammateIdle or TaskCompleted before 2.1.33", compat01},
-		{"COMPAT-02", "no $schema or other unknown top-level key", compat02},
+		{"COMPAT-02", "top-level keys are ones every release loads", compat02},
 		{"COMPAT-03", "every manifest is one valid JSON object", compat03},
 		{"COMPAT-04", "every manifest fits its release's schema", compat04},
 		{"COMPAT-05", "event keys and matchers equal the spec's for the band", compat05},
@@ -127,17 +127,24 @@ func compat01(_ context.Context, s *Session) (string, error) {
 	return fmt.Sprintf("%s for %s before 2.1.33", plural(len(files), "manifest"), plural(releases, "release")), bad.err()
 }
 
+// compat02 judges the top-level keys as the releases do: "description",
+// "hooks" and "$schema" load on every release seen (compat/FACTS.md: a
+// top-level $schema loaded on 2.0.30 to 2.1.330, bkit v2.1.38's on 2.1.252);
+// any other key is a warning, since no release has been seen rejecting one.
 func compat02(_ context.Context, s *Session) (string, error) {
-	var bad problems
+	var odd problems
 	ms := s.wellFormed()
 	for _, m := range ms {
 		for k := range m.Doc {
-			if k != "description" && k != "hooks" {
-				bad.add("%s has top-level key %q; releases up to 2.1.252 reject the whole file over it", m.name(), k)
+			if k != "description" && k != "hooks" && k != "$schema" {
+				odd.add("%s has top-level key %q, which Claude Code does not use; unverified whether a release rejects it (none seen doing so)", m.name(), k)
 			}
 		}
 	}
-	return fmt.Sprintf("%s hold only description and hooks", plural(len(ms), "manifest")), bad.err()
+	if err := odd.err(); err != nil {
+		return "", warned{err.Error()}
+	}
+	return fmt.Sprintf("%s hold only description, hooks and $schema, which every release loads", plural(len(ms), "manifest")), nil
 }
 
 func compat03(_ context.Context, s *Session) (string, error) {
@@ -155,8 +162,11 @@ func compat03(_ context.Context, s *Session) (string, error) {
 	return plural(len(ms), "manifest") + " parse as one object without duplicate keys", bad.err()
 }
 
+// compat04 validates each manifest against each release's band: errors
+// (the release rejects the file, or a hook would not run as written) fail,
+// warnings (the release loads it and ignores something) warn.
 func compat04(_ context.Context, s *Session) (string, error) {
-	var bad problems
+	var bad, odd problems
 	checked := map[string]bool{}
 	for _, v := range s.targets {
 		band, err := compat.BandOf(v)
@@ -174,11 +184,22 @@ func compat04(_ context.Context, s *Session) (string, error) {
 				bad.add("%s on %s: %v", m.name(), v, err)
 			}
 			for _, viol := range vs {
-				bad.add("%s on %s: %s", m.name(), v, viol)
+				if viol.Severity == schemas.Warning {
+					odd.add("%s on %s: %s", m.name(), v, viol)
+				} else {
+					bad.add("%s on %s: %s", m.name(), v, viol)
+				}
 			}
 		}
 	}
-	return fmt.Sprintf("%s on %s", plural(len(checked), "manifest/band pair"), plural(len(s.targets), "release")), bad.err()
+	detail := fmt.Sprintf("%s on %s", plural(len(checked), "manifest/band pair"), plural(len(s.targets), "release"))
+	if err := bad.err(); err != nil {
+		return "", err
+	}
+	if err := odd.err(); err != nil {
+		return "", warned{detail + "; loads, but: " + err.Error()}
+	}
+	return detail, nil
 }
 
 // groups returns "Event" and "Event[matcher]" for each matcher group.

@@ -146,6 +146,7 @@ func plugin(o Options) Report {
 			break
 		}
 		vs, verr := schemas.Validate(o.Version, data)
+		vs = schemas.Errors(vs) // warnings: the release loads the file
 		switch {
 		case verr != nil || len(vs) > 0:
 			add("manifest", false, fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath),

@@ -159,6 +159,8 @@ var releaseKeys = []keyFacts{
 	{level: "handler", name: "async", since: release{2, 1, 15}},
 	{level: "handler", name: "statusMessage", since: release{2, 0, 44}},
 	{level: "handler", name: "url", since: release{2, 1, 84}},
+	{level: "handler", name: "asyncRewake", since: release{2, 1, 64}},
+	{level: "handler", name: "shell", since: release{2, 1, 81}},
 	{level: "handler", name: "if", since: release{2, 1, 85}},
 	{level: "handler", name: "args", since: release{2, 1, 139}},
 }

@@ -207,8 +207,10 @@ func fieldSchema(f compat.Feature) obj {
 	switch f.Name {
 	case "timeout":
 		return obj{"$ref": "#/$defs/timeout"}
-	case "once", "async":
+	case "once", "async", "asyncRewake":
 		return obj{"type": "boolean", "x-message": obj{"type": f.Name + " must be true or false"}}
+	case "shell":
+		return obj{"enum": []string{"bash", "powershell"}, "x-message": obj{"enum": "shell is \"bash\" or \"powershell\""}}
 	case "args":
 		return obj{"type": "array", "items": obj{"type": "string"}, "x-message": obj{"type": "args must be a list of strings"}}
 	case "command":

@@ -88,7 +88,7 @@ func TestSchemasAgreeWithMatrix(t *testing.T) {
 
 // commandWith is a valid command handler carrying field name.
 func commandWith(name string) string {
-	val := map[string]string{"timeout": "10", "once": "true", "async": "true", "args": `["a"]`}[name]
+	val := map[string]string{"timeout": "10", "once": "true", "async": "true", "asyncRewake": "true", "shell": `"bash"`, "args": `["a"]`}[name]
 	if val == "" {
 		val = `"x"`
 	}

@@ -73,6 +73,12 @@ var ErrNoEnum = errors.New("live: no hook schema found in the release's code")
 // unpacked for one file; only the probe's JSON is kept, in
 // CacheDir()/probes).
 func ProbeRelease(ctx context.Context, version string) (Probe, error) {
+	return probeRelease(ctx, version, true)
+}
+
+// probeRelease is ProbeRelease; with memo false it ignores an earlier
+// result and reads the release's code again.
+func probeRelease(ctx context.Context, version string, memo bool) (Probe, error) {
 	if !exactVersion.MatchString(version) {
 		return Probe{}, fmt.Errorf("%w: %q (want x.y.z)", ErrBadVersion, version)
 	}
@@ -80,8 +86,8 @@ func ProbeRelease(ctx context.Context, version string) (Probe, error) {
 	if err != nil {
 		return Probe{}, err
 	}
-	memo := filepath.Join(cache, "probes", version+".json")
-	if b, err := os.ReadFile(memo); err == nil {
+	memoFile := filepath.Join(cache, "probes", version+".json")
+	if b, err := os.ReadFile(memoFile); memo && err == nil {
 		var p Probe
 		if json.Unmarshal(b, &p) == nil && p.Release == version && len(p.Events) > 0 {
 			return p, nil
@@ -96,10 +102,10 @@ func ProbeRelease(ctx context.Context, version string) (Probe, error) {
 		return Probe{}, fmt.Errorf("%s (%s): %w", version, source, err)
 	}
 	p.Release, p.Source = version, source
-	if b, err := json.MarshalIndent(p, "", "  "); err == nil && os.MkdirAll(filepath.Dir(memo), 0o755) == nil {
-		tmp := memo + ".tmp" + fmt.Sprint(os.Getpid())
+	if b, err := json.MarshalIndent(p, "", "  "); err == nil && os.MkdirAll(filepath.Dir(memoFile), 0o755) == nil {
+		tmp := memoFile + ".tmp" + fmt.Sprint(os.Getpid())
 		if os.WriteFile(tmp, append(b, '\n'), 0o644) == nil {
-			_ = os.Rename(tmp, memo) // a memo only saves time; losing it is harmless
+			_ = os.Rename(tmp, memoFile) // a memo only saves time; losing it is harmless
 		}
 	}
 	return p, nil

@@ -20,10 +20,10 @@ import (
 
 // The maintainer's flags; see the README's maintainer section.
 var (
-	probeRelease = flag.String("release", "", "TestProbe: comma-separated releases to probe (x.y.z); default: the fixtures of releases the live tier installs")
-	probeEdge    = flag.String("edge", "", "TestEdge: bisect the first release that accepts this event, handler type or handler field (e.g. statusMessage)")
-	probeBisect  = flag.Bool("bisect", false, "TestBisect: probe every published release between the change points and rewrite compat/testdata/probes")
-	probeUpdate  = flag.Bool("update-probes", false, "TestProbe: write each probed release's fixture to compat/testdata/probes")
+	releaseFlag = flag.String("release", "", "TestProbe: comma-separated releases to probe (x.y.z); default: the fixtures of releases the live tier installs")
+	probeEdge   = flag.String("edge", "", "TestEdge: bisect the first release that accepts this event, handler type or handler field (e.g. statusMessage)")
+	probeBisect = flag.Bool("bisect", false, "TestBisect: probe every published release between the change points and rewrite compat/testdata/probes")
+	probeUpdate = flag.Bool("update-probes", false, "TestProbe: write each probed release's fixture to compat/testdata/probes")
 )
 
 // probeDir holds the committed fixtures, one JSON file per probed release.
@@ -43,14 +43,18 @@ func TestProbe(t *testing.T) {
 	}
 	Available(t)
 	releases := liveTierReleases
-	if *probeRelease != "" {
-		releases = strings.Split(*probeRelease, ",")
+	if *releaseFlag != "" {
+		releases = strings.Split(*releaseFlag, ",")
+	} else {
+		for _, v := range releases {
+			installT(t, v) // the live tier installs them anyway; the probe reads the install
+		}
 	}
 	for _, v := range releases {
 		t.Run(v, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			p, err := ProbeRelease(ctx, strings.TrimSpace(v))
+			p, err := probeRelease(ctx, strings.TrimSpace(v), false) // fresh: the reader itself is under test
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,7 +26,9 @@ func compatCommand(e env) *cli.Command {
 		Usage:     "run the COMPAT/ALT/REG suite on a plugin folder; one line per case",
 		UsageText: "hookgen compat PLUGIN-DIR [--cc-version VERSION ...] [--spec FILE] [--marketplace FILE]",
 		Description: `Checks a plugin folder (the one holding .claude-plugin/plugin.json and
-hooks/hooks.json) with 28 cases and prints one line each, PASS, FAIL or SKIP:
+hooks/hooks.json) with 28 cases and prints one line each, PASS, FAIL, WARN or
+SKIP (WARN: the releases load the plugin but ignore something in it, or the
+claim is unverified; it does not fail the run):
 
    PASS COMPAT-03 every manifest is one valid JSON object: 25 manifests ...
    FAIL COMPAT-01: hooks/hooks.json (band 2.0.30) names TeammateIdle, so 2.0.30 rejects ...

@@ -116,7 +116,7 @@ func compat01(_ context.Context, s *Session) (string, error) {
 					continue
 				}
 				if hooks, ok := m.Doc["hooks"].(map[string]any); ok && hooks[ev] != nil {
-					bad.add("%s names %s, so %s rejects the whole file and registers no hook", m.name(), ev, v)
+					bad.add("%s names %s, so %s rejects the whole file and registers no hook (%s)", m.name(), ev, v, matrixWitness(compat.KindEvent, ev))
 				}
 			}
 		}
@@ -656,10 +656,17 @@ func reg02(_ context.Context, s *Session) (string, error) {
 	var bad problems
 	for _, k := range sortedAny(doc) {
 		if !pluginKeys[k] {
-			bad.add("plugin.json key %q: releases up to 2.1.75 refuse to install the plugin (\"Unrecognized key\")", k)
+			bad.add("plugin.json key %q: releases up to 2.1.75 refuse to install the plugin (\"Unrecognized key\"; %s)", k, matrixWitness(compat.KindLoader, "plugin.json unknown keys accepted"))
 		}
 	}
 	return plural(len(doc), "key") + " all known to " + s.targets[0].String(), bad.err()
+}
+
+// matrixWitness is the matrix's evidence for a row: the releases and the probe
+// or live run that showed it.
+func matrixWitness(kind compat.Kind, name string) string {
+	f, _ := compat.Lookup(kind, name)
+	return f.Witness
 }
 
 func sortedAny(m map[string]any) []string {

@@ -195,13 +195,19 @@ var Matrix = []Feature{
 		Witness: "probe: 2.1.250's validator lacks it, 2.1.251's accepts it (compat/testdata/probes)", Channel: ChannelNone},
 
 	// Handler types, as a plugin's hooks.json may use them.
-	{Kind: KindHandlerType, Name: "command", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindHandlerType, Name: "prompt", Since: "2.1.0", Source: SourceChangelog},
+	{Kind: KindHandlerType, Name: "command", Since: "1.0.38", Source: SourceChangelog,
+		Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)"},
+	{Kind: KindHandlerType, Name: "prompt", Since: "2.1.0", Source: SourceChangelog,
+		Witness: "CHANGELOG 2.1.0 opens prompt hooks to plugins; probe: 2.0.29's validator lacks the type, 2.0.30's accepts it",
+		Note:    "the validator has it from 2.0.30 (probe), but no live run has shown a plugin's prompt hook run before 2.1.0"},
 	{Kind: KindHandlerType, Name: "agent", Since: "2.1.0", Source: SourceChangelog,
-		Note: "the validator has it from 2.0.44 (probe), but the CHANGELOG opens it to plugins in 2.1.0; no live run has shown a plugin's agent hook run earlier"},
+		Witness: "CHANGELOG 2.1.0 opens agent hooks to plugins; probe: 2.0.42's validator lacks the type, 2.0.44's accepts it",
+		Note:    "the validator has it from 2.0.44 (probe), but the CHANGELOG opens it to plugins in 2.1.0; no live run has shown a plugin's agent hook run earlier"},
 	{Kind: KindHandlerType, Name: "http", Since: "2.1.84", Source: SourceChangelog,
-		Note: "the validator has it from 2.1.48 (probe) and the CHANGELOG announces http hooks at 2.1.63; no live run has shown one run before 2.1.84, the edge kept"},
-	{Kind: KindHandlerType, Name: "mcp_tool", Since: "2.1.118", Source: SourceChangelog},
+		Witness: "CHANGELOG 2.1.63 and 2.1.84; probe: 2.1.47's validator lacks the type, 2.1.48's accepts it",
+		Note:    "the validator has it from 2.1.48 (probe) and the CHANGELOG announces http hooks at 2.1.63; no live run has shown one run before 2.1.84, the edge kept"},
+	{Kind: KindHandlerType, Name: "mcp_tool", Since: "2.1.118", Source: SourceProbe, Before: "2.1.117",
+		Witness: "probe: 2.1.117's validator lacks the type, 2.1.118's accepts it (compat/testdata/probes); the CHANGELOG agrees"},
 
 	// Keys of hooks.json.
 	{Kind: KindField, Scope: ScopeFile, Name: "hooks", Since: PluginFloor, Source: SourceChangelog},

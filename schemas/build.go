@@ -185,17 +185,20 @@ func lateField(f compat.Feature) obj {
 	return warn(msg + "; earlier releases ignore it")
 }
 
-// handlerType is the "type" enum of the band.
+// handlerType is the "type" enum of the band. A type from a later band is
+// an error that names its witness: where the release's validator lacks it
+// the handler cannot load, and where only the CHANGELOG dates it later no
+// run has shown it work.
 func handlerType(band *semver.Version) obj {
 	var have, later []string
 	for _, t := range compat.All(compat.KindHandlerType) {
 		if band.LessThan(t.Version()) {
-			later = append(later, fmt.Sprintf("%s arrives in %s", t.Name, t.Since))
+			later = append(later, fmt.Sprintf("%s arrives in %s: %s", t.Name, t.Since, t.Witness))
 		} else {
 			have = append(have, t.Name)
 		}
 	}
-	msg := fmt.Sprintf("handler type {value} is not known to this release; use one of: %s", strings.Join(have, ", "))
+	msg := fmt.Sprintf("handler type {value} is not one this band supports; use one of: %s", strings.Join(have, ", "))
 	if len(later) > 0 {
 		msg += " (" + strings.Join(later, "; ") + ")"
 	}

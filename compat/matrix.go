@@ -210,15 +210,15 @@ var Matrix = []Feature{
 		Witness: "probe: 2.1.117's validator lacks the type, 2.1.118's accepts it (compat/testdata/probes); the CHANGELOG agrees"},
 
 	// Keys of hooks.json.
-	{Kind: KindField, Scope: ScopeFile, Name: "hooks", Since: PluginFloor, Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeFile, Name: "description", Since: PluginFloor, Source: SourceDocs},
-	{Kind: KindField, Scope: ScopeGroup, Name: "matcher", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeGroup, Name: "hooks", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeHandler, Name: "type", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeHandler, Name: "command", Since: "1.0.38", Source: SourceChangelog, Types: []string{"command"}},
-	{Kind: KindField, Scope: ScopeHandler, Name: "timeout", Since: "1.0.41", Source: SourceChangelog,
+	{Kind: KindField, Scope: ScopeFile, Name: "hooks", Since: PluginFloor, Source: SourceChangelog, Witness: "seen: every plugin hooks.json loaded here, 2.0.30 to 2.1.330"},
+	{Kind: KindField, Scope: ScopeFile, Name: "description", Since: PluginFloor, Source: SourceDocs, Witness: "seen: loads on 2.0.30 to 2.1.330 (every plugin in the live tier has one)"},
+	{Kind: KindField, Scope: ScopeGroup, Name: "matcher", Since: "1.0.38", Source: SourceChangelog, Witness: "in the matcher group schema of 2.0.12, the plugin floor (probe: the release's code)"},
+	{Kind: KindField, Scope: ScopeGroup, Name: "hooks", Since: "1.0.38", Source: SourceChangelog, Witness: "in the matcher group schema of 2.0.12, the plugin floor (probe: the release's code)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "type", Since: "1.0.38", Source: SourceChangelog, Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "command", Since: "1.0.38", Source: SourceChangelog, Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Types: []string{"command"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "timeout", Since: "1.0.41", Source: SourceChangelog, Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)",
 		Note: "seconds, not milliseconds; the default went from 60 s to 600 s in 2.1.3"},
-	{Kind: KindField, Scope: ScopeHandler, Name: "prompt", Since: "2.1.0", Source: SourceChangelog, Types: []string{"prompt", "agent"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "prompt", Since: "2.1.0", Source: SourceChangelog, Witness: "probe: with the prompt type from 2.0.30; the type's edge (2.1.0, CHANGELOG) is kept", Types: []string{"prompt", "agent"}},
 	{Kind: KindField, Scope: ScopeHandler, Name: "once", Since: "2.0.77", Source: SourceProbe, Before: "2.0.76",
 		Witness: "probe: 2.0.76's validator lacks it, 2.0.77's accepts it (compat/testdata/probes)"},
 	{Kind: KindField, Scope: ScopeHandler, Name: "async", Since: "2.1.15", Source: SourceProbe, Before: "2.1.14",
@@ -226,7 +226,7 @@ var Matrix = []Feature{
 	{Kind: KindField, Scope: ScopeHandler, Name: "statusMessage", Since: "2.0.44", Source: SourceProbe, Before: "2.0.42",
 		Witness: "probe: 2.0.42's validator lacks it, 2.0.44's accepts it (compat/testdata/probes)",
 		Note:    "was dated 2.1.42 from an issue thread; earlier releases strip it and load the rest (seen on 2.0.30 with a real plugin)"},
-	{Kind: KindField, Scope: ScopeHandler, Name: "url", Since: "2.1.84", Source: SourceChangelog, Types: []string{"http"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "url", Since: "2.1.84", Source: SourceChangelog, Witness: "probe: with the http type from 2.1.48; the type's edge (2.1.84) is kept", Types: []string{"http"}},
 	{Kind: KindField, Scope: ScopeHandler, Name: "asyncRewake", Since: "2.1.64", Source: SourceProbe, Before: "2.1.63",
 		Witness: "probe: 2.1.63's validator lacks it, 2.1.64's accepts it (compat/testdata/probes)", Types: []string{"command"},
 		Note: "what it does is not seen in a live run; 2.1.330 loads it without a warning (seen)"},
@@ -240,13 +240,13 @@ var Matrix = []Feature{
 		Note: "silently dropped before 2.1.139: the command runs without its arguments"},
 
 	// What a hook's reply can do.
-	{Kind: KindOutput, Name: ContinueFalse, Since: "2.1.69", Source: SourceChangelog,
+	{Kind: KindOutput, Name: ContinueFalse, Since: "2.1.69", Source: SourceChangelog, Witness: "CHANGELOG 2.1.69; not yet seen in a live run",
 		Events: []string{"TeammateIdle", "TaskCompleted"}, Channel: ChannelContinue},
-	{Kind: KindOutput, Name: "exit 2 blocks compaction", Since: "2.1.105", Source: SourceChangelog,
+	{Kind: KindOutput, Name: "exit 2 blocks compaction", Since: "2.1.105", Source: SourceChangelog, Witness: "CHANGELOG 2.1.105; not yet seen in a live run",
 		Events: []string{"PreCompact"}, Channel: ChannelExit2},
 
 	// What a hook's stdin carries.
-	{Kind: KindInput, Name: "last_assistant_message", Since: "2.1.47", Source: SourceChangelog,
+	{Kind: KindInput, Name: "last_assistant_message", Since: "2.1.47", Source: SourceChangelog, Witness: "CHANGELOG 2.1.47; not yet seen in a live run",
 		Events: []string{"Stop", "SubagentStop"}},
 
 	// The loader.
@@ -261,9 +261,9 @@ var Matrix = []Feature{
 		Note: "up to 2.1.252 an unknown event key rejects the whole file and turns off the plugin's MCP servers; no builds exist in between"},
 
 	// Tools a fallback matcher names.
-	{Kind: KindTool, Name: "TodoWrite", Since: "1.0.38", Source: SourceSeen,
+	{Kind: KindTool, Name: "TodoWrite", Since: "1.0.38", Source: SourceSeen, Witness: "seen: offered on 2.0.30, and on 2.1.33 without CLAUDE_CODE_ENABLE_TASKS",
 		Note: "offered on every plugin-capable release run here (2.0.30, 2.1.33 without CLAUDE_CODE_ENABLE_TASKS)"},
-	{Kind: KindTool, Name: "TaskUpdate", Since: "2.1.16", Source: SourceChangelog,
+	{Kind: KindTool, Name: "TaskUpdate", Since: "2.1.16", Source: SourceChangelog, Witness: "CHANGELOG 2.1.16; seen: its payload on 2.1.32 and 2.1.33 (compat/FACTS.md)",
 		Note: "in -p mode only with CLAUDE_CODE_ENABLE_TASKS=1; off on the newest models unless CLAUDE_CODE_ENABLE_TODO_TOOLS=1"},
 }
 

@@ -92,3 +92,17 @@ func wantHalt(event string, c compat.Channel) string {
 	}
 	return "continue:false"
 }
+
+// TestInputSinceFollowsTheMatrix checks the input-field rows of the table.
+func TestInputSinceFollowsTheMatrix(t *testing.T) {
+	for _, f := range compat.All(compat.KindInput) {
+		for _, ev := range f.Events {
+			if got, ok := InputSince(Event(ev), f.Name); !ok || got.String() != f.Version().String() {
+				t.Errorf("InputSince(%s, %s) = %s, %v; matrix says %s", ev, f.Name, got, ok, f.Since)
+			}
+		}
+	}
+	if _, ok := InputSince(EventStop, "session_id"); ok {
+		t.Error("InputSince knows session_id")
+	}
+}

@@ -41,6 +41,14 @@ type eventFacts struct {
 	since    release
 	matcher  bool
 	channels []channelFrom
+	inputs   []inputFrom
+}
+
+// inputFrom is an input field an event carries from a later release than
+// the event itself (last_assistant_message on Stop from 2.1.47).
+type inputFrom struct {
+	name  string
+	since release
 }
 
 // channelFrom is an event's block channel from one band edge on.
@@ -101,6 +109,19 @@ func KeySince(level, key string) (since ccversion.Release, ok bool) {
 	for _, k := range releaseKeys {
 		if k.level == level && k.name == key {
 			return k.since, true
+		}
+	}
+	return ccversion.Release{}, false
+}
+
+// InputSince returns the first release whose e input carries field, for
+// the fields compat's matrix dates later than the event itself; ok is false
+// for any other field (it arrives with the event, or is not tracked).
+func InputSince(e Event, field string) (since ccversion.Release, ok bool) {
+	info, _ := lookup(e)
+	for _, in := range info.inputs {
+		if in.name == field {
+			return in.since, true
 		}
 	}
 	return ccversion.Release{}, false

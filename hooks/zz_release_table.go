@@ -74,8 +74,9 @@ const (
 )
 
 // releaseEvents is every event of compat's matrix: its input type, the
-// release that brings it, whether it takes a matcher, and its block channel
-// from each band edge on (the first entry also holds below its edge).
+// release that brings it, whether it takes a matcher, its block channel
+// from each band edge on (the first entry also holds below its edge), and
+// the input fields the matrix dates later than the event.
 var releaseEvents = []eventFacts{
 	{event: EventPreToolUse, new: func() Input { return new(PreToolUse) }, since: release{1, 0, 38}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
@@ -84,9 +85,11 @@ var releaseEvents = []eventFacts{
 	{event: EventNotification, new: func() Input { return new(Notification) }, since: release{1, 0, 38}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 	{event: EventStop, new: func() Input { return new(Stop) }, since: release{1, 0, 38}, matcher: false,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
+		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}},
+		inputs:   []inputFrom{{"last_assistant_message", release{2, 1, 47}}}},
 	{event: EventSubagentStop, new: func() Input { return new(SubagentStop) }, since: release{1, 0, 41}, matcher: true,
-		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}}},
+		channels: []channelFrom{{release{2, 0, 12}, ChannelExit2}},
+		inputs:   []inputFrom{{"last_assistant_message", release{2, 1, 47}}}},
 	{event: EventPreCompact, new: func() Input { return new(PreCompact) }, since: release{1, 0, 48}, matcher: true,
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}, {release{2, 1, 105}, ChannelExit2}}},
 	{event: EventUserPromptSubmit, new: func() Input { return new(UserPromptSubmit) }, since: release{1, 0, 54}, matcher: false,

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,8 +41,9 @@ func Generate() ([]byte, error) {
 	b.WriteString(")\n\n")
 
 	b.WriteString("// releaseEvents is every event of compat's matrix: its input type, the\n")
-	b.WriteString("// release that brings it, whether it takes a matcher, and its block channel\n")
-	b.WriteString("// from each band edge on (the first entry also holds below its edge).\n")
+	b.WriteString("// release that brings it, whether it takes a matcher, its block channel\n")
+	b.WriteString("// from each band edge on (the first entry also holds below its edge), and\n")
+	b.WriteString("// the input fields the matrix dates later than the event.\n")
 	b.WriteString("var releaseEvents = []eventFacts{\n")
 	for _, ev := range events {
 		fmt.Fprintf(&b, "\t{event: Event%s, new: func() Input { return new(%s) }, since: %s, matcher: %t,\n\t\tchannels: []channelFrom{",
@@ -52,7 +54,17 @@ func Generate() ([]byte, error) {
 			}
 			fmt.Fprintf(&b, "{%s, %s}", lit(c.from), channelConst(c.ch))
 		}
-		b.WriteString("}},\n")
+		b.WriteString("}")
+		var inputs []string
+		for _, in := range compat.All(compat.KindInput) {
+			if slices.Contains(in.Events, ev.Name) {
+				inputs = append(inputs, fmt.Sprintf("{%q, %s}", in.Name, lit(in.Version())))
+			}
+		}
+		if len(inputs) > 0 {
+			fmt.Fprintf(&b, ",\n\t\tinputs: []inputFrom{%s}", strings.Join(inputs, ", "))
+		}
+		b.WriteString("},\n")
 	}
 	b.WriteString("}\n\n")
 

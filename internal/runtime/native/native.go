@@ -58,13 +58,25 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // NativeSince is the first release that fires TeammateIdle and
-// TaskCompleted itself.
-var NativeSince = Release{2, 1, 33}
+// TaskCompleted itself (2.1.33), read from the release table that go
+// generate writes into package hooks from compat's matrix.
+var NativeSince = nativeSince()
+
+// nativeSince is the later of the two events' first releases.
+func nativeSince() Release {
+	idle, _ := hooks.EventSince(hooks.EventTeammateIdle)
+	done, _ := hooks.EventSince(hooks.EventTaskCompleted)
+	if idle.Less(done) {
+		return done
+	}
+	return idle
+}
 
 // Release is a Claude Code release (see package ccversion).
 type Release = ccversion.Release

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // pluginRoot copies the real plugin's manifests into a fresh install-like
@@ -212,7 +213,26 @@ func TestWhitelistMatchesTheMatrix(t *testing.T) {
 			t.Errorf("KeySince(%s, %s) = %s (present %v), compat says %s", f.Scope, f.Name, got, ok, f.Since)
 		}
 	}
+	var latest Release
+	for _, ev := range []string{"TeammateIdle", "TaskCompleted"} {
+		f, _ := compat.Lookup(compat.KindEvent, ev)
+		if r := mustRelease(t, f.Since); latest.Less(r) {
+			latest = r
+		}
+	}
+	if NativeSince != latest {
+		t.Errorf("NativeSince = %s; the matrix's team events arrive by %s", NativeSince, latest)
+	}
 	if _, ok := hooks.EventSince("NoSuchEvent"); ok {
 		t.Error("EventSince knows NoSuchEvent")
 	}
+}
+
+func mustRelease(t *testing.T, s string) Release {
+	t.Helper()
+	r, err := ccversion.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

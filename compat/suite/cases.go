@@ -61,11 +61,26 @@ func Cases() []Case {
 	}
 }
 
+// The releases the cases turn on, read from the matrix: the team events'
+// arrival (2.1.33), the JSON halt on them (2.1.69), and the last release
+// that refuses unknown plugin.json keys (2.1.75).
 var (
-	v2133 = semver.MustParse("2.1.33")
-	v2169 = semver.MustParse("2.1.69")
-	v2175 = semver.MustParse("2.1.75")
+	v2133 = since(compat.KindEvent, "TeammateIdle")
+	v2169 = since(compat.KindOutput, compat.ContinueFalse)
+	v2175 = semver.MustParse(row(compat.KindLoader, "plugin.json unknown keys accepted").Before)
 )
+
+// row is the matrix row kind/name; the cases name only rows that exist.
+func row(kind compat.Kind, name string) compat.Feature {
+	f, ok := compat.Lookup(kind, name)
+	if !ok {
+		panic("compat matrix has no " + string(kind) + " " + name)
+	}
+	return f
+}
+
+// since is the first release of the matrix row kind/name.
+func since(kind compat.Kind, name string) *semver.Version { return row(kind, name).Version() }
 
 // problems collects failure reasons; its error shows the first few.
 type problems []string
@@ -122,7 +137,7 @@ func compat01(_ context.Context, s *Session) (string, error) {
 		}
 	}
 	if releases == 0 {
-		return "", skip("no release under test predates 2.1.33")
+		return "", skip("no release under test predates %s", v2133)
 	}
 	return fmt.Sprintf("%s for %s before 2.1.33", plural(len(files), "manifest"), plural(releases, "release")), bad.err()
 }
@@ -647,7 +662,7 @@ func reg01(_ context.Context, s *Session) (string, error) {
 
 func reg02(_ context.Context, s *Session) (string, error) {
 	if s.targets[0].GreaterThan(v2175) {
-		return "", skip("every release under test is 2.1.76 or later, which accepts unknown plugin.json keys")
+		return "", skip("every release under test is later than %s, so it accepts unknown plugin.json keys", v2175)
 	}
 	doc, err := s.pluginJSON()
 	if err != nil {
@@ -656,7 +671,7 @@ func reg02(_ context.Context, s *Session) (string, error) {
 	var bad problems
 	for _, k := range sortedAny(doc) {
 		if !pluginKeys[k] {
-			bad.add("plugin.json key %q: releases up to 2.1.75 refuse to install the plugin (\"Unrecognized key\"; %s)", k, matrixWitness(compat.KindLoader, "plugin.json unknown keys accepted"))
+			bad.add("plugin.json key %q: releases up to %s refuse to install the plugin (\"Unrecognized key\"; %s)", k, v2175, matrixWitness(compat.KindLoader, "plugin.json unknown keys accepted"))
 		}
 	}
 	return plural(len(doc), "key") + " all known to " + s.targets[0].String(), bad.err()
@@ -1056,7 +1071,7 @@ func reg14(ctx context.Context, s *Session) (string, error) {
 		e := es[i]
 		switch {
 		case halts(r.Stdout) && e.m.Band.LessThan(v2169):
-			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from 2.1.69); exit 2 instead", e.label(), e.m.name(), e.m.Band)
+			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from %s); exit 2 instead", e.label(), e.m.name(), e.m.Band, v2169)
 		case halts(r.Stdout):
 			channels["continue:false"]++
 		case r.Exit == 2:

@@ -16,10 +16,14 @@ func matrixCommand(e env) *cli.Command {
 		Name:      "matrix",
 		Usage:     "print the support table: every event, handler type, field and capability with its first release",
 		UsageText: "hookgen matrix [--json]",
-		Description: `One row per fact: KIND, NAME, the first release that has it (SINCE), where
-that comes from (SOURCE) and what is uncertain (NOTE); then the band edges
-and the fallbacks. With --json, one object: {"floor", "bands", "features":
-[{"kind", "name", "scope", "since", "source", "note"}], "fallbacks"}.
+		Description: `One row per fact: KIND, NAME, the first release that has it (SINCE), the
+published release just before it, seen without it (BEFORE), where that comes
+from (SOURCE: probe = the release's own validator, read from its code over
+every published release; seen = a real release run), the evidence (WITNESS)
+and what is uncertain (NOTE); then the band edges and the fallbacks. The
+evidence in full is compat/FACTS.md in the repository. With --json, one
+object: {"floor", "bands", "features": [{"kind", "name", "scope", "since",
+"source", "note"}], "fallbacks"}.
 
    hookgen matrix | grep event
    hookgen matrix --json`,
@@ -63,13 +67,17 @@ func runMatrixJSON(e env) error {
 // runMatrix prints the matrix and the band edges.
 func runMatrix(e env) error {
 	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tNAME\tSINCE\tSOURCE\tNOTE")
+	fmt.Fprintln(tw, "KIND\tNAME\tSINCE\tBEFORE\tSOURCE\tWITNESS\tNOTE")
 	for _, f := range compat.Matrix {
 		name := f.Name
 		if f.Scope != "" {
 			name = string(f.Scope) + "." + f.Name
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Kind, name, f.Since, f.Source, f.Note)
+		before := f.Before
+		if before == "" {
+			before = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Kind, name, f.Since, before, f.Source, f.Witness, f.Note)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

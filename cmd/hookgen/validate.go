@@ -24,17 +24,26 @@ func validateCommand(e env) *cli.Command {
 		Name:      "validate",
 		Usage:     "check a hooks.json against a release's band; print every violation",
 		UsageText: "hookgen validate --cc-version VERSION FILE   (FILE - reads stdin)",
-		Description: `Prints one line per violation, "JSON-pointer: message", and exits 1 if there
-is any; prints nothing and exits 0 when the file loads on the release. With
---json it prints one JSON array of {"pointer", "message"} objects ([] when
-clean) and exits the same way; a file that is not JSON is one violation at
-the root.
+		Description: `Prints one line per violation, "JSON-pointer: message".
+
+Errors (the release rejects the whole file, or a hook would not run as
+written; each names the release and the run that showed it) go to stdout,
+and the exit code is 1. Warnings (the release loads the file but ignores
+something in it, or the claim is unverified) go to stderr as
+"JSON-pointer: warning: message" and leave the exit code 0. An unknown
+event is an error up to 2.1.252 (the whole file is rejected) and a warning
+from 2.1.257 (the entry is ignored). A top-level "$schema" is accepted on
+every release.
+
+With --json it prints one JSON array of {"pointer", "message", "severity"}
+objects ("error" or "warning"; [] when clean) on stdout and exits the same
+way; a file that is not JSON is one violation at the root.
 
    hookgen validate --cc-version 2.0.30 plugin/hooks/hooks.json
-   /hooks/TeammateIdle: event TeammateIdle arrives in Claude Code 2.1.33; ...`,
+   /hooks/TeammateIdle: event TeammateIdle arrives in Claude Code 2.1.33 (2.1.32 rejects it: ...)`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to check for (required)", Destination: &o.ccVersion},
-			&cli.BoolFlag{Name: "json", Usage: "print the violations as one JSON array of {pointer, message}", Destination: &o.json},
+			&cli.BoolFlag{Name: "json", Usage: "print the violations as one JSON array of {pointer, message, severity}", Destination: &o.json},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -63,14 +72,25 @@ func runValidate(o *validateOptions) error {
 	if err != nil {
 		return err
 	}
+	errs := 0
+	for _, viol := range vs {
+		if viol.Severity != schemas.Warning {
+			errs++
+		}
+	}
 	if o.json {
 		type violation struct {
-			Pointer string `json:"pointer"`
-			Message string `json:"message"`
+			Pointer  string `json:"pointer"`
+			Message  string `json:"message"`
+			Severity string `json:"severity"`
 		}
 		out := make([]violation, 0, len(vs))
 		for _, viol := range vs {
-			out = append(out, violation{viol.Pointer, viol.Message})
+			sev := "error"
+			if viol.Severity == schemas.Warning {
+				sev = "warning"
+			}
+			out = append(out, violation{viol.Pointer, viol.Message, sev})
 		}
 		enc := json.NewEncoder(o.Out)
 		enc.SetIndent("", "  ")
@@ -79,10 +99,14 @@ func runValidate(o *validateOptions) error {
 		}
 	} else {
 		for _, viol := range vs {
+			if viol.Severity == schemas.Warning {
+				fmt.Fprintln(o.Err, viol)
+				continue
+			}
 			fmt.Fprintln(o.Out, viol)
 		}
 	}
-	if len(vs) > 0 {
+	if errs > 0 {
 		return errViolations
 	}
 	return nil

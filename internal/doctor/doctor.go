@@ -157,6 +157,7 @@ func plugin(o Options) Report {
 		if b, err := compat.BandOf(o.Version); err == nil {
 			want = b.String()
 		}
+		vs = schemas.Errors(vs) // warnings: the release loads the file
 		switch {
 		case verr != nil || len(vs) > 0:
 			fix := fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath)

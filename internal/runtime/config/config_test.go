@@ -48,7 +48,7 @@ func TestLoad(t *testing.T) {
 // TestReadmeExampleIsValid keeps the copy-paste example in the README
 // loadable: the first json block after "## Configuration".
 func TestReadmeExampleIsValid(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

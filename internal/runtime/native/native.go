@@ -59,10 +59,12 @@
 //
 // A band file is chosen only when its edge is at or below the running
 // release, and bands are defined so that every release in a band accepts
-// its manifest. As a second line, before writing, [Check] checks every
-// top-level key, event key, group key and handler key of the file against
-// a small embedded whitelist of first versions (see [Accepts]). A file that
-// names anything newer than the running release is refused, and nothing is
+// its manifest. That alone would be enough if the files were always what
+// hookgen wrote. As a second line, before writing, [Check] reads the chosen
+// file and checks every top-level key, event key, group key and handler
+// key against the first versions in the release table that go generate
+// writes into package hooks from compat's matrix (no hand-kept copy). A file that names
+// anything newer than the running release is refused, and nothing is
 // written.
 //
 // # Once per session
@@ -86,13 +88,25 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // NativeSince is the first release that fires TeammateIdle and
-// TaskCompleted itself.
-var NativeSince = Release{2, 1, 33}
+// TaskCompleted itself (2.1.33), read from the release table that go
+// generate writes into package hooks from compat's matrix.
+var NativeSince = nativeSince()
+
+// nativeSince is the later of the two events' first releases.
+func nativeSince() Release {
+	idle, _ := hooks.EventSince(hooks.EventTeammateIdle)
+	done, _ := hooks.EventSince(hooks.EventTaskCompleted)
+	if idle.Less(done) {
+		return done
+	}
+	return idle
+}
 
 // Release is a Claude Code release (see package ccversion).
 type Release = ccversion.Release

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // pluginRoot copies the real plugin's manifests into a fresh install-like
@@ -89,7 +91,7 @@ func bandFile(t *testing.T, root, edge string) string {
 func TestSwitchesToTheExactBand(t *testing.T) {
 	for _, c := range []struct{ release, band string }{
 		{"2.0.30", "2.0.12"}, {"2.0.50", "2.0.45"}, {"2.1.16", "2.1.16"}, {"2.1.25", "2.1.16"},
-		{"2.1.32", "2.1.16"}, {"2.1.33", "2.1.33"}, {"2.1.61", "2.1.50"}, {"2.1.200", "2.1.139"}, {"2.1.330", "2.1.257"},
+		{"2.1.32", "2.1.16"}, {"2.1.33", "2.1.33"}, {"2.1.61", "2.1.50"}, {"2.1.200", "2.1.152"}, {"2.1.330", "2.1.257"},
 	} {
 		t.Run(c.release, func(t *testing.T) {
 			root := pluginRoot(t)
@@ -277,37 +279,40 @@ func TestShippedBandsAreAccepted(t *testing.T) {
 	}
 }
 
-// TestWhitelistMatchesTheMatrix keeps the embedded copy equal to compat.
+// TestWhitelistMatchesTheMatrix checks that the whitelist [Accepts] reads
+// (the generated release table in package hooks) holds every event and key
+// of compat's matrix with its first release.
 func TestWhitelistMatchesTheMatrix(t *testing.T) {
-	seen := map[string]bool{}
 	for _, f := range compat.All(compat.KindEvent) {
-		seen[f.Name] = true
-		if got, ok := Events[f.Name]; !ok || got.String() != f.Version().String() {
-			t.Errorf("Events[%s] = %s (present %v), compat says %s", f.Name, got, ok, f.Since)
+		if got, ok := hooks.EventSince(hooks.Event(f.Name)); !ok || got.String() != f.Version().String() {
+			t.Errorf("EventSince(%s) = %s (present %v), compat says %s", f.Name, got, ok, f.Since)
 		}
 	}
-	for name := range Events {
-		if !seen[name] {
-			t.Errorf("Events has %s, which compat does not know", name)
-		}
-	}
-	levels := map[compat.Scope]string{compat.ScopeFile: "file", compat.ScopeGroup: "group", compat.ScopeHandler: "handler"}
-	n := 0
 	for _, f := range compat.All(compat.KindField) {
-		level, ok := levels[f.Scope]
-		if !ok {
-			continue
-		}
-		n++
-		if got, ok := Fields[level][f.Name]; !ok || got.String() != f.Version().String() {
-			t.Errorf("Fields[%s][%s] = %s (present %v), compat says %s", level, f.Name, got, ok, f.Since)
+		if got, ok := hooks.KeySince(string(f.Scope), f.Name); !ok || got.String() != f.Version().String() {
+			t.Errorf("KeySince(%s, %s) = %s (present %v), compat says %s", f.Scope, f.Name, got, ok, f.Since)
 		}
 	}
-	total := 0
-	for _, m := range Fields {
-		total += len(m)
+	var latest Release
+	for _, ev := range []string{"TeammateIdle", "TaskCompleted"} {
+		f, _ := compat.Lookup(compat.KindEvent, ev)
+		if r := mustRelease(t, f.Since); latest.Less(r) {
+			latest = r
+		}
 	}
-	if total != n {
-		t.Errorf("Fields has %d keys, compat %d", total, n)
+	if NativeSince != latest {
+		t.Errorf("NativeSince = %s; the matrix's team events arrive by %s", NativeSince, latest)
 	}
+	if _, ok := hooks.EventSince("NoSuchEvent"); ok {
+		t.Error("EventSince knows NoSuchEvent")
+	}
+}
+
+func mustRelease(t *testing.T, s string) Release {
+	t.Helper()
+	r, err := ccversion.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

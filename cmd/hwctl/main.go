@@ -9,6 +9,7 @@
 //	hwctl log [-n N] [--follow]                  the journal as a table; --follow tails it
 //	hwctl dashboard [-n N] [--interval D]        live view: counts per event and
 //	                                             decision, and the last N calls
+//	hwctl export otlp [--follow]                 ship the journal as OTLP logs
 //
 // PROJECT defaults to $CLAUDE_PROJECT_DIR, else the current folder. hwctl
 // only reads the journal incrementally and keeps at most N entries in

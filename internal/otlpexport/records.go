@@ -30,9 +30,9 @@ const (
 	EventHookCall = "hookwright.hook_call"
 	EventUnparsed = "hookwright.unparsed_line"
 
-	AttrEventName    = "event.name"   // "hook_call", as Claude Code names its events
-	AttrSessionID    = "session.id"   // Claude Code's session id, spelled as its telemetry spells it
-	AttrToolName     = "tool_name"    // as on Claude Code's tool_result / tool_decision events
+	AttrEventName    = "event.name" // "hook_call", as Claude Code names its events
+	AttrSessionID    = "session.id" // Claude Code's session id, spelled as its telemetry spells it
+	AttrToolName     = "tool_name"  // as on Claude Code's tool_result / tool_decision events
 	AttrRecordID     = "hookwright.record_id"
 	AttrEvent        = "hookwright.event"
 	AttrVia          = "hookwright.event.via"
@@ -285,5 +285,5 @@ func (c *collect) OnEmit(_ context.Context, r *sdklog.Record) error {
 	return nil
 }
 func (*collect) Enabled(context.Context, sdklog.EnabledParameters) bool { return true }
-func (*collect) Shutdown(context.Context) error                          { return nil }
-func (*collect) ForceFlush(context.Context) error                        { return nil }
+func (*collect) Shutdown(context.Context) error                         { return nil }
+func (*collect) ForceFlush(context.Context) error                       { return nil }

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/config/configgrpc"
 	"go.opentelemetry.io/collector/config/configoptional"
+	"go.opentelemetry.io/collector/confmap"
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/receiver"
@@ -143,29 +144,49 @@ func Start(t testing.TB, protocol, addr string, sink *Sink) *Receiver {
 	default:
 		t.Fatalf("otlptest: unknown protocol %q", protocol)
 	}
-	next, err := consumer.NewLogs(sink.consume)
-	if err != nil {
-		t.Fatal(err)
+	return start(t, f, cfg, protocol, addr, sink)
+}
+
+// StartConf runs the receiver configured by c, the "receivers::otlp"
+// section of a collector configuration, as the collector would load it.
+func StartConf(t testing.TB, c *confmap.Conf, sink *Sink) *Receiver {
+	t.Helper()
+	f := otlpreceiver.NewFactory()
+	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
+	if err := c.Unmarshal(cfg); err != nil {
+		t.Fatalf("otlptest: the receiver configuration does not load: %v", err)
 	}
-	r, err := f.CreateLogs(context.Background(), receivertest.NewNopSettings(f.Type()), cfg, next)
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("otlptest: the receiver configuration is invalid: %v", err)
+	}
+	return start(t, f, cfg, "", "", sink)
+}
+
+func start(t testing.TB, f receiver.Factory, cfg *otlpreceiver.Config, protocol, addr string, sink *Sink) *Receiver {
+	t.Helper()
+	next, err := consumer.NewLogs(sink.consume)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The port may still be held by a receiver just stopped: retry briefly.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
+		r, err := f.CreateLogs(context.Background(), receivertest.NewNopSettings(f.Type()), cfg, next)
+		if err != nil {
+			t.Fatal(err)
+		}
 		err = r.Start(context.Background(), componenttest.NewNopHost())
-		if err == nil || time.Now().After(deadline) {
-			break
+		if err == nil {
+			rec := &Receiver{Protocol: protocol, Addr: addr, Sink: sink, r: r}
+			t.Cleanup(rec.Stop)
+			return rec
+		}
+		r.Shutdown(context.Background())
+		if time.Now().After(deadline) {
+			t.Fatalf("otlptest: starting the receiver (%s %s): %v", protocol, addr, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err != nil {
-		t.Fatalf("otlptest: starting the %s receiver on %s: %v", protocol, addr, err)
-	}
-	rec := &Receiver{Protocol: protocol, Addr: addr, Sink: sink, r: r}
-	t.Cleanup(rec.Stop)
-	return rec
 }
 
 // Stop shuts the receiver down; further calls do nothing.

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,4 +86,56 @@ func TestExportOTLPUsageErrors(t *testing.T) {
 			t.Errorf("%v %v: exit %d, stdout %q, stderr %q", tc.vars, tc.args, code, out, errs)
 		}
 	}
+}
+
+// TestExportOTLPResumesAfterKill kills hwctl export otlp --follow (SIGKILL,
+// no chance to clean up) while it ships a stream of batches; the next run
+// ships the rest: what the collector received is every journal line, with
+// at most the one batch in flight at the kill received twice.
+func TestExportOTLPResumesAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds hwctl and kills it mid-stream")
+	}
+	bin := filepath.Join(t.TempDir(), "hwctl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	t0 := time.Date(2026, 11, 22, 23, 59, 0, 0, time.UTC)
+	for i := range 300 { // across two journal files
+		if err := journal.Append(dir, journal.Entry{Time: t0.Add(time.Duration(i) * time.Second), Session: "s", Event: "Stop"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink := &otlptest.Sink{Delay: 15 * time.Millisecond}
+	rcv := otlptest.Start(t, "grpc", otlptest.FreeAddr(t), sink)
+	vars := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": rcv.URL(), "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}
+	cmd := exec.Command(bin, "export", "otlp", "--follow", "--batch", "10", "--dir", dir)
+	cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT="+rcv.URL(), "OTEL_EXPORTER_OTLP_PROTOCOL=grpc")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for sink.Len() < 60 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	killedAt := sink.Len()
+	if killedAt < 60 || killedAt >= 300 {
+		t.Fatalf("killed after %d records: not mid-stream", killedAt)
+	}
+	code, _, errs := hwctlEnv(t, vars, "export", "otlp", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	seen := map[string]int{}
+	for _, id := range otlptest.IDs(sink.Records()) {
+		seen[id]++
+	}
+	dups := sink.Len() - len(seen)
+	if len(seen) != 300 || dups > 10 {
+		t.Fatalf("after the kill at %d: %d distinct of 300, %d duplicates", killedAt, len(seen), dups)
+	}
+	t.Logf("killed at %d records; resumed; %d duplicates", killedAt, dups)
 }

@@ -92,7 +92,10 @@ func env(vars map[string]string) func(string) string {
 
 func config(t *testing.T, protocol, url string, extra map[string]string) otlpexport.Config {
 	t.Helper()
-	vars := map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": protocol, "OTEL_EXPORTER_OTLP_ENDPOINT": url}
+	vars := map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": protocol}
+	if url != "" {
+		vars["OTEL_EXPORTER_OTLP_ENDPOINT"] = url
+	}
 	for k, v := range extra {
 		vars[k] = v
 	}
@@ -416,4 +419,23 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestMisconfiguredEndpointSkipsNothing: a wrong logs path (the receiver
+// answers 404) stops the run with a one-line error and ships nothing, and
+// the cursor does not move: fixed, the next run ships every line.
+func TestMisconfiguredEndpointSkipsNothing(t *testing.T) {
+	dir := t.TempDir()
+	writeJournal(t, dir, 0, 5)
+	sink := &otlptest.Sink{}
+	rcv := otlptest.Start(t, "http", otlptest.FreeAddr(t), sink)
+	bad := config(t, otlpexport.HTTPProtobuf, "", map[string]string{"OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": rcv.URL() + "/v1/wrong"})
+	st, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: bad, RetryFor: time.Minute})
+	if err == nil || !strings.Contains(err.Error(), "refused the request") || strings.Contains(err.Error(), "\n") || st.Shipped+st.Rejected != 0 {
+		t.Fatalf("404: %+v %v", st, err)
+	}
+	st, err = otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: config(t, otlpexport.HTTPProtobuf, rcv.URL(), nil)})
+	if err != nil || st.Shipped != 5 || sink.Len() != 5 {
+		t.Fatalf("fixed: %+v %v, received %d", st, err, sink.Len())
+	}
 }

@@ -34,6 +34,14 @@ import (
 	"github.com/hookwright/hookwright/internal/journaltail"
 )
 
+// maxBatchBytes bounds the journal bytes in one batch, so that a request
+// stays well below the 4 MiB a collector's grpc receiver takes by default,
+// and memory stays bounded whatever the lines hold.
+const maxBatchBytes = 2 << 20
+
+// errBatchFull ends a journal read when the batch holds maxBatchBytes.
+var errBatchFull = errors.New("batch full")
+
 // Options configure [Export].
 type Options struct {
 	// Project is the project folder.
@@ -93,12 +101,16 @@ func Export(ctx context.Context, o Options) (Stats, error) {
 	x := &run{o: o, sender: sender, mapper: NewMapper(o.Project, o.Config, o.Version), st: &st}
 	for {
 		var lines []journaltail.Line
+		size := 0
 		next, err := journaltail.Read(o.Project, cur, o.Batch, func(l journaltail.Line) error {
+			if size += len(l.Raw); size > maxBatchBytes && len(lines) > 0 {
+				return errBatchFull // this line starts the next batch
+			}
 			l.Raw = append([]byte(nil), l.Raw...)
 			lines = append(lines, l)
 			return nil
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, errBatchFull) {
 			return st, err
 		}
 		if len(lines) == 0 {

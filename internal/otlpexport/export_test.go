@@ -439,3 +439,22 @@ func TestMisconfiguredEndpointSkipsNothing(t *testing.T) {
 		t.Fatalf("fixed: %+v %v, received %d", st, err, sink.Len())
 	}
 }
+
+// TestLargeLinesStayUnderTheReceiverLimit: 24 lines of 300 KB (7 MB in
+// all) ship over grpc, whose receiver takes at most 4 MiB per request by
+// default: batches are cut by size, not only by count.
+func TestLargeLinesStayUnderTheReceiverLimit(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("x", 300<<10)
+	for i := range 24 {
+		if err := journal.Append(dir, journal.Entry{Time: day.Add(time.Duration(i) * time.Second), Event: "Stop", Reason: big}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink := &otlptest.Sink{}
+	rcv := otlptest.Start(t, "grpc", otlptest.FreeAddr(t), sink)
+	st, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: config(t, otlpexport.GRPC, rcv.URL(), nil), RetryFor: 2 * time.Second})
+	if err != nil || st.Shipped != 24 || sink.Len() != 24 {
+		t.Fatalf("%+v %v, received %d", st, err, sink.Len())
+	}
+}

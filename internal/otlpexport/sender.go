@@ -105,7 +105,11 @@ func (s *Sender) Send(ctx context.Context, recs []sdklog.Record) (Outcome, error
 	case s.code != nil && s.code.Load() != 0:
 		return classifyHTTP(int(s.code.Load())), err
 	case s.protocol == GRPC:
-		return classifyGRPC(status.Code(err)), err
+		st, _ := status.FromError(err)
+		if st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max") {
+			return Rejected, err // too big: as HTTP 413, split the batch
+		}
+		return classifyGRPC(st.Code()), err
 	}
 	return Retry, err
 }

@@ -36,7 +36,8 @@ hand is retried with backoff (--follow: until it is back; otherwise for
 record the collector rejects (HTTP 4xx, grpc InvalidArgument) is reported and
 skipped, and counted. Each record carries hookwright.record_id
 ("<file>:<offset>") for a backend to drop duplicates. The attribute names are
-in the README ("Hook events in OpenTelemetry"). Run one exporter per project.
+in the README ("Hook events in OpenTelemetry"). A second exporter on the
+same project refuses to start.
 
 Examples:
    OTEL_EXPORTER_OTLP_PROTOCOL=grpc OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4317 hwctl export otlp

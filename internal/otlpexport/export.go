@@ -85,6 +85,11 @@ type Stats struct {
 func Export(ctx context.Context, o Options) (Stats, error) {
 	o.defaults()
 	var st Stats
+	unlock, err := lock(o.Project)
+	if err != nil {
+		return st, err
+	}
+	defer unlock()
 	cur, err := LoadCursor(o.Project)
 	if err != nil {
 		return st, err

@@ -458,3 +458,29 @@ func TestLargeLinesStayUnderTheReceiverLimit(t *testing.T) {
 		t.Fatalf("%+v %v, received %d", st, err, sink.Len())
 	}
 }
+
+// TestOneExporterPerProject: while one exporter follows a project, a
+// second fails at once instead of shipping every line twice.
+func TestOneExporterPerProject(t *testing.T) {
+	dir := t.TempDir()
+	writeJournal(t, dir, 0, 3)
+	sink := &otlptest.Sink{}
+	rcv := otlptest.Start(t, "http", otlptest.FreeAddr(t), sink)
+	cfg := config(t, otlpexport.HTTPJSON, rcv.URL(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := otlpexport.Export(ctx, otlpexport.Options{Project: dir, Config: cfg, Follow: true, Poll: 10 * time.Millisecond})
+		done <- err
+	}()
+	waitFor(t, "the follower to ship", func() bool { return sink.Len() == 3 })
+	_, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: cfg})
+	if err == nil || !strings.Contains(err.Error(), "another hwctl export otlp is running") {
+		t.Fatalf("second exporter: %v", err)
+	}
+	cancel()
+	<-done
+	if _, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: cfg}); err != nil {
+		t.Fatalf("after the follower ended: %v", err)
+	}
+}

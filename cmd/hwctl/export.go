@@ -109,6 +109,7 @@ type prefixWriter struct {
 	prefix string
 }
 
+// Write writes the prefix, then b.
 func (p prefixWriter) Write(b []byte) (int, error) {
 	if _, err := io.WriteString(p.w, p.prefix); err != nil {
 		return 0, err

@@ -85,6 +85,9 @@ type Stats struct {
 func Export(ctx context.Context, o Options) (Stats, error) {
 	o.defaults()
 	var st Stats
+	if o.Config.Endpoint == nil {
+		return st, errors.New("otlp export: no endpoint (use ConfigFromEnv)")
+	}
 	unlock, err := lock(o.Project)
 	if err != nil {
 		return st, err
@@ -144,6 +147,9 @@ func Export(ctx context.Context, o Options) (Stats, error) {
 }
 
 func (o *Options) defaults() {
+	if o.Config.Timeout <= 0 {
+		o.Config.Timeout = defaultTimeout
+	}
 	if o.Batch <= 0 {
 		o.Batch = 512
 	}

@@ -45,6 +45,7 @@ type HTTPError struct {
 	Body   string
 }
 
+// Error is the status and the collector's answer, on one line.
 func (e *HTTPError) Error() string {
 	return fmt.Sprintf("collector answered %s: %s", e.Status, e.Body)
 }

@@ -280,10 +280,13 @@ func (m *Mapper) provider(v versions) *sdklog.LoggerProvider {
 // collect is the processor that hands emitted records back to the Mapper.
 type collect struct{ out []sdklog.Record }
 
+// OnEmit keeps a copy of r.
 func (c *collect) OnEmit(_ context.Context, r *sdklog.Record) error {
 	c.out = append(c.out, r.Clone())
 	return nil
 }
+
+// Enabled, Shutdown and ForceFlush complete the sdklog.Processor.
 func (*collect) Enabled(context.Context, sdklog.EnabledParameters) bool { return true }
 func (*collect) Shutdown(context.Context) error                         { return nil }
 func (*collect) ForceFlush(context.Context) error                       { return nil }

@@ -152,6 +152,7 @@ type statusRecorder struct {
 	code *atomic.Int64
 }
 
+// RoundTrip sends req and records the status code.
 func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.base.RoundTrip(req)
 	if resp != nil {
@@ -167,6 +168,7 @@ type PartialError struct {
 	Message  string
 }
 
+// Error says how many records were rejected, and why.
 func (p *PartialError) Error() string {
 	return fmt.Sprintf("collector rejected %d records of the batch: %s", p.Rejected, p.Message)
 }

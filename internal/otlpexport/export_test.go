@@ -264,7 +264,7 @@ func TestReceiverStopsMidStream(t *testing.T) {
 			dir := t.TempDir()
 			writeJournal(t, dir, 0, 150)
 			addr := otlptest.FreeAddr(t)
-			before := &otlptest.Sink{Delay: 10 * time.Millisecond}
+			before := &otlptest.Sink{Delay: 20 * time.Millisecond}
 			rcv := otlptest.Start(t, p.receiver, addr, before)
 			cfg := config(t, p.name, rcv.URL(), map[string]string{"OTEL_EXPORTER_OTLP_TIMEOUT": "2000"})
 			// A writer the test can poll while Export runs.
@@ -281,7 +281,7 @@ func TestReceiverStopsMidStream(t *testing.T) {
 				done <- err
 			}()
 			waitFor(t, "the first 30 records", func() bool { return before.Len() >= 30 })
-			rcv.Stop() // mid-stream: batches of 10 every 10ms or more
+			rcv.Stop() // mid-stream: 15 batches of 10, each 20ms or more
 			if n := before.Len(); n >= 150 {
 				t.Fatalf("the receiver was stopped after the stream (%d records), not during it", n)
 			}

@@ -62,7 +62,7 @@ func exportCommand(s streams) *cli.Command {
 			},
 			Action: func(c *cli.Context) error {
 				if c.NArg() > 0 {
-					return usageError("export otlp takes no arguments; run %s --help", helpName(c))
+					return usageError("export otlp takes no arguments")
 				}
 				if c.Int("batch") < 1 || c.Int("batch") > 10000 {
 					return usageError("--batch must be between 1 and 10000")

@@ -236,7 +236,9 @@ func Bool(c *ucli.Context, name string) bool {
 // nothing written: the user pressed Ctrl-C.
 func Run(ctx context.Context, app *ucli.App, args []string, stderr io.Writer) int {
 	err := app.RunContext(ctx, args)
-	if err == nil && ctx.Err() != nil {
+	if ctx.Err() != nil {
+		// Interrupted: whatever the command made of its cancelled
+		// work (failed cases, a partial answer) is not its answer.
 		err = errInterrupted
 	}
 	if err == nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/internal/journaltail"
@@ -12,6 +13,13 @@ import (
 
 // DefaultBatch is how many journal lines one ingest transaction takes.
 const DefaultBatch = 5000
+
+// insertRows is how many rows one INSERT statement carries; insertCols
+// is the number of columns it sets.
+const (
+	insertRows = 32
+	insertCols = 21
+)
 
 // Stats says what one Ingest added.
 type Stats struct {
@@ -88,6 +96,23 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 		return 0, 0, err
 	}
 	defer ins.Close()
+	// Rows go in insertRows at a time: one statement per row costs more
+	// in binding and VM setup than the insert itself.
+	insMany, err := tx.PrepareContext(ctx, insertEvent+strings.Repeat(",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", insertRows-1))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer insMany.Close()
+	pending := make([]any, 0, insertRows*insertCols)
+	exec := func(args ...any) error {
+		pending = append(pending, args...)
+		if len(pending) < insertRows*insertCols {
+			return nil
+		}
+		_, err := insMany.ExecContext(ctx, pending...)
+		pending = pending[:0]
+		return err
+	}
 	sessions := map[string]*sessionAgg{}
 	mates := map[[2]string]*mateAgg{}
 	counts := map[[2]string]int64{}
@@ -97,8 +122,7 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 		if l.Err != nil {
 			bad++
 			counts[[2]string{"", ""}]++
-			_, err := ins.ExecContext(ctx, l.File, l.Offset, 0, "", "", "", "", "", "", "", "", "", "", "", 0, 0, 0, "", "", "", oneLine(l.Err.Error()))
-			return err
+			return exec(l.File, l.Offset, 0, "", "", "", "", "", "", "", "", "", "", "", 0, 0, 0, "", "", "", oneLine(l.Err.Error()))
 		}
 		ts := e.Time.UnixMicro()
 		faults := ""
@@ -106,7 +130,7 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 			b, _ := json.Marshal(e.Faults)
 			faults = string(b)
 		}
-		if _, err := ins.ExecContext(ctx, l.File, l.Offset, ts, e.Session, e.Event, e.Via, e.Target, e.Tool, e.Agent, e.Team,
+		if err := exec(l.File, l.Offset, ts, e.Session, e.Event, e.Via, e.Target, e.Tool, e.Agent, e.Team,
 			e.Band, e.Decision, e.Reason, e.Handler, e.Exit, e.Micros, e.ToolMillis, e.Outcome, e.Error, faults, ""); err != nil {
 			return err
 		}
@@ -133,6 +157,11 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 	})
 	if err != nil {
 		return 0, 0, err
+	}
+	for i := 0; i < len(pending); i += insertCols {
+		if _, err := ins.ExecContext(ctx, pending[i:i+insertCols]...); err != nil {
+			return 0, 0, err
+		}
 	}
 	if lines == 0 {
 		tx.Rollback()

@@ -66,9 +66,19 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	var where []string
 	var args []any
 	add := func(cond string, v any) { where = append(where, cond); args = append(args, v) }
-	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"event", f.Event}, {"decision", f.Decision}, {"tool", f.Tool}, {"agent", f.Agent}} {
-		if c.v != "" {
-			add(c.col+" = ?", c.v)
+	// One index serves the query: the first filter in this order, the
+	// most selective first; a unary "+" keeps SQLite from walking a
+	// less selective one instead. "<> ''" lets it use a partial index.
+	indexed := false
+	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
+		if c.v == "" {
+			continue
+		}
+		if indexed {
+			add("+"+c.col+" = ?", c.v)
+		} else {
+			add(c.col+" = ? AND "+c.col+" <> ''", c.v)
+			indexed = true
 		}
 	}
 	if !f.Since.IsZero() {

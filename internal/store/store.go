@@ -56,6 +56,8 @@ var migrations = []string{
 	CREATE INDEX events_session  ON events (session, id);
 	CREATE INDEX events_event    ON events (event, id);
 	CREATE INDEX events_decision ON events (decision, id) WHERE decision <> '';
+	CREATE INDEX events_tool     ON events (tool, id) WHERE tool <> '';
+	CREATE INDEX events_agent    ON events (agent, id) WHERE agent <> '';
 	CREATE INDEX events_ts       ON events (ts);
 	CREATE TABLE counts (
 		event    TEXT NOT NULL,

@@ -35,7 +35,7 @@ func chromium() (string, error) {
 
 // startServe runs a real `hwctl serve` on a free loopback port and returns
 // the dashboard's URL.
-func startServe(t *testing.T, bin, project string) string {
+func startServe(t testing.TB, bin, project string) string {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "--dir", project, "--addr", "127.0.0.1:0", "--poll", "50ms")
 	out, err := cmd.StdoutPipe()
@@ -82,27 +82,7 @@ func TestBrowserSeesBlockLive(t *testing.T) {
 	seedProject(t, project)
 	url := startServe(t, filepath.Join(tmp, "hwctl"), project)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:0],
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-default-browser-check", true),
-		chromedp.UserDataDir(filepath.Join(tmp, "chromium-profile")),
-		chromedp.WindowSize(1400, 900),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
-
+	ctx := newBrowser(t, browser, tmp)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#feed-rows tr"))); err != nil {
 		t.Fatalf("open the page: %v", err)
 	}
@@ -166,6 +146,30 @@ func TestBrowserSeesBlockLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// newBrowser starts headless Chromium with a fresh profile under dir and
+// returns a tab's context, ended with the test (60 s at most).
+func newBrowser(tb testing.TB, browser, dir string) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:0],
+		chromedp.ExecPath(browser),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-default-browser-check", true),
+		chromedp.UserDataDir(filepath.Join(dir, "chromium-profile")),
+		chromedp.WindowSize(1400, 900),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
+	tb.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
 }
 
 // seedProject gives the dashboard something to show: a few sessions'

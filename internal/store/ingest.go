@@ -78,10 +78,9 @@ type mateAgg struct {
 }
 
 func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err error) {
-	cur, err := s.cursor(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
+	// BEGIN IMMEDIATE (the DSN's _txlock) takes the write lock first, so
+	// the cursor read below is the one this transaction advances: two
+	// hwctl processes ingesting at once take turns, never the same lines.
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, 0, err
@@ -91,6 +90,10 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 			tx.Rollback()
 		}
 	}()
+	cur, err := readCursor(ctx, tx)
+	if err != nil {
+		return 0, 0, err
+	}
 	ins, err := tx.PrepareContext(ctx, insertEvent)
 	if err != nil {
 		return 0, 0, err
@@ -219,10 +222,15 @@ func taskOf(event, target string) string {
 }
 
 // Cursor returns how far the store has read each journal file.
-func (s *Store) Cursor(ctx context.Context) (journaltail.Cursor, error) { return s.cursor(ctx) }
+func (s *Store) Cursor(ctx context.Context) (journaltail.Cursor, error) { return readCursor(ctx, s.db) }
 
-func (s *Store) cursor(ctx context.Context) (journaltail.Cursor, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT file, off FROM cursor")
+// querier is a *sql.DB or a *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func readCursor(ctx context.Context, q querier) (journaltail.Cursor, error) {
+	rows, err := q.QueryContext(ctx, "SELECT file, off FROM cursor")
 	if err != nil {
 		return nil, err
 	}

@@ -92,7 +92,7 @@ var migrations = []string{
 	CREATE TABLE teammates (
 		team       TEXT NOT NULL,
 		agent      TEXT NOT NULL,
-		status     TEXT NOT NULL,           -- active, idle or stopped
+		status     TEXT NOT NULL,           -- active or idle (a team file may say more)
 		last_event TEXT NOT NULL DEFAULT '',
 		last_seen  INTEGER NOT NULL DEFAULT 0,
 		task       TEXT NOT NULL DEFAULT '',

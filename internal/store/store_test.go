@@ -182,3 +182,36 @@ func TestRebuildAndSchemaVersion(t *testing.T) {
 		t.Fatalf("rebuild: %+v %v", st, err)
 	}
 }
+
+// TestConcurrentIngest runs two stores (as two hwctl processes would) on
+// one project at once: every line lands once, and the derived totals
+// count it once.
+func TestConcurrentIngest(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	const n = 6000
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(`{"ts":"2026-11-22T10:00:00Z","session":"c` + string(rune('a'+i%3)) + `","event":"PreToolUse","exit":0,"us":1}` + "\n")
+	}
+	appendRaw(t, p, "2026-11-22.jsonl", b.String())
+	a, c := open(t, p), open(t, p)
+	errs := make(chan error, 2)
+	for _, s := range []*Store{a, c} {
+		go func() { _, err := s.Ingest(ctx, 500); errs <- err }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := count(t, a.DB(), "SELECT count(*) FROM events"); got != n {
+		t.Fatalf("%d rows", got)
+	}
+	if got := count(t, a.DB(), "SELECT sum(calls) FROM sessions"); got != n {
+		t.Fatalf("sessions count %d calls", got)
+	}
+	if got := count(t, a.DB(), "SELECT sum(n) FROM counts"); got != n {
+		t.Fatalf("counts sum %d", got)
+	}
+}

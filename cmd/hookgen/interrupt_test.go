@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,9 +20,6 @@ import (
 // hook runs, and checks that hookgen exits 130 at once and that no hook
 // process is left.
 func TestInterruptStopsCompat(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("signals: POSIX only")
-	}
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "hookgen")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {

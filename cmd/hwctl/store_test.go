@@ -179,3 +179,27 @@ func TestEventsFollow(t *testing.T) {
 		t.Fatalf("follow ended by cancel: exit %d", code)
 	}
 }
+
+func TestServeRefusesAnOpenAddressWithoutToken(t *testing.T) {
+	_, errs, code := hwctl(t, "serve", "--dir", t.TempDir(), "--addr", "0.0.0.0:0")
+	if code != 2 || !strings.Contains(errs, "--token") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+	if _, errs, code := hwctl(t, "serve", "--addr", "nocolon"); code != 2 || !strings.Contains(errs, "HOST:PORT") {
+		t.Fatalf("bad --addr: exit %d %q", code, errs)
+	}
+}
+
+// TestDashboardPlainWhenPiped runs the live dashboard into a buffer (not a
+// terminal): frames follow each other as plain text, no escape codes.
+func TestDashboardPlainWhenPiped(t *testing.T) {
+	p := t.TempDir()
+	journal.Append(p, journal.Entry{Time: time.Now(), Event: "Stop"})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var out, errb bytes.Buffer
+	run(ctx, []string{"hwctl", "dashboard", "--dir", p, "--interval", "50ms"}, &out, &errb, func(string) string { return "" })
+	if strings.Contains(out.String(), "\x1b") || strings.Count(out.String(), "hookwright dashboard") < 2 {
+		t.Fatalf("piped dashboard:\n%q", out.String())
+	}
+}

@@ -161,6 +161,15 @@ func BenchmarkQueryFirstPage(b *testing.B) {
 		"events-agent":        func() (int, error) { l, err := s.Events(ctx, Filter{Agent: "mate-3"}); return len(l), err },
 		"events-since-1h":     func() (int, error) { l, err := s.Events(ctx, Filter{Since: now.Add(-time.Hour)}); return len(l), err },
 		"events-nothing":      func() (int, error) { l, err := s.Events(ctx, Filter{Decision: "ask"}); return len(l), err },
+		"events-since-future": func() (int, error) { l, err := s.Events(ctx, Filter{Since: now.Add(time.Hour)}); return len(l), err },
+		"events-rare-tool": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Tool: "NotebookEdit", Since: now.Add(-time.Hour)})
+			return len(l), err
+		},
+		"events-page-2": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Decision: "block", Before: int64(n / 2)})
+			return len(l), err
+		},
 		"sessions":            func() (int, error) { l, err := s.Sessions(ctx, time.Time{}, 0); return len(l), err },
 		"sessions-since-24h":  func() (int, error) { l, err := s.Sessions(ctx, now.Add(-24*time.Hour), 0); return len(l), err },
 		"team":                func() (int, error) { l, err := s.Teammates(ctx); return len(l), err },

@@ -86,3 +86,16 @@ func alive(pid int) bool {
 	i := bytes.LastIndexByte(stat, ')')
 	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
+
+// TestVersionAndExitCodesHelp checks the plumbing hookgen shares with
+// hwctl: --version, and the one exit-code text in --help.
+func TestVersionAndExitCodesHelp(t *testing.T) {
+	e, out, _ := fakeEnv(t)
+	if code := hookgen(t, e, "--version"); code != exitOK || !strings.HasPrefix(out.String(), "hookgen version ") {
+		t.Fatalf("--version: exit %d %q", code, out.String())
+	}
+	e, out, _ = fakeEnv(t)
+	if code := hookgen(t, e, "--help"); code != exitOK || !strings.Contains(out.String(), "130 interrupted (Ctrl-C)") {
+		t.Fatalf("--help: exit %d\n%s", code, out.String())
+	}
+}

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/internal/otlpexport"
 )
 
@@ -32,7 +32,7 @@ Nothing lost, nothing twice: .hookwright/export/otlp.json remembers, per
 journal file, how far the collector accepted; a run ships only what is new and
 resumes where a crashed run stopped. While the collector is down the batch in
 hand is retried with backoff (--follow: until it is back; otherwise for
---retry-for, then exit 1 with the reason; the next run ships everything). A
+--retry-for, then exit 3 with the reason; the next run ships everything). A
 record the collector rejects (HTTP 4xx, grpc InvalidArgument) is reported and
 skipped, and counted. Each record carries hookwright.record_id
 ("<file>:<offset>") for a backend to drop duplicates. The attribute names are
@@ -43,8 +43,10 @@ Examples:
    OTEL_EXPORTER_OTLP_PROTOCOL=grpc OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4317 hwctl export otlp
    hwctl export otlp --follow       keep shipping new calls until interrupted
 
-Exit status: 0 shipped (or nothing new), 1 collector unreachable or refusing
-the request, 2 usage error (a flag or an OTEL_* variable that does not parse).`
+A collector that stays unreachable or refuses the request is a failure (3); a
+flag or an OTEL_* variable that does not parse is a usage error (2).
+
+` + hwcli.ExitCodesHelp
 
 func exportCommand(s streams) *cli.Command {
 	return &cli.Command{
@@ -74,7 +76,7 @@ func exportCommand(s streams) *cli.Command {
 				return runExport(c, s, otlpexport.Options{
 					Project: s.projectDir(c), Config: cfg, Follow: c.Bool("follow"),
 					RetryFor: c.Duration("retry-for"), Batch: c.Int("batch"),
-					Version: buildVersion(), Log: prefixWriter{s.err, "hwctl export: "},
+					Version: hwcli.Version(version), Log: prefixWriter{s.err, "hwctl export: "},
 				})
 			},
 		}},
@@ -115,13 +117,4 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return p.w.Write(b)
-}
-
-// buildVersion is this build's version, for sessions whose fingerprint
-// does not name hookwright's.
-func buildVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		return info.Main.Version
-	}
-	return ""
 }

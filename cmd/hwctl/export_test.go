@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/internal/otlpexport/otlptest"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
@@ -23,7 +24,8 @@ func hwctlEnv(t *testing.T, vars map[string]string, args ...string) (code int, s
 }
 
 // TestExportOTLPDoneMeans is the "done means", through hwctl as a
-// user runs it: http/json to a collector on 127.0.0.1; down: exit 1 with a
+// user runs it: http/json to a collector on 127.0.0.1; down: exit 3 (a
+// failure) with a
 // one-line reason; up: one record per journal line, each with session.id;
 // again: nothing new.
 func TestExportOTLPDoneMeans(t *testing.T) {
@@ -42,7 +44,7 @@ func TestExportOTLPDoneMeans(t *testing.T) {
 	vars := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://" + addr, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}
 
 	code, out, errs := hwctlEnv(t, vars, "export", "otlp", "--dir", dir, "--retry-for", "200ms")
-	if code != 1 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hwctl: collector at http://"+addr+"/v1/logs (http/json) unreachable") {
+	if code != hwcli.ExitFailure || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "hwctl: collector at http://"+addr+"/v1/logs (http/json) unreachable") {
 		// the retry budget is shorter than the first backoff: one try, one line
 		t.Fatalf("collector down: exit %d, stdout %q, stderr %q", code, out, errs)
 	}

@@ -4,13 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	collogspb "go.opentelemetry.io/proto/otlp/collector/logs/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/journaltail"
@@ -482,5 +489,41 @@ func TestOneExporterPerProject(t *testing.T) {
 	<-done
 	if _, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: cfg}); err != nil {
 		t.Fatalf("after the follower ended: %v", err)
+	}
+}
+
+// TestPartialSuccessIsCounted: a collector that accepts a request but
+// reports some records rejected (OTLP partial success; the collector's own
+// receiver never answers so, hence a plain HTTP server here) has those
+// counted as rejected and reported; the batch is not sent again.
+func TestPartialSuccessIsCounted(t *testing.T) {
+	for _, protocol := range []string{otlpexport.HTTPJSON, otlpexport.HTTPProtobuf} {
+		t.Run(strings.ReplaceAll(protocol, "/", "-"), func(t *testing.T) {
+			var requests atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				resp := &collogspb.ExportLogsServiceResponse{PartialSuccess: &collogspb.ExportLogsPartialSuccess{RejectedLogRecords: 2, ErrorMessage: "too old"}}
+				if r.Header.Get("Content-Type") == "application/x-protobuf" {
+					data, _ := proto.Marshal(resp)
+					w.Header().Set("Content-Type", "application/x-protobuf")
+					w.Write(data)
+					return
+				}
+				data, _ := protojson.Marshal(resp)
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(data)
+			}))
+			defer srv.Close()
+			dir := t.TempDir()
+			writeJournal(t, dir, 0, 5)
+			var log strings.Builder
+			st, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: config(t, protocol, srv.URL, nil), Log: &log})
+			if err != nil || st.Shipped != 3 || st.Rejected != 2 || requests.Load() != 1 {
+				t.Fatalf("%+v %v after %d requests", st, err, requests.Load())
+			}
+			if !strings.Contains(log.String(), "rejected 2 of them: too old") {
+				t.Fatalf("log: %s", log.String())
+			}
+		})
 	}
 }

@@ -26,6 +26,9 @@ import (
 // session_id) and, per hook run, claude_code.hook_execution_start and
 // hook_execution_complete events naming hook_event and hook_name.
 func TestOTLPJoinsClaudeCodeTelemetry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("live tier: needs real Claude Code")
+	}
 	Available(t)
 	const version = "2.1.330"
 	claude := installT(t, version)

@@ -1,10 +1,14 @@
 package otlpexport
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookwright/hookwright/internal/journaltail"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 func TestConfigFromEnv(t *testing.T) {
@@ -123,4 +127,15 @@ func FuzzParseList(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestProjectIsAbsolute(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m := NewMapper(".", Config{}, "v")
+	recs := m.Records([]journaltail.Line{{File: "f.jsonl", Entry: journal.Entry{Event: "Stop"}}})
+	wd, _ := os.Getwd()
+	got, _ := recs[0].Resource().Set().Value(ResProject)
+	if got.AsString() != wd {
+		t.Fatalf("hookwright.project = %q, want %q", got.AsString(), wd)
+	}
 }

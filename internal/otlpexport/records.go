@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -79,13 +80,17 @@ type versions struct{ claude, hookwright string }
 
 // NewMapper makes a Mapper for the project at dir. cfg.Resource (the
 // environment's OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME) wins over
-// the defaults: service.name "hookwright", service.version, host.name and
-// the project folder.
+// the defaults: service.name "hookwright", host.name and the project's
+// absolute path.
 func NewMapper(dir string, cfg Config, hwBuild string) *Mapper {
 	host, _ := os.Hostname()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
 	base := []attribute.KeyValue{
 		semconv.ServiceName("hookwright"),
-		attribute.String(ResProject, dir),
+		attribute.String(ResProject, abs),
 	}
 	if host != "" {
 		base = append(base, semconv.HostName(host))

@@ -74,6 +74,7 @@ type Mapper struct {
 	sink      *collect
 	providers map[string]*sdklog.LoggerProvider
 	versions  map[string]versions // session id -> versions (only found ones)
+	misses    map[string]versions // this batch's sessions without a Claude Code version
 }
 
 type versions struct{ claude, hookwright string }
@@ -107,6 +108,7 @@ func NewMapper(dir string, cfg Config, hwBuild string) *Mapper {
 // Records maps lines to records, in order.
 func (m *Mapper) Records(lines []journaltail.Line) []sdklog.Record {
 	m.sink.out = m.sink.out[:0]
+	m.misses = map[string]versions{}
 	observed := m.now()
 	for _, l := range lines {
 		v := m.versionsOf(l.Entry.Session)
@@ -224,12 +226,20 @@ func Summary(l journaltail.Line) string {
 // versionsOf returns the Claude Code and hookwright versions of a session,
 // from its fingerprint; hwctl's own version when the fingerprint has none.
 // Found versions are cached; a missing one is looked up again next batch
-// (SessionEnd may fill it in).
+// (SessionEnd may fill it in), not for every line.
 func (m *Mapper) versionsOf(sessionID string) versions {
 	if v, ok := m.versions[sessionID]; ok {
 		return v
 	}
+	if v, ok := m.misses[sessionID]; ok {
+		return v
+	}
 	v := versions{hookwright: m.hwBuild}
+	defer func() {
+		if v.claude == "" {
+			m.misses[sessionID] = v
+		}
+	}()
 	if sessionID == "" {
 		return v
 	}

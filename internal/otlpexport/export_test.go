@@ -527,3 +527,36 @@ func TestPartialSuccessIsCounted(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkExport ships a 20,000-line journal to the collector's receiver
+// per protocol; it reports journal lines per second.
+func BenchmarkExport(b *testing.B) {
+	for _, p := range protocols {
+		b.Run(strings.ReplaceAll(p.name, "/", "-"), func(b *testing.B) {
+			dir := b.TempDir()
+			const n = 20000
+			for i := range n {
+				e := journal.Entry{Time: day.Add(time.Duration(i) * time.Millisecond), Session: fmt.Sprintf("s%d", i%50), Event: "PreToolUse", Target: "Bash", Tool: "Bash", Micros: 250}
+				if err := journal.Append(dir, e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sink := &otlptest.Sink{}
+			rcv := otlptest.Start(b, p.receiver, otlptest.FreeAddr(b), sink)
+			cfg, err := otlpexport.ConfigFromEnv(env(map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": p.name, "OTEL_EXPORTER_OTLP_ENDPOINT": rcv.URL()}))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if err := os.RemoveAll(filepath.Join(dir, ".hookwright", "export")); err != nil {
+					b.Fatal(err)
+				}
+				if st, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: cfg}); err != nil || st.Shipped != n {
+					b.Fatalf("%+v %v", st, err)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "lines/s")
+		})
+	}
+}

@@ -7,7 +7,7 @@ GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
 STATICCHECK := v0.8.2
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build test bench demo lint plugin compat release clean version npm
+.PHONY: all build test bench bench-store demo lint plugin compat release clean version npm
 
 all: build
 
@@ -27,6 +27,12 @@ test:
 bench: build plugin
 	$(GOBUILD) -o bin/baseline ./cmd/hookbench/baseline
 	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline -launcher plugin/bin/hookwright -plugin plugin
+
+## bench-store: hwctl's store and dashboard on a 1M-line journal: ingest lines/s, each query's first page,
+## the page in headless Chromium while 100 calls a second stream in (BENCH_LINES overrides the size)
+bench-store:
+	HOOKWRIGHT_BENCH_LINES=$(or $(BENCH_LINES),1000000) go test -run '^$$' -bench . -benchtime 1x -timeout 30m ./internal/store
+	HOOKWRIGHT_BENCH_LINES=$(or $(BENCH_LINES),1000000) go test -run '^$$' -bench DashboardUnderLoad -benchtime 1x -timeout 30m -v ./cmd/hwctl
 
 ## demo: the main job, live: real Claude Code (npm) + scripted model on 127.0.0.1; hookwright blocks a force-push
 demo:

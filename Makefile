@@ -7,7 +7,7 @@ GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
 STATICCHECK := v0.8.2
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build test bench demo lint plugin compat release clean version
+.PHONY: all build test bench bench-store demo lint plugin compat release clean version npm
 
 all: build
 
@@ -26,7 +26,13 @@ test:
 ## bench: median wall time per event as a ratio to a trivial static Go binary, and peak RSS
 bench: build plugin
 	$(GOBUILD) -o bin/baseline ./cmd/hookbench/baseline
-	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline -launcher plugin/bin/hookwright
+	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline -launcher plugin/bin/hookwright -plugin plugin
+
+## bench-store: hwctl's store and dashboard on a 1M-line journal: ingest lines/s, each query's first page,
+## the page in headless Chromium while 100 calls a second stream in (BENCH_LINES overrides the size)
+bench-store:
+	HOOKWRIGHT_BENCH_LINES=$(or $(BENCH_LINES),1000000) go test -run '^$$' -bench . -benchtime 1x -timeout 30m ./internal/store
+	HOOKWRIGHT_BENCH_LINES=$(or $(BENCH_LINES),1000000) go test -run '^$$' -bench DashboardUnderLoad -benchtime 1x -timeout 30m -v ./cmd/hwctl
 
 ## demo: the main job, live: real Claude Code (npm) + scripted model on 127.0.0.1; hookwright blocks a force-push
 demo:
@@ -50,15 +56,35 @@ plugin/bin/hookwright-%: FORCE
 	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
 		$(GOBUILD) -o $@ ./cmd/hookwright
 
+## plugin-tools: hookgen and hwctl for every platform (TOOLS_PLATFORMS), next to the runtime in plugin/bin/;
+## make release ships them with the launcher under their names
+TOOLS_PLATFORMS ?= $(PLATFORMS)
+TOOL_BINS := $(foreach t,hookgen hwctl,$(foreach p,$(TOOLS_PLATFORMS),plugin/bin/$(t)-$(subst /,-,$(p))$(if $(findstring windows,$(p)),.exe)))
+
+plugin-tools: $(TOOL_BINS)
+
+plugin/bin/hookgen-%: FORCE
+	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
+		$(GOBUILD) -o $@ ./cmd/hookgen
+
+plugin/bin/hwctl-%: FORCE
+	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
+		$(GOBUILD) -o $@ ./cmd/hwctl
+
 ## plugin-hooks: regenerate plugin/hooks/hooks.json (floor band) and plugin/hooks/bands/*.json
 plugin-hooks:
 	go test ./plugin -run 'TestManifests' -update
+
+## npm: hookgen's npm packages (hookgen and hookgen-<os>-<cpu>, version from plugin.json), packed into dist/npm/*.tgz
+NPM_OUT ?= dist/npm
+npm:
+	./cmd/hookgen/npm/build.sh $(NPM_OUT) $(VERSION)
 
 ## release: commit the plugin with its binaries onto the release branch (never touches the work tree); RELEASE_BRANCH, RELEASE_TAG override
 release:
 	./plugin/release.sh
 
-.PHONY: plugin-hooks FORCE
+.PHONY: plugin-hooks plugin-tools FORCE
 FORCE:
 
 ## compat: the COMPAT/ALT/REG suite on plugin/ (hookgen compat), then the live tier across real

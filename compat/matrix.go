@@ -46,6 +46,9 @@ const (
 	SourceIssue     Source = "issue"           // an issue thread shows it in use
 	SourceSeen      Source = "seen"            // a real release run here
 	SourceDocs      Source = "hooks-reference" // the public hooks reference
+	// SourceProbe: the release's own validator, read from its code over
+	// every published release (compat/testdata/probes; see compat/FACTS.md).
+	SourceProbe Source = "probe"
 )
 
 // Channel is how a handler can stop what its event is about.
@@ -77,6 +80,15 @@ type Feature struct {
 	// Source says where Since comes from; Note says what is uncertain.
 	Source Source
 	Note   string
+	// Before is the published release just before Since, seen without the
+	// feature: for an event, a release whose validator rejects a hooks.json
+	// naming it. Empty when Since is at or below the plugin floor (no
+	// earlier release loads a plugin's hooks.json).
+	Before string
+	// Witness is the evidence for Since and Before, and for any claim that a
+	// release rejects a whole file or refuses a plugin: the releases and the
+	// run or probe that showed it. compat/FACTS.md holds the details.
+	Witness string
 
 	// Scope is where a KindField key lives.
 	Scope Scope
@@ -110,96 +122,148 @@ const UnknownEventsTolerated = "unknown event keys ignored"
 const ContinueFalse = "continue:false"
 
 // Matrix is every fact hookwright relies on, in release order within each
-// kind. Sources: /work/shared/facts/claude-code-hooks.md, which cites the
-// CHANGELOG, npm builds and releases run here.
+// kind. The evidence for each row, with the release it was seen on, is in
+// compat/FACTS.md; the probe fixtures in compat/testdata/probes hold each
+// probed release's validator lists, and a test checks every row against
+// them.
 var Matrix = []Feature{
 	// Events. Matcher: what the matcher filters, per the hooks reference.
-	{Kind: KindEvent, Name: "PreToolUse", Since: "1.0.38", Source: SourceChangelog, Matcher: "tool name", Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "PostToolUse", Since: "1.0.38", Source: SourceChangelog, Matcher: "tool name", Channel: ChannelFeedback},
-	{Kind: KindEvent, Name: "Notification", Since: "1.0.38", Source: SourceChangelog, Matcher: "notification type", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "Stop", Since: "1.0.38", Source: SourceChangelog, Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "SubagentStop", Since: "1.0.41", Source: SourceChangelog, Matcher: "agent type", Channel: ChannelExit2,
+	{Kind: KindEvent, Name: "PreToolUse", Since: "1.0.38", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Matcher: "tool name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "PostToolUse", Since: "1.0.38", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Matcher: "tool name", Channel: ChannelFeedback},
+	{Kind: KindEvent, Name: "Notification", Since: "1.0.38", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Matcher: "notification type", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "Stop", Since: "1.0.38", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "SubagentStop", Since: "1.0.41", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Matcher: "agent type", Channel: ChannelExit2,
 		Note: "the agent-type matcher is newer than the event; older releases ignore it"},
-	{Kind: KindEvent, Name: "PreCompact", Since: "1.0.48", Source: SourceChangelog, Matcher: "trigger (manual, auto)", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "UserPromptSubmit", Since: "1.0.54", Source: SourceChangelog, Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "SessionStart", Since: "1.0.62", Source: SourceChangelog, Matcher: "source (startup, resume, clear, compact)", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "SessionEnd", Since: "1.0.85", Source: SourceChangelog, Matcher: "reason", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "SubagentStart", Since: "2.0.43", Source: SourceChangelog, Matcher: "agent type", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "PermissionRequest", Since: "2.0.45", Source: SourceChangelog, Matcher: "tool name", Channel: ChannelDecision,
+	{Kind: KindEvent, Name: "PreCompact", Since: "1.0.48", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Matcher: "trigger (manual, auto)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "UserPromptSubmit", Since: "1.0.54", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "SessionStart", Since: "1.0.62", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Matcher: "source (startup, resume, clear, compact)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "SessionEnd", Since: "1.0.85", Source: SourceChangelog, Witness: "in the event enum of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Matcher: "reason", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "SubagentStart", Since: "2.0.44", Source: SourceProbe, Before: "2.0.42",
+		Witness: "probe: 2.0.42's validator lacks it, 2.0.44's accepts it (compat/testdata/probes); seen: 2.0.30 rejected a hooks.json naming it (a real plugin)", Matcher: "agent type", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "PermissionRequest", Since: "2.0.45", Source: SourceProbe, Before: "2.0.44",
+		Witness: "probe: 2.0.44's validator lacks it, 2.0.45's accepts it (compat/testdata/probes); seen: 2.0.30 rejected a hooks.json naming it (a real plugin)", Matcher: "tool name", Channel: ChannelDecision,
 		Note: "ignores even exit 2; only a JSON decision counts"},
-	{Kind: KindEvent, Name: "PostToolUseFailure", Since: "2.0.56", Source: SourceNPM, Matcher: "tool name", Channel: ChannelFeedback},
-	{Kind: KindEvent, Name: "TeammateIdle", Since: "2.1.33", Source: SourceSeen, Channel: ChannelExit2,
-		Note: "2.0.30 rejects a hooks.json naming it (seen)"},
-	{Kind: KindEvent, Name: "TaskCompleted", Since: "2.1.33", Source: SourceSeen, Channel: ChannelExit2,
+	{Kind: KindEvent, Name: "PostToolUseFailure", Since: "2.0.56", Source: SourceProbe, Before: "2.0.55",
+		Witness: "probe: 2.0.55's validator lacks it, 2.0.56's accepts it (compat/testdata/probes); seen: 2.0.30 rejected a hooks.json naming it (a real plugin)", Matcher: "tool name", Channel: ChannelFeedback},
+	{Kind: KindEvent, Name: "Setup", Since: "2.1.10", Source: SourceProbe, Before: "2.1.9",
+		Witness: "probe: 2.1.9's validator lacks it, 2.1.10's accepts it (compat/testdata/probes); seen: 2.0.30 rejected claude-mem's hooks.json over it", Matcher: "trigger (init, maintenance)", Channel: ChannelNone,
+		Note: "payload (trigger) and output (additionalContext only, no block) read from 2.1.330's code; never seen firing in a live run"},
+	{Kind: KindEvent, Name: "TeammateIdle", Since: "2.1.33", Source: SourceProbe, Before: "2.1.32",
+		Witness: "probe: 2.1.32's validator lacks it, 2.1.33's accepts it (compat/testdata/probes); seen: 2.0.30 registered no hook from a hooks.json naming it", Channel: ChannelExit2,
+		Note: "releases before it reject a hooks.json naming it (seen on 2.0.30)"},
+	{Kind: KindEvent, Name: "TaskCompleted", Since: "2.1.33", Source: SourceProbe, Before: "2.1.32",
+		Witness: "probe: 2.1.32's validator lacks it, 2.1.33's accepts it (compat/testdata/probes); seen: 2.0.30 rejected a hooks.json naming it (a real plugin)", Channel: ChannelExit2,
 		Note: "exit 2 makes TaskUpdate fail and the task stays open (seen on 2.1.33)"},
-	{Kind: KindEvent, Name: "ConfigChange", Since: "2.1.49", Source: SourceChangelog, Matcher: "source", Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "WorktreeCreate", Since: "2.1.50", Source: SourceChangelog, Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "WorktreeRemove", Since: "2.1.50", Source: SourceChangelog, Channel: ChannelNone},
-	{Kind: KindEvent, Name: "InstructionsLoaded", Since: "2.1.69", Source: SourceChangelog, Matcher: "load reason", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "PostCompact", Since: "2.1.76", Source: SourceChangelog, Matcher: "trigger (manual, auto)", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "Elicitation", Since: "2.1.76", Source: SourceChangelog, Matcher: "MCP server name", Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "ElicitationResult", Since: "2.1.76", Source: SourceChangelog, Matcher: "MCP server name", Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "StopFailure", Since: "2.1.78", Source: SourceChangelog, Matcher: "error type", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "CwdChanged", Since: "2.1.83", Source: SourceChangelog, Channel: ChannelNone},
-	{Kind: KindEvent, Name: "FileChanged", Since: "2.1.83", Source: SourceChangelog, Matcher: "file name", Channel: ChannelNone},
-	{Kind: KindEvent, Name: "TaskCreated", Since: "2.1.84", Source: SourceChangelog, Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "UserPromptExpansion", Since: "2.1.116", Source: SourceNPM, Matcher: "command name", Channel: ChannelExit2},
-	{Kind: KindEvent, Name: "PostToolBatch", Since: "2.1.118", Source: SourceNPM, Channel: ChannelNone},
-	{Kind: KindEvent, Name: "PreModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone,
-		Note: "the CHANGELOG places it at about 2.1.251; confirm in the live tier"},
-	{Kind: KindEvent, Name: "PostModelSwitch", Since: "2.1.251", Source: SourceChangelog, Channel: ChannelNone,
-		Note: "the CHANGELOG places it at about 2.1.251; confirm in the live tier"},
+	{Kind: KindEvent, Name: "ConfigChange", Since: "2.1.48", Source: SourceProbe, Before: "2.1.47",
+		Witness: "probe: 2.1.47's validator lacks it, 2.1.48's accepts it (compat/testdata/probes)", Matcher: "source", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "WorktreeCreate", Since: "2.1.50", Source: SourceProbe, Before: "2.1.49",
+		Witness: "probe: 2.1.49's validator lacks it, 2.1.50's accepts it (compat/testdata/probes)", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "WorktreeRemove", Since: "2.1.50", Source: SourceProbe, Before: "2.1.49",
+		Witness: "probe: 2.1.49's validator lacks it, 2.1.50's accepts it (compat/testdata/probes)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "Elicitation", Since: "2.1.63", Source: SourceProbe, Before: "2.1.62",
+		Witness: "probe: 2.1.62's validator lacks it, 2.1.63's accepts it (compat/testdata/probes)", Matcher: "MCP server name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "ElicitationResult", Since: "2.1.63", Source: SourceProbe, Before: "2.1.62",
+		Witness: "probe: 2.1.62's validator lacks it, 2.1.63's accepts it (compat/testdata/probes)", Matcher: "MCP server name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "InstructionsLoaded", Since: "2.1.64", Source: SourceProbe, Before: "2.1.63",
+		Witness: "probe: 2.1.63's validator lacks it, 2.1.64's accepts it (compat/testdata/probes)", Matcher: "load reason", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "PostCompact", Since: "2.1.76", Source: SourceProbe, Before: "2.1.75",
+		Witness: "probe: 2.1.75's validator lacks it, 2.1.76's accepts it (compat/testdata/probes)", Matcher: "trigger (manual, auto)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "StopFailure", Since: "2.1.78", Source: SourceProbe, Before: "2.1.77",
+		Witness: "probe: 2.1.77's validator lacks it, 2.1.78's accepts it (compat/testdata/probes)", Matcher: "error type", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "CwdChanged", Since: "2.1.83", Source: SourceProbe, Before: "2.1.81",
+		Witness: "probe: 2.1.81's validator lacks it, 2.1.83's accepts it (compat/testdata/probes)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "FileChanged", Since: "2.1.83", Source: SourceProbe, Before: "2.1.81",
+		Witness: "probe: 2.1.81's validator lacks it, 2.1.83's accepts it (compat/testdata/probes)", Matcher: "file name", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "TaskCreated", Since: "2.1.84", Source: SourceProbe, Before: "2.1.83",
+		Witness: "probe: 2.1.83's validator lacks it, 2.1.84's accepts it (compat/testdata/probes)", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "PermissionDenied", Since: "2.1.88", Source: SourceProbe, Before: "2.1.87",
+		Witness: "probe: 2.1.87's validator lacks it, 2.1.88's accepts it (compat/testdata/probes)", Matcher: "tool name", Channel: ChannelNone,
+		Note: "fires after a denial, which it cannot undo; its output can only ask for a retry (2.1.330's code); never seen firing in a live run"},
+	{Kind: KindEvent, Name: "UserPromptExpansion", Since: "2.1.116", Source: SourceProbe, Before: "2.1.114",
+		Witness: "probe: 2.1.114's validator lacks it, 2.1.116's accepts it (compat/testdata/probes); seen: 2.1.33 and 2.1.100 rejected a real plugin's hooks.json over it", Matcher: "command name", Channel: ChannelExit2},
+	{Kind: KindEvent, Name: "PostToolBatch", Since: "2.1.118", Source: SourceProbe, Before: "2.1.117",
+		Witness: "probe: 2.1.117's validator lacks it, 2.1.118's accepts it (compat/testdata/probes)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "MessageDisplay", Since: "2.1.152", Source: SourceProbe, Before: "2.1.150",
+		Witness: "probe: 2.1.150's validator lacks it, 2.1.152's accepts it (compat/testdata/probes)", Channel: ChannelNone,
+		Note: "display-only: its output may replace the shown text (displayContent), never block (2.1.330's code); never seen firing in a live run"},
+	{Kind: KindEvent, Name: "DirectoryAdded", Since: "2.1.219", Source: SourceProbe, Before: "2.1.218",
+		Witness: "probe: 2.1.218's validator lacks it, 2.1.219's accepts it (compat/testdata/probes)", Channel: ChannelNone,
+		Note: "payload (directory, source) read from 2.1.330's code; no block channel there; never seen firing in a live run"},
+	{Kind: KindEvent, Name: "PreModelSwitch", Since: "2.1.251", Source: SourceProbe, Before: "2.1.250",
+		Witness: "probe: 2.1.250's validator lacks it, 2.1.251's accepts it (compat/testdata/probes)", Channel: ChannelNone},
+	{Kind: KindEvent, Name: "PostModelSwitch", Since: "2.1.251", Source: SourceProbe, Before: "2.1.250",
+		Witness: "probe: 2.1.250's validator lacks it, 2.1.251's accepts it (compat/testdata/probes)", Channel: ChannelNone},
 
 	// Handler types, as a plugin's hooks.json may use them.
-	{Kind: KindHandlerType, Name: "command", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindHandlerType, Name: "prompt", Since: "2.1.0", Source: SourceChangelog},
+	{Kind: KindHandlerType, Name: "command", Since: "1.0.38", Source: SourceChangelog,
+		Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)"},
+	{Kind: KindHandlerType, Name: "prompt", Since: "2.1.0", Source: SourceChangelog,
+		Witness: "CHANGELOG 2.1.0 opens prompt hooks to plugins; probe: 2.0.29's validator lacks the type, 2.0.30's accepts it",
+		Note:    "the validator has it from 2.0.30 (probe), but no live run has shown a plugin's prompt hook run before 2.1.0"},
 	{Kind: KindHandlerType, Name: "agent", Since: "2.1.0", Source: SourceChangelog,
-		Note: "npm builds have it from 2.0.44, but plugins may use it from 2.1.0 (CHANGELOG)"},
+		Witness: "CHANGELOG 2.1.0 opens agent hooks to plugins; probe: 2.0.42's validator lacks the type, 2.0.44's accepts it",
+		Note:    "the validator has it from 2.0.44 (probe), but the CHANGELOG opens it to plugins in 2.1.0; no live run has shown a plugin's agent hook run earlier"},
 	{Kind: KindHandlerType, Name: "http", Since: "2.1.84", Source: SourceChangelog,
-		Note: "the CHANGELOG also mentions http hooks at 2.1.63; 2.1.84 is the later, safer edge"},
-	{Kind: KindHandlerType, Name: "mcp_tool", Since: "2.1.118", Source: SourceChangelog},
+		Witness: "CHANGELOG 2.1.63 and 2.1.84; probe: 2.1.47's validator lacks the type, 2.1.48's accepts it",
+		Note:    "the validator has it from 2.1.48 (probe) and the CHANGELOG announces http hooks at 2.1.63; no live run has shown one run before 2.1.84, the edge kept"},
+	{Kind: KindHandlerType, Name: "mcp_tool", Since: "2.1.118", Source: SourceProbe, Before: "2.1.117",
+		Witness: "probe: 2.1.117's validator lacks the type, 2.1.118's accepts it (compat/testdata/probes); the CHANGELOG agrees"},
 
 	// Keys of hooks.json.
-	{Kind: KindField, Scope: ScopeFile, Name: "hooks", Since: PluginFloor, Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeFile, Name: "description", Since: PluginFloor, Source: SourceDocs},
-	{Kind: KindField, Scope: ScopeGroup, Name: "matcher", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeGroup, Name: "hooks", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeHandler, Name: "type", Since: "1.0.38", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeHandler, Name: "command", Since: "1.0.38", Source: SourceChangelog, Types: []string{"command"}},
-	{Kind: KindField, Scope: ScopeHandler, Name: "timeout", Since: "1.0.41", Source: SourceChangelog,
+	{Kind: KindField, Scope: ScopeFile, Name: "hooks", Since: PluginFloor, Source: SourceChangelog, Witness: "seen: every plugin hooks.json loaded here, 2.0.30 to 2.1.330"},
+	{Kind: KindField, Scope: ScopeFile, Name: "description", Since: PluginFloor, Source: SourceDocs, Witness: "seen: loads on 2.0.30 to 2.1.330 (every plugin in the live tier has one)"},
+	{Kind: KindField, Scope: ScopeGroup, Name: "matcher", Since: "1.0.38", Source: SourceChangelog, Witness: "in the matcher group schema of 2.0.12, the plugin floor (probe: the release's code)"},
+	{Kind: KindField, Scope: ScopeGroup, Name: "hooks", Since: "1.0.38", Source: SourceChangelog, Witness: "in the matcher group schema of 2.0.12, the plugin floor (probe: the release's code)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "type", Since: "1.0.38", Source: SourceChangelog, Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "command", Since: "1.0.38", Source: SourceChangelog, Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)", Types: []string{"command"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "timeout", Since: "1.0.41", Source: SourceChangelog, Witness: "in the handler schema of 2.0.12, the plugin floor (probe, compat/testdata/probes)",
 		Note: "seconds, not milliseconds; the default went from 60 s to 600 s in 2.1.3"},
-	{Kind: KindField, Scope: ScopeHandler, Name: "prompt", Since: "2.1.0", Source: SourceChangelog, Types: []string{"prompt", "agent"}},
-	{Kind: KindField, Scope: ScopeHandler, Name: "once", Since: "2.1.0", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeHandler, Name: "async", Since: "2.1.15", Source: SourceNPM, Types: []string{"command"}},
-	{Kind: KindField, Scope: ScopeHandler, Name: "statusMessage", Since: "2.1.42", Source: SourceIssue,
-		Note: "no CHANGELOG line found; anthropics/claude-code#27064 shows it loading on 2.1.42, so 2.1.42 is a safe edge, possibly late"},
-	{Kind: KindField, Scope: ScopeHandler, Name: "url", Since: "2.1.84", Source: SourceChangelog, Types: []string{"http"}},
-	{Kind: KindField, Scope: ScopeHandler, Name: "if", Since: "2.1.85", Source: SourceChangelog},
-	{Kind: KindField, Scope: ScopeHandler, Name: "args", Since: "2.1.139", Source: SourceChangelog, Types: []string{"command"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "prompt", Since: "2.1.0", Source: SourceChangelog, Witness: "probe: with the prompt type from 2.0.30; the type's edge (2.1.0, CHANGELOG) is kept", Types: []string{"prompt", "agent"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "once", Since: "2.0.77", Source: SourceProbe, Before: "2.0.76",
+		Witness: "probe: 2.0.76's validator lacks it, 2.0.77's accepts it (compat/testdata/probes)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "async", Since: "2.1.15", Source: SourceProbe, Before: "2.1.14",
+		Witness: "probe: 2.1.14's validator lacks it, 2.1.15's accepts it (compat/testdata/probes)", Types: []string{"command"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "statusMessage", Since: "2.0.44", Source: SourceProbe, Before: "2.0.42",
+		Witness: "probe: 2.0.42's validator lacks it, 2.0.44's accepts it (compat/testdata/probes)",
+		Note:    "was dated 2.1.42 from an issue thread; earlier releases strip it and load the rest (seen on 2.0.30 with a real plugin)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "url", Since: "2.1.84", Source: SourceChangelog, Witness: "probe: with the http type from 2.1.48; the type's edge (2.1.84) is kept", Types: []string{"http"}},
+	{Kind: KindField, Scope: ScopeHandler, Name: "asyncRewake", Since: "2.1.64", Source: SourceProbe, Before: "2.1.63",
+		Witness: "probe: 2.1.63's validator lacks it, 2.1.64's accepts it (compat/testdata/probes)", Types: []string{"command"},
+		Note: "what it does is not seen in a live run; 2.1.330 loads it without a warning (seen)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "shell", Since: "2.1.81", Source: SourceProbe, Before: "2.1.80",
+		Witness: "probe: 2.1.80's validator lacks it, 2.1.81's accepts it (compat/testdata/probes)", Types: []string{"command"},
+		Note: "bash or powershell (2.1.330's schema); claude-mem sets \"bash\"; 2.1.330 loads it without a warning (seen)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "if", Since: "2.1.85", Source: SourceProbe, Before: "2.1.84",
+		Witness: "probe: 2.1.84's validator lacks it, 2.1.85's accepts it (compat/testdata/probes)"},
+	{Kind: KindField, Scope: ScopeHandler, Name: "args", Since: "2.1.139", Source: SourceProbe, Before: "2.1.138",
+		Witness: "probe: 2.1.138's validator lacks it, 2.1.139's accepts it (compat/testdata/probes)", Types: []string{"command"},
 		Note: "silently dropped before 2.1.139: the command runs without its arguments"},
 
 	// What a hook's reply can do.
-	{Kind: KindOutput, Name: ContinueFalse, Since: "2.1.69", Source: SourceChangelog,
+	{Kind: KindOutput, Name: ContinueFalse, Since: "2.1.69", Source: SourceChangelog, Witness: "CHANGELOG 2.1.69; not yet seen in a live run",
 		Events: []string{"TeammateIdle", "TaskCompleted"}, Channel: ChannelContinue},
-	{Kind: KindOutput, Name: "exit 2 blocks compaction", Since: "2.1.105", Source: SourceChangelog,
+	{Kind: KindOutput, Name: "exit 2 blocks compaction", Since: "2.1.105", Source: SourceChangelog, Witness: "CHANGELOG 2.1.105; not yet seen in a live run",
 		Events: []string{"PreCompact"}, Channel: ChannelExit2},
 
 	// What a hook's stdin carries.
-	{Kind: KindInput, Name: "last_assistant_message", Since: "2.1.47", Source: SourceChangelog,
+	{Kind: KindInput, Name: "last_assistant_message", Since: "2.1.47", Source: SourceChangelog, Witness: "CHANGELOG 2.1.47; not yet seen in a live run",
 		Events: []string{"Stop", "SubagentStop"}},
 
 	// The loader.
 	{Kind: KindLoader, Name: "plugin hooks.json", Since: PluginFloor, Source: SourceChangelog,
-		Note: "no plugin hooks.json loads before this release"},
+		Witness: "CHANGELOG 2.0.12 (plugins); seen: 2.0.12 has no --plugin-dir yet, 2.0.30 loads a plugin's hooks.json",
+		Note:    "no plugin hooks.json loads before this release"},
 	{Kind: KindLoader, Name: "plugin.json unknown keys accepted", Since: "2.1.76", Source: SourceSeen,
-		Note: "up to 2.1.75 any unknown key, $schema included, fails the install"},
+		Before: "2.1.75", Witness: "seen: 2.1.33 refused bkit v2.1.38's whole plugin over plugin.json's displayName (\"Unrecognized key\"); 2.1.76 accepts unknown keys",
+		Note: "up to 2.1.75 any unknown key in plugin.json, $schema included, fails the install"},
 	{Kind: KindLoader, Name: UnknownEventsTolerated, Since: "2.1.257", Source: SourceSeen,
+		Before: "2.1.252", Witness: "seen: 2.0.30 and 2.1.33 logged Hook load failed and registered 0 hooks (compat/testdata/live/debug-*-unknown-event.txt), as did 2.1.100 and 2.1.252 with real plugins; 2.1.257 and 2.1.330 logged a warning and loaded the rest",
 		Note: "up to 2.1.252 an unknown event key rejects the whole file and turns off the plugin's MCP servers; no builds exist in between"},
 
 	// Tools a fallback matcher names.
-	{Kind: KindTool, Name: "TodoWrite", Since: "1.0.38", Source: SourceSeen,
+	{Kind: KindTool, Name: "TodoWrite", Since: "1.0.38", Source: SourceSeen, Witness: "seen: offered on 2.0.30, and on 2.1.33 without CLAUDE_CODE_ENABLE_TASKS",
 		Note: "offered on every plugin-capable release run here (2.0.30, 2.1.33 without CLAUDE_CODE_ENABLE_TASKS)"},
-	{Kind: KindTool, Name: "TaskUpdate", Since: "2.1.16", Source: SourceChangelog,
+	{Kind: KindTool, Name: "TaskUpdate", Since: "2.1.16", Source: SourceChangelog, Witness: "CHANGELOG 2.1.16; seen: its payload on 2.1.32 and 2.1.33 (compat/FACTS.md)",
 		Note: "in -p mode only with CLAUDE_CODE_ENABLE_TASKS=1; off on the newest models unless CLAUDE_CODE_ENABLE_TODO_TOOLS=1"},
 }
 

@@ -33,7 +33,19 @@
 // # Exit codes
 //
 // [Emit] is the only function that turns a merged [Result] into bytes and an
-// exit code. It chooses the block channel by event and protocol band: exit 2
-// with the reason on stderr works on every release; `continue:false` on
-// TeammateIdle and TaskCompleted needs 2.1.69 or later ([Band]).
+// exit code. It chooses the block channel by event and protocol band
+// ([ChannelOf], [Band]): exit 2 with the reason on stderr where the event can
+// block (PreCompact only from 2.1.105), `continue:false` on TeammateIdle and
+// TaskCompleted from 2.1.69, a JSON decision on PermissionRequest, and a
+// system message on events that cannot block.
+//
+// # Release facts
+//
+// The event constants, [Events], each event's first release ([EventSince])
+// and block channel per band, and the first release of every hooks.json key
+// ([KeySince]) live in zz_release_table.go, which `go generate ./hooks`
+// writes from package compat's matrix, the one hand-kept table of release
+// facts (evidence in compat/FACTS.md). A test fails when the file is stale,
+// and another walks every event on every band and checks Emit against the
+// matrix.
 package hooks

@@ -20,7 +20,8 @@ const (
 )
 
 // Band is what the runtime knows of the running Claude Code's protocol. The
-// zero Band is the conservative floor: exit 2 is the only block channel.
+// zero Band is the conservative floor: every event gets the block channel it
+// has at the plugin floor (2.0.12).
 type Band struct {
 	// Version is the band's first release, as given by --proto.
 	Version ccversion.Release
@@ -40,38 +41,32 @@ func (b Band) AtLeast(maj, min, patch int) bool {
 	return !b.Version.Less(ccversion.Release{maj, min, patch})
 }
 
-// teamStopJSON reports whether continue:false works on TeammateIdle and
-// TaskCompleted (2.1.69+).
-func (b Band) teamStopJSON() bool { return b.AtLeast(2, 1, 69) }
-
-// canBlock lists the events on which exit 2 blocks something.
-var canBlock = map[Event]bool{
-	EventPreToolUse: true, EventPostToolUse: true, EventUserPromptSubmit: true,
-	EventUserPromptExpansion: true, EventStop: true, EventSubagentStop: true,
-	EventTeammateIdle: true, EventTaskCompleted: true, EventTaskCreated: true,
-	EventConfigChange: true, EventPreCompact: true, EventElicitation: true,
-	EventElicitationResult: true, EventWorktreeCreate: true, EventPostToolBatch: true,
-}
-
 // Emit writes res for event in the protocol and returns the exit code. It is
-// the only place where a result becomes an exit code:
+// the only place where a result becomes an exit code, and it follows the
+// block channel that compat's matrix gives event on band ([ChannelOf], read
+// from the generated release table):
 //
-//   - Block: the reason on stderr and ExitBlock, except on PermissionRequest
-//     (which ignores exit 2: a JSON deny instead) and on events that cannot
-//     block (the reason becomes a system message).
-//   - Halt: {"continue":false,"stopReason":...}. On TeammateIdle and
-//     TaskCompleted below 2.1.69 that JSON is not understood, so the halt
-//     degrades to a block with the same reason.
+//   - Block: on an exit-2 or feedback channel (and json-continue, where exit
+//     2 still works), the reason on stderr and ExitBlock. On
+//     PermissionRequest (json-decision; it ignores exit 2) a JSON deny. On
+//     an event that cannot block on this band (PreCompact before 2.1.105,
+//     PostToolBatch, SessionEnd, ...) the reason becomes a system message.
+//   - Halt: {"continue":false,"stopReason":...}. On an event whose own halt
+//     channel arrives later (TeammateIdle and TaskCompleted before 2.1.69)
+//     that JSON is not understood there, so the halt degrades to a block
+//     with the same reason.
 //   - Otherwise JSON on stdout when there is anything to say, ExitOK.
 //
 // Context goes into hookSpecificOutput.additionalContext where the event
 // takes it, and into systemMessage elsewhere.
 func Emit(stdout, stderr io.Writer, event Event, res Result, band Band) int {
-	if res.Halt && (event == EventTeammateIdle || event == EventTaskCompleted) && !band.teamStopJSON() {
+	channel := ChannelOf(event, band)
+	if res.Halt && channel != ChannelContinue && canHalt(event) {
 		res = Result{Decision: Block, Reason: res.StopReason}
 	}
-	if res.Decision == Block && event != EventPermissionRequest {
-		if canBlock[event] {
+	if res.Decision == Block && channel != ChannelDecision {
+		switch channel {
+		case ChannelExit2, ChannelFeedback, ChannelContinue:
 			reason := strings.TrimSpace(res.Reason)
 			if reason == "" {
 				reason = "blocked by hookwright"

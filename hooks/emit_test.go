@@ -43,6 +43,15 @@ func TestEmit(t *testing.T) {
 			wantOut: `{"continue":false,"stopReason":"done for today"}` + "\n"},
 		{name: "halt elsewhere is JSON", event: EventStop, res: Halted("bye"),
 			wantOut: `{"continue":false,"stopReason":"bye"}` + "\n"},
+		// The three events where Emit used to disagree with the matrix.
+		{name: "PreCompact cannot block before 2.1.105", event: EventPreCompact, res: Blocked("not now"),
+			wantOut: `{"systemMessage":"not now"}` + "\n"},
+		{name: "PreCompact blocks from 2.1.105", event: EventPreCompact, res: Blocked("not now"), band: Band{Version: [3]int{2, 1, 105}},
+			wantCode: 2, wantErrOut: "not now\n"},
+		{name: "PostToolBatch cannot block", event: EventPostToolBatch, res: Blocked("late"), band: Band{Version: [3]int{2, 1, 330}},
+			wantOut: `{"systemMessage":"late"}` + "\n"},
+		{name: "PostToolUseFailure feeds back with exit 2", event: EventPostToolUseFailure, res: Blocked("try again"),
+			wantCode: 2, wantErrOut: "try again\n"},
 		{name: "no HTML escaping", event: EventUserPromptSubmit, res: Context("a<b && c>d"),
 			wantOut: `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"a<b && c>d"}}` + "\n"},
 	}

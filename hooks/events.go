@@ -11,84 +11,12 @@ import (
 // ("PreToolUse", "TaskCompleted", ...).
 type Event string
 
-// The hook events Claude Code knows, in the order they arrived. See
-// ../shared/facts/claude-code-hooks.md and the compat package for the first
-// release of each.
-const (
-	EventPreToolUse          Event = "PreToolUse"
-	EventPostToolUse         Event = "PostToolUse"
-	EventNotification        Event = "Notification"
-	EventStop                Event = "Stop"
-	EventSubagentStop        Event = "SubagentStop"
-	EventPreCompact          Event = "PreCompact"
-	EventUserPromptSubmit    Event = "UserPromptSubmit"
-	EventSessionStart        Event = "SessionStart"
-	EventSessionEnd          Event = "SessionEnd"
-	EventSubagentStart       Event = "SubagentStart"
-	EventPermissionRequest   Event = "PermissionRequest"
-	EventPostToolUseFailure  Event = "PostToolUseFailure"
-	EventTeammateIdle        Event = "TeammateIdle"
-	EventTaskCompleted       Event = "TaskCompleted"
-	EventConfigChange        Event = "ConfigChange"
-	EventWorktreeCreate      Event = "WorktreeCreate"
-	EventWorktreeRemove      Event = "WorktreeRemove"
-	EventInstructionsLoaded  Event = "InstructionsLoaded"
-	EventPostCompact         Event = "PostCompact"
-	EventElicitation         Event = "Elicitation"
-	EventElicitationResult   Event = "ElicitationResult"
-	EventStopFailure         Event = "StopFailure"
-	EventCwdChanged          Event = "CwdChanged"
-	EventFileChanged         Event = "FileChanged"
-	EventTaskCreated         Event = "TaskCreated"
-	EventUserPromptExpansion Event = "UserPromptExpansion"
-	EventPostToolBatch       Event = "PostToolBatch"
-	EventPreModelSwitch      Event = "PreModelSwitch"
-	EventPostModelSwitch     Event = "PostModelSwitch"
-)
-
-// eventInfo describes one event: how to make its input value.
-type eventInfo struct {
-	event Event
-	new   func() Input
-}
-
-// events lists every known event; Events returns their names in this order.
-var events = []eventInfo{
-	{EventPreToolUse, func() Input { return new(PreToolUse) }},
-	{EventPostToolUse, func() Input { return new(PostToolUse) }},
-	{EventNotification, func() Input { return new(Notification) }},
-	{EventStop, func() Input { return new(Stop) }},
-	{EventSubagentStop, func() Input { return new(SubagentStop) }},
-	{EventPreCompact, func() Input { return new(PreCompact) }},
-	{EventUserPromptSubmit, func() Input { return new(UserPromptSubmit) }},
-	{EventSessionStart, func() Input { return new(SessionStart) }},
-	{EventSessionEnd, func() Input { return new(SessionEnd) }},
-	{EventSubagentStart, func() Input { return new(SubagentStart) }},
-	{EventPermissionRequest, func() Input { return new(PermissionRequest) }},
-	{EventPostToolUseFailure, func() Input { return new(PostToolUseFailure) }},
-	{EventTeammateIdle, func() Input { return new(TeammateIdle) }},
-	{EventTaskCompleted, func() Input { return new(TaskCompleted) }},
-	{EventConfigChange, func() Input { return new(ConfigChange) }},
-	{EventWorktreeCreate, func() Input { return new(WorktreeCreate) }},
-	{EventWorktreeRemove, func() Input { return new(WorktreeRemove) }},
-	{EventInstructionsLoaded, func() Input { return new(InstructionsLoaded) }},
-	{EventPostCompact, func() Input { return new(PostCompact) }},
-	{EventElicitation, func() Input { return new(Elicitation) }},
-	{EventElicitationResult, func() Input { return new(ElicitationResult) }},
-	{EventStopFailure, func() Input { return new(StopFailure) }},
-	{EventCwdChanged, func() Input { return new(CwdChanged) }},
-	{EventFileChanged, func() Input { return new(FileChanged) }},
-	{EventTaskCreated, func() Input { return new(TaskCreated) }},
-	{EventUserPromptExpansion, func() Input { return new(UserPromptExpansion) }},
-	{EventPostToolBatch, func() Input { return new(PostToolBatch) }},
-	{EventPreModelSwitch, func() Input { return new(PreModelSwitch) }},
-	{EventPostModelSwitch, func() Input { return new(PostModelSwitch) }},
-}
-
-// Events returns every event this package has a type for.
+// Events returns every event of compat's matrix, in the order they arrived;
+// this package has a type for each (the generated table would not compile
+// otherwise).
 func Events() []Event {
-	out := make([]Event, len(events))
-	for i, e := range events {
+	out := make([]Event, len(releaseEvents))
+	for i, e := range releaseEvents {
 		out[i] = e.event
 	}
 	return out
@@ -101,7 +29,7 @@ func Events() []Event {
 func ParseEvent(name string) (Event, error) {
 	key := strings.ToLower(strings.ReplaceAll(name, "-", ""))
 	key = strings.ReplaceAll(key, "_", "")
-	for _, e := range events {
+	for _, e := range releaseEvents {
 		if strings.ToLower(string(e.event)) == key && key != "" {
 			return e.event, nil
 		}
@@ -119,13 +47,13 @@ func NewInput(e Event) Input {
 }
 
 // lookup returns what this package knows of e.
-func lookup(e Event) (eventInfo, bool) {
-	for _, info := range events {
+func lookup(e Event) (eventFacts, bool) {
+	for _, info := range releaseEvents {
 		if info.event == e {
 			return info, true
 		}
 	}
-	return eventInfo{}, false
+	return eventFacts{}, false
 }
 
 // Input is one decoded hook event. Every event type embeds [Common], so a
@@ -466,4 +394,52 @@ type PostModelSwitch struct {
 	Common
 	FromModel string `json:"from_model,omitempty"`
 	ToModel   string `json:"to_model,omitempty"`
+}
+
+// Setup fires when Claude Code runs its setup: on first start ("init") or
+// for maintenance. Its fields are the ones 2.1.330's own input schema
+// declares (read from the release's code, compat/FACTS.md); no live run has
+// fired it yet, so when it fires in a plugin session is unseen.
+type Setup struct {
+	Common
+	Trigger string `json:"trigger,omitempty"`
+}
+
+// MatchTarget is the trigger ("init" or "maintenance").
+func (e *Setup) MatchTarget() string { return e.Trigger }
+
+// PermissionDenied fires after a permission rule, the auto-mode classifier
+// or a hook denied a tool call. It cannot undo the denial; its output can
+// only ask for a retry. Fields as 2.1.330's input schema declares them
+// (compat/FACTS.md); not yet seen firing in a live run.
+type PermissionDenied struct {
+	Common
+	ToolCall
+	Reason    string `json:"reason,omitempty"`
+	MCPServer string `json:"mcp_server,omitempty"`
+}
+
+// MatchTarget is the tool name.
+func (e *PermissionDenied) MatchTarget() string { return e.ToolName }
+
+// MessageDisplay fires with each batch of newly completed lines while an
+// assistant message streams. It is display-only: the stored message and
+// what the model sees are untouched. Fields as 2.1.330's input schema
+// declares them (compat/FACTS.md); not yet seen firing in a live run.
+type MessageDisplay struct {
+	Common
+	TurnID    string `json:"turn_id,omitempty"`
+	MessageID string `json:"message_id,omitempty"`
+	Index     int    `json:"index"`
+	Final     bool   `json:"final"`
+	Delta     string `json:"delta"`
+}
+
+// DirectoryAdded fires when a working directory is added to the session
+// (/add-dir, or the SDK's register_repo_root). Fields as 2.1.330's input
+// schema declares them (compat/FACTS.md); not yet seen firing in a live run.
+type DirectoryAdded struct {
+	Common
+	Directory string `json:"directory,omitempty"`
+	Source    string `json:"source,omitempty"`
 }

@@ -16,13 +16,15 @@
 //
 //   - a native handler under its own event, unchanged, plus
 //     " --proto <band>" when the spec sets protoFlag and the band gives
-//     the event a JSON halt (TeammateIdle/TaskCompleted from 2.1.69);
+//     the event another block channel than the plugin floor does (a JSON
+//     halt on TeammateIdle/TaskCompleted from 2.1.69, exit 2 on PreCompact
+//     from 2.1.105);
 //   - a fallback handler under each anchor event, with " --via <Anchor>"
 //     appended, e.g. `... TaskCompleted --via PostToolUse` in a
 //     PostToolUse group matching TaskUpdate. Never both;
 //   - nothing for an event the release lacks and no fallback covers (a
 //     note says so);
-//   - only fields the band accepts: statusMessage is dropped before 2.1.42.
+//   - only fields the band accepts: statusMessage is dropped before 2.0.44.
 //
 // Handlers with the same event and matcher share one matcher group, in spec
 // order; events appear in the order the spec first reaches them. An empty

@@ -43,7 +43,7 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	b := builder{band: routing.Band}
+	b := builder{band: routing.Band, exec: spec.Exec}
 	for _, h := range spec.Handlers {
 		rt, _ := routing.Route(h.Event) // Check proved the event exists
 		b.place(h, rt, spec.ProtoFlag)
@@ -52,8 +52,12 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("encoding the manifest for %s: %w", v, err)
 	}
-	if vs, err := schemas.Validate(v, out); err != nil || len(vs) > 0 {
-		return Result{}, fmt.Errorf("generated manifest for %s does not fit band %s (a hookgen bug): %v %v", v, routing.Band, vs, err)
+	vs, err := schemas.Validate(v, out)
+	if err != nil {
+		return Result{}, fmt.Errorf("checking the generated manifest for %s against band %s: %w", v, routing.Band, err)
+	}
+	if len(vs) > 0 { // hookgen writes nothing that earns even a warning
+		return Result{}, fmt.Errorf("generated manifest for %s does not fit band %s (a hookgen bug): %v", v, routing.Band, vs)
 	}
 	return Result{JSON: out, Band: routing.Band, Routing: routing, Notes: b.notes}, nil
 }
@@ -61,6 +65,7 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 // builder collects matcher groups per event in first-seen order.
 type builder struct {
 	band   *semver.Version
+	exec   bool // the exec form where the band has "args"
 	events []string
 	groups map[string][]*group
 	notes  []string
@@ -76,9 +81,12 @@ func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 	switch rt.Mode {
 	case compat.Native:
 		cmd := h.Command
-		// The band decides the block channel only where it opens a JSON
-		// halt (continue:false on TeammateIdle/TaskCompleted from 2.1.69).
-		if protoFlag && rt.Channel == compat.ChannelContinue {
+		// The runtime assumes each event's channel at the plugin floor;
+		// --proto tells it the band where the band's channel differs
+		// (continue:false on TeammateIdle/TaskCompleted from 2.1.69,
+		// exit 2 on PreCompact from 2.1.105).
+		floor, _ := compat.ParseVersion(compat.PluginFloor)
+		if protoFlag && rt.Channel != compat.ChannelOf(h.Event, floor) {
 			cmd += " --proto " + b.band.String()
 		}
 		b.add(h.Event, h.Matcher, b.handler(h, cmd))
@@ -95,6 +103,15 @@ func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 // handler is one handler object, with only the fields the band accepts.
 func (b *builder) handler(h Handler, command string) Object {
 	o := Object{{"type", "command"}, {"command", command}}
+	if b.exec {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "args"); !b.band.LessThan(f.Version()) {
+			if argv, ok := SplitExec(command); ok {
+				o = Object{{"type", "command"}, {"command", argv[0]}, {"args", argv[1:]}}
+			} else {
+				b.note("%s: kept as a shell command (the exec form needs plain words): %s", h.Event, command)
+			}
+		}
+	}
 	if h.Timeout > 0 {
 		o = append(o, Member{"timeout", h.Timeout})
 	}

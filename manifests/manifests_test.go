@@ -106,7 +106,8 @@ func decodeManifest(t *testing.T, b []byte) manifest {
 	return m
 }
 
-// commands lists "Event[matcher] command" for every handler.
+// commands lists "Event[matcher] command" for every handler, an exec-form
+// handler as the shell line it splits from.
 func commands(m manifest) []string {
 	var out []string
 	for ev, groups := range m.Hooks {
@@ -116,7 +117,15 @@ func commands(m manifest) []string {
 				key += "[" + *g.Matcher + "]"
 			}
 			for _, h := range g.Hooks {
-				out = append(out, key+" "+h["command"].(string))
+				cmd := h["command"].(string)
+				if args, ok := h["args"].([]any); ok {
+					argv := []string{cmd}
+					for _, a := range args {
+						argv = append(argv, a.(string))
+					}
+					cmd = JoinExec(argv)
+				}
+				out = append(out, key+" "+cmd)
 			}
 		}
 	}

@@ -21,6 +21,7 @@ var ErrSpec = errors.New("invalid spec")
 //	{
 //	  "description": "shown in /hooks",
 //	  "protoFlag": true,
+//	  "exec": true,
 //	  "handlers": [
 //	    {"event": "PreToolUse", "matcher": "Bash|Write", "command": "...", "timeout": 10, "statusMessage": "..."}
 //	  ]
@@ -33,6 +34,11 @@ type Spec struct {
 	// from 2.1.69), so the runtime need not guess. Off for scripts that do
 	// not expect it.
 	ProtoFlag bool `json:"protoFlag,omitempty"`
+	// Exec writes each command in the exec form ("command" the program,
+	// "args" its arguments; see [SplitExec]) on bands that accept "args"
+	// (2.1.139+), where Claude Code starts it with no shell. Commands that
+	// need a shell stay shell commands. Off by default.
+	Exec bool `json:"exec,omitempty"`
 	// Handlers, in the order they are registered.
 	Handlers []Handler `json:"handlers"`
 }

@@ -103,24 +103,36 @@ func TestVersionIsDefinedOnce(t *testing.T) {
 }
 
 // TestHooksCallTheLauncher checks every command in every shipped manifest
-// runs the launcher by its quoted ${CLAUDE_PLUGIN_ROOT} path, so a space in
-// the path (a Windows user name) cannot split it.
+// runs the launcher by its ${CLAUDE_PLUGIN_ROOT} path: quoted in a shell
+// command, so a space in the path (a Windows user name) cannot split it,
+// or as the program of the exec form (no shell, from 2.1.139), with the
+// event in args. The shipped hooks/hooks.json is the floor's shell form:
+// before the first hook runs, nobody knows the platform.
 func TestHooksCallTheLauncher(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("hooks", "bands", "*.json"))
 	files = append(files, filepath.Join("hooks", "hooks.json"))
-	const prefix = `"${CLAUDE_PLUGIN_ROOT}/bin/hookwright" `
+	const program = "${CLAUDE_PLUGIN_ROOT}/bin/hookwright"
+	execSince, _ := compat.ParseVersion("2.1.139")
 	for _, f := range files {
 		var m struct {
 			Hooks map[string][]struct {
-				Hooks []struct{ Command string }
+				Hooks []struct {
+					Command string
+					Args    []string
+				}
 			}
 		}
 		readJSON(t, f, &m)
+		band, _ := compat.ParseVersion(strings.TrimSuffix(filepath.Base(f), ".json"))
+		exec := band != nil && !band.LessThan(execSince)
 		for ev, groups := range m.Hooks {
 			for _, g := range groups {
 				for _, h := range g.Hooks {
-					if !strings.HasPrefix(h.Command, prefix) {
-						t.Errorf("%s: %s command %q does not start with %s", f, ev, h.Command, prefix)
+					switch {
+					case exec && (h.Command != program || len(h.Args) == 0):
+						t.Errorf("%s: %s is %q %q, want the exec form with program %s", f, ev, h.Command, h.Args, program)
+					case !exec && (!strings.HasPrefix(h.Command, `"`+program+`" `) || h.Args != nil):
+						t.Errorf("%s: %s command %q does not start with the quoted %s", f, ev, h.Command, program)
 					}
 				}
 			}

@@ -41,19 +41,22 @@ func Build(band *semver.Version) ([]byte, error) {
 		"properties": obj{
 			"description": obj{"type": "string", "x-message": obj{"type": "description must be a string"}},
 			"hooks":       obj{"$ref": "#/$defs/events"},
-			"$schema": refuse("\"$schema\" is not allowed: Claude Code rejects the whole hooks.json over it " +
-				"(\"Invalid key in record\"); remove it"),
+			// A top-level $schema loads on every release seen (compat/FACTS.md).
+			"$schema": obj{"type": "string", "x-message": obj{"type": "$schema must be a string (a URL)"}},
 		},
-		"additionalProperties": refuse("unknown top-level key \"{name}\": hooks.json takes only \"description\" and \"hooks\""),
+		"additionalProperties": warn("unknown top-level key \"{name}\": hooks.json takes \"description\" and \"hooks\"; " +
+			"unverified whether a release rejects it, none seen doing so"),
 		"$defs": obj{
-			"events":        events(band),
-			"groups":        groups("group"),
+			"events": events(band),
+			"groups": groups("group"),
+
 			"groupsNoMatch": groups("groupNoMatch"),
 			"group":         group(obj{"type": "string", "x-message": obj{"type": "matcher must be a string such as \"Bash|Write\""}}),
-			"groupNoMatch":  group(obj{"const": "", "x-message": "this event takes no matcher: Claude Code ignores it, so it would silently match everything; remove it"}),
-			"handlers":      obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/handler"}, "x-message": obj{"type": "\"hooks\" must be a list of handlers", "minItems": "a matcher group needs at least one handler"}},
-			"handler":       handler(band),
-			"timeout":       timeout(),
+			"groupNoMatch": group(obj{"const": "", "x-severity": "warning",
+				"x-message": "this event takes no matcher: Claude Code ignores it (seen on Stop from 2.0.30 on), so it would silently match everything; remove it"}),
+			"handlers": obj{"type": "array", "minItems": 1, "items": obj{"$ref": "#/$defs/handler"}, "x-message": obj{"type": "\"hooks\" must be a list of handlers", "minItems": "a matcher group needs at least one handler"}},
+			"handler":  handler(band),
+			"timeout":  timeout(),
 		},
 	}
 	b, err := json.MarshalIndent(s, "", "  ")
@@ -63,8 +66,24 @@ func Build(band *semver.Version) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// refuse is a schema that fails on any value, with a message.
+// refuse is a schema that fails on any value, with a message: an error.
 func refuse(msg string) obj { return obj{"not": obj{}, "x-message": msg} }
+
+// warn is a schema that fails on any value with a message that
+// [Validate] reports as a warning: the file still loads.
+func warn(msg string) obj { return obj{"not": obj{}, "x-message": msg, "x-severity": "warning"} }
+
+// rejectOrWarn refuses an event key the band does not know: an error where
+// the band's releases reject the whole file over it, with witness (the
+// releases and runs that showed it), and a warning where they ignore the
+// entry (from the band of [compat.UnknownEventsTolerated]).
+func rejectOrWarn(band *semver.Version, what, witness string) obj {
+	tol, _ := compat.Lookup(compat.KindLoader, compat.UnknownEventsTolerated)
+	if !band.LessThan(tol.Version()) {
+		return warn(fmt.Sprintf("%s: Claude Code %s and later ignore it with a warning and load the rest, so its hooks never run (%s)", what, tol.Since, tol.Witness))
+	}
+	return refuse(fmt.Sprintf("%s: this release rejects the whole hooks.json over it, and no hook of the plugin runs (%s)", what, witness))
+}
 
 // events is the "hooks" object: the band's events and nothing else.
 func events(band *semver.Version) obj {
@@ -72,19 +91,19 @@ func events(band *semver.Version) obj {
 	for _, ev := range compat.All(compat.KindEvent) {
 		switch {
 		case band.LessThan(ev.Version()):
-			props[ev.Name] = refuse(fmt.Sprintf("event %s arrives in Claude Code %s; releases before it reject the whole hooks.json "+
-				"(hookgen writes a fallback or leaves it out)", ev.Name, ev.Since))
+			props[ev.Name] = rejectOrWarn(band, fmt.Sprintf("event %s arrives in Claude Code %s (hookgen writes a fallback or leaves it out)", ev.Name, ev.Since), ev.Witness)
 		case ev.Matcher != "":
 			props[ev.Name] = obj{"$ref": "#/$defs/groups"}
 		default:
 			props[ev.Name] = obj{"$ref": "#/$defs/groupsNoMatch"}
 		}
 	}
+	tol, _ := compat.Lookup(compat.KindLoader, compat.UnknownEventsTolerated)
 	return obj{
 		"type":       "object",
 		"properties": props,
-		"additionalProperties": refuse("unknown event \"{name}\": Claude Code up to 2.1.252 rejects the whole hooks.json " +
-			"over an unknown event (event names are case-sensitive)"),
+		"additionalProperties": rejectOrWarn(band, "unknown event \"{name}\" (event names are case-sensitive)",
+			"every release up to "+tol.Before+"; "+tol.Witness),
 		"x-message": obj{"type": "\"hooks\" must be an object keyed by event name"},
 	}
 }
@@ -98,11 +117,12 @@ func groups(kind string) obj {
 // group is {"matcher", "hooks"} with the given matcher schema.
 func group(matcher obj) obj {
 	return obj{
-		"type":                 "object",
-		"required":             []string{"hooks"},
-		"properties":           obj{"matcher": matcher, "hooks": obj{"$ref": "#/$defs/handlers"}},
-		"additionalProperties": refuse("unknown key \"{name}\" in a matcher group: it takes only \"matcher\" and \"hooks\""),
-		"x-message":            obj{"type": "a matcher group must be an object", "required": "a matcher group needs \"hooks\""},
+		"type":       "object",
+		"required":   []string{"hooks"},
+		"properties": obj{"matcher": matcher, "hooks": obj{"$ref": "#/$defs/handlers"}},
+		"additionalProperties": warn("unknown key \"{name}\" in a matcher group: it takes \"matcher\" and \"hooks\"; " +
+			"Claude Code ignores it (seen loading on 2.0.30 to 2.1.257; 2.1.330 logs a warning), so a typo here does nothing"),
+		"x-message": obj{"type": "a matcher group must be an object", "required": "a matcher group needs \"hooks\""},
 	}
 }
 
@@ -130,7 +150,7 @@ func handler(band *semver.Version) obj {
 		if band.LessThan(f.Version()) {
 			// Refused here for every type; the command branch lets it
 			// through so it is reported once.
-			props[f.Name] = refuse(fmt.Sprintf("\"%s\" arrives in Claude Code %s; %s", f.Name, f.Since, lateFieldEffect(f)))
+			props[f.Name] = lateField(f)
 			if forCommand {
 				lateKeys = append(lateKeys, f.Name)
 			}
@@ -150,25 +170,35 @@ func handler(band *semver.Version) obj {
 	}
 }
 
-// lateFieldEffect says what a release before a field's arrival does with it.
-func lateFieldEffect(f compat.Feature) string {
-	if f.Note != "" && strings.Contains(f.Note, "dropped") {
-		return "before it: " + f.Note
+// lateField reports a handler key used before its first release. Releases
+// strip a key their schema lacks and load the rest (compat/FACTS.md), so it
+// is a warning, except where the matrix says dropping it changes what runs
+// ("args": the command runs without its arguments), which is an error.
+func lateField(f compat.Feature) obj {
+	msg := fmt.Sprintf("\"%s\" arrives in Claude Code %s", f.Name, f.Since)
+	if f.Before != "" {
+		msg += fmt.Sprintf(" (%s lacks it)", f.Before)
 	}
-	return "earlier releases do not accept it"
+	if strings.Contains(f.Note, "dropped") {
+		return refuse(msg + "; before it: " + f.Note)
+	}
+	return warn(msg + "; earlier releases ignore it")
 }
 
-// handlerType is the "type" enum of the band.
+// handlerType is the "type" enum of the band. A type from a later band is
+// an error that names its witness: where the release's validator lacks it
+// the handler cannot load, and where only the CHANGELOG dates it later no
+// run has shown it work.
 func handlerType(band *semver.Version) obj {
 	var have, later []string
 	for _, t := range compat.All(compat.KindHandlerType) {
 		if band.LessThan(t.Version()) {
-			later = append(later, fmt.Sprintf("%s arrives in %s", t.Name, t.Since))
+			later = append(later, fmt.Sprintf("%s arrives in %s: %s", t.Name, t.Since, t.Witness))
 		} else {
 			have = append(have, t.Name)
 		}
 	}
-	msg := fmt.Sprintf("handler type {value} is not known to this release; use one of: %s", strings.Join(have, ", "))
+	msg := fmt.Sprintf("handler type {value} is not one this band supports; use one of: %s", strings.Join(have, ", "))
 	if len(later) > 0 {
 		msg += " (" + strings.Join(later, "; ") + ")"
 	}
@@ -180,8 +210,10 @@ func fieldSchema(f compat.Feature) obj {
 	switch f.Name {
 	case "timeout":
 		return obj{"$ref": "#/$defs/timeout"}
-	case "once", "async":
+	case "once", "async", "asyncRewake":
 		return obj{"type": "boolean", "x-message": obj{"type": f.Name + " must be true or false"}}
+	case "shell":
+		return obj{"enum": []string{"bash", "powershell"}, "x-message": obj{"enum": "shell is \"bash\" or \"powershell\""}}
 	case "args":
 		return obj{"type": "array", "items": obj{"type": "string"}, "x-message": obj{"type": "args must be a list of strings"}}
 	case "command":
@@ -205,10 +237,11 @@ func commandHandler(keys, late []string) obj {
 	return obj{
 		"if": obj{"properties": obj{"type": obj{"const": "command"}}, "required": []string{"type"}},
 		"then": obj{
-			"required":             []string{"command"},
-			"properties":           props,
-			"additionalProperties": refuse("unknown key \"{name}\" in a command handler; it takes " + strings.Join(append([]string{"type"}, keys...), ", ")),
-			"x-message":            obj{"required": "a command handler needs \"command\""},
+			"required":   []string{"command"},
+			"properties": props,
+			"additionalProperties": warn("unknown key \"{name}\" in a command handler; it takes " + strings.Join(append([]string{"type"}, keys...), ", ") +
+				"; Claude Code ignores it (seen loading on 2.0.30 to 2.1.330), so a typo here does nothing"),
+			"x-message": obj{"required": "a command handler needs \"command\""},
 		},
 	}
 }

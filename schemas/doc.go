@@ -8,23 +8,25 @@
 // the binary; a test proves the embedded files equal what the matrix
 // generates today (`go test ./schemas -update` rewrites them). For a band:
 //
-//   - the file is {"description", "hooks"}: "hooks" is required, and any
-//     other key, "$schema" included, is refused (Claude Code rejects the
-//     whole file);
-//   - "hooks" takes only the events the band knows; an event from a later
-//     release is refused with the release it arrives in, and an unknown
-//     name is refused too, because releases up to 2.1.252 reject the whole
-//     file over one unknown event (later ones ignore it with a warning;
-//     hookwright never relies on that);
-//   - a matcher group is {"matcher", "hooks"}; a non-empty matcher is
-//     allowed only on events that take one (tool events, SessionStart's
-//     source, PreCompact's trigger, SubagentStart/Stop's agent type, ...).
-//     Claude Code ignores a matcher elsewhere, which hides the mistake, so
-//     it is refused here;
+//   - the file is {"$schema", "description", "hooks"}: "hooks" is required,
+//     and a top-level "$schema" loads on every release seen, so it is
+//     accepted; any other key is a warning (no release has been seen
+//     rejecting one);
+//   - "hooks" takes only the events the band knows. An event from a later
+//     release, or an unknown name, is an error on bands up to 2.1.252,
+//     whose releases reject the whole file over it, and a warning from
+//     2.1.257, whose releases ignore the entry and load the rest. Each such
+//     message names its witness: the releases and the probe or run that
+//     showed it (compat's matrix, compat/FACTS.md);
+//   - a matcher group is {"matcher", "hooks"}; a non-empty matcher on an
+//     event that takes none (Stop, UserPromptSubmit, ...) is a warning:
+//     Claude Code loads it and ignores it, so it matches everything. An
+//     unknown group key is a warning too (the releases ignore it);
 //   - a handler's "type" is one the band has; a command handler has a
-//     string "command" and only fields the band has ("args" from 2.1.139,
-//     "if" from 2.1.85, "statusMessage" from 2.1.42, ...); other handler
-//     types are checked for their type and the fields hookwright models;
+//     string "command". A handler key from a later release is a warning
+//     (earlier releases strip it), except "args" before 2.1.139, which is
+//     an error: the command would run without its arguments. Unknown
+//     handler keys are warnings;
 //   - "timeout" is whole seconds, 1 to 3600: a value such as 5000 is
 //     refused with a message that says it looks like milliseconds.
 //
@@ -36,7 +38,9 @@
 //
 // # Validating
 //
-// [Validate] returns every [Violation] as a JSON pointer into the document
-// plus a message, sorted by pointer. An empty result means the file loads
-// on every release of the band.
+// [Validate] returns every [Violation] as a JSON pointer into the document,
+// a message and a [Severity], sorted by pointer. A schema node marks a
+// warning with "x-severity": "warning". No [Error] (see [Errors]) means the
+// file loads on every release of the band; no violation at all means
+// nothing in it is ignored either.
 package schemas

@@ -88,7 +88,7 @@ func TestSchemasAgreeWithMatrix(t *testing.T) {
 
 // commandWith is a valid command handler carrying field name.
 func commandWith(name string) string {
-	val := map[string]string{"timeout": "10", "once": "true", "async": "true", "args": `["a"]`}[name]
+	val := map[string]string{"timeout": "10", "once": "true", "async": "true", "asyncRewake": "true", "shell": `"bash"`, "args": `["a"]`}[name]
 	if val == "" {
 		val = `"x"`
 	}
@@ -118,7 +118,8 @@ func TestBadManifests(t *testing.T) {
 			"/hooks/TeammateIdle", "arrives in Claude Code 2.1.33"},
 		{"unknown event anywhere", "2.1.330", `{"hooks":{"Teammateidle":[{"hooks":[{"type":"command","command":"x"}]}]}}`,
 			"/hooks/Teammateidle", `unknown event "Teammateidle"`},
-		{"$schema", "2.1.33", `{"$schema":"https://x","hooks":{}}`, "/$schema", "rejects the whole hooks.json"},
+		{"unknown event up to 2.1.252", "2.1.252", `{"hooks":{"Bogus":[{"hooks":[{"type":"command","command":"x"}]}]}}`,
+			"/hooks/Bogus", "this release rejects the whole hooks.json over it"},
 		{"unknown top-level key", "2.1.33", `{"hooks":{},"version":"1"}`, "/version", `unknown top-level key "version"`},
 		{"millisecond timeout", "2.1.33", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":5000}]}]}}`,
 			"/hooks/Stop/0/hooks/0/timeout", "5000 looks like milliseconds"},
@@ -145,19 +146,56 @@ func TestBadManifests(t *testing.T) {
 		{"data after the object", "2.1.33", `{"hooks":{}} garbage`, "", "not valid JSON: data after the top-level value"},
 		{"two objects", "2.1.33", `{"hooks":{}} {}`, "", "not valid JSON: data after the top-level value"},
 	}
+	// What the releases load and ignore is a warning; the rest is an error.
+	warnings := map[string]bool{"unknown event anywhere": true, "unknown top-level key": true,
+		"matcher on Stop": true, "if before 2.1.85": true, "unknown handler key": true}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			vs, err := Validate(mustVersion(t, c.version), []byte(c.doc))
 			if err != nil {
 				t.Fatal(err)
 			}
+			want := Error
+			if warnings[c.name] {
+				want = Warning
+			}
 			for _, v := range vs {
 				if v.Pointer == c.pointer && strings.Contains(v.Message, c.message) {
+					if v.Severity != want {
+						t.Errorf("%s: severity %s, want %s", v, v.Severity, want)
+					}
 					return
 				}
 			}
 			t.Errorf("want a violation %s containing %q; got %v", c.pointer, c.message, vs)
 		})
+	}
+}
+
+// TestSchemaKeyLoadsEverywhere: a top-level $schema loaded on every release
+// seen (compat/FACTS.md), so no band reports it.
+func TestSchemaKeyLoadsEverywhere(t *testing.T) {
+	for _, band := range compat.Bands() {
+		vs, err := Validate(band, []byte(`{"$schema":"https://json.schemastore.org/claude-code-hooks.json","hooks":{}}`))
+		if err != nil || len(vs) > 0 {
+			t.Errorf("band %s: %v %v", band, vs, err)
+		}
+	}
+}
+
+// TestEveryErrorNamesItsWitness: every error the schemas can give for a
+// whole-file rejection names the release and run that showed it.
+func TestEveryErrorNamesItsWitness(t *testing.T) {
+	for _, band := range compat.Bands() {
+		vs, err := Validate(band, []byte(`{"hooks":{"Bogus":[{"hooks":[{"type":"command","command":"x"}]}],"DirectoryAdded":[{"hooks":[{"type":"command","command":"x"}]}]}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			if v.Severity == Error && !strings.Contains(v.Message, "seen") && !strings.Contains(v.Message, "probe") {
+				t.Errorf("band %s: %s names no witness", band, v)
+			}
+		}
 	}
 }
 
@@ -171,7 +209,7 @@ func TestValidateReportsEveryViolation(t *testing.T) {
 	for _, v := range vs {
 		ptrs = append(ptrs, v.Pointer)
 	}
-	want := "/$schema /hooks/Stop/0/hooks/0/command /hooks/Stop/0/matcher /hooks/TaskCompleted"
+	want := "/hooks/Stop/0/hooks/0/command /hooks/Stop/0/matcher /hooks/TaskCompleted"
 	if got := strings.Join(ptrs, " "); got != want {
 		t.Errorf("pointers = %s\nwant       %s\n%v", got, want, vs)
 	}

@@ -21,22 +21,50 @@ import (
 //go:embed bands/*.schema.json
 var files embed.FS
 
+// Severity says whether a [Violation] stops the file from working.
+type Severity string
+
+// The severities.
+const (
+	// Error: the release rejects the file, or a hook would not run as
+	// written. The message names the release and the run that showed it.
+	Error Severity = "error"
+	// Warning: the release loads the file, but something in it is ignored
+	// or unverified.
+	Warning Severity = "warning"
+)
+
 // Violation is one reason a hooks.json does not fit a band.
 type Violation struct {
 	// Pointer is the JSON pointer (RFC 6901) of the offending value; ""
 	// is the whole document.
-	Pointer string
-	Message string
+	Pointer  string
+	Message  string
+	Severity Severity
 }
 
 // String renders the violation as "pointer: message", with "(root)" for
-// the whole document.
+// the whole document and "warning: " before a warning's message.
 func (v Violation) String() string {
 	p := v.Pointer
 	if p == "" {
 		p = "(root)"
 	}
+	if v.Severity == Warning {
+		return p + ": warning: " + v.Message
+	}
 	return p + ": " + v.Message
+}
+
+// Errors returns the violations of severity Error, in order.
+func Errors(vs []Violation) []Violation {
+	var out []Violation
+	for _, v := range vs {
+		if v.Severity != Warning {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Schema returns the embedded schema for release v's band.
@@ -121,31 +149,43 @@ func decode(doc []byte) (any, error) {
 }
 
 // Validate checks a hooks.json document against release v's band and
-// returns every violation, sorted by pointer. Malformed JSON is one
-// violation at the root. The error is for a release below the plugin floor
-// or a broken embedded schema, never for a bad document.
+// returns every violation, errors and warnings, sorted by pointer (use
+// [Errors] for the ones that stop the file). Malformed JSON is one error at
+// the root. The error result is for a release below the plugin floor, a
+// broken embedded schema or a validator failure, never for a bad document:
+// a problem in the validator is never reported as "no violations".
 func Validate(v *semver.Version, doc []byte) ([]Violation, error) {
 	s, err := load(v)
 	if err != nil {
 		return nil, err
 	}
-	return s.validate(doc), nil
+	return s.validate(doc)
 }
 
 // validate runs a compiled schema over doc.
-func (s *bandSchema) validate(doc []byte) []Violation {
+func (s *bandSchema) validate(doc []byte) ([]Violation, error) {
 	inst, err := decode(doc)
 	if err != nil {
-		return []Violation{{Message: "not valid JSON: " + err.Error()}}
+		return []Violation{{Message: "not valid JSON: " + err.Error(), Severity: Error}}, nil
 	}
-	err = s.schema.Validate(inst)
+	return s.violations(s.schema.Validate(inst), inst)
+}
+
+// violations turns the validator's result into violations. A result that
+// is not a validation error (a failure of the validator itself) is
+// returned as an error: it must never read as "no violations".
+func (s *bandSchema) violations(err error, inst any) ([]Violation, error) {
+	if err == nil {
+		return nil, nil
+	}
 	var ve *jsonschema.ValidationError
-	if err == nil || !errors.As(err, &ve) {
-		return nil
+	if !errors.As(err, &ve) {
+		return nil, fmt.Errorf("validating against the schema: %w", err)
 	}
 	var out []Violation
 	for _, leaf := range leaves(ve) {
-		out = append(out, Violation{Pointer: leaf.InstanceLocation, Message: s.message(leaf, inst)})
+		msg, sev := s.message(leaf, inst)
+		out = append(out, Violation{Pointer: leaf.InstanceLocation, Message: msg, Severity: sev})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Pointer != out[j].Pointer {
@@ -153,7 +193,7 @@ func (s *bandSchema) validate(doc []byte) []Violation {
 		}
 		return out[i].Message < out[j].Message
 	})
-	return slices.Compact(out)
+	return slices.Compact(out), nil
 }
 
 // leaves returns the errors that have no causes: the actual failures.
@@ -168,16 +208,21 @@ func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	return out
 }
 
-// message is the x-message for a failure, or the validator's own text.
-func (s *bandSchema) message(e *jsonschema.ValidationError, inst any) string {
+// message is the x-message for a failure, or the validator's own text, and
+// its severity: x-severity of the failing schema node, else Error.
+func (s *bandSchema) message(e *jsonschema.ValidationError, inst any) (string, Severity) {
 	path := pointerTokens(fragment(e.AbsoluteKeywordLocation))
 	if len(path) == 0 {
-		return e.Message
+		return e.Message, Error
 	}
 	keyword := path[len(path)-1]
 	parent, ok := walk(s.raw, path[:len(path)-1])
 	if !ok {
-		return e.Message
+		return e.Message, Error
+	}
+	sev := Error
+	if parent["x-severity"] == string(Warning) {
+		sev = Warning
 	}
 	var msg string
 	switch xm := parent["x-message"].(type) {
@@ -187,9 +232,9 @@ func (s *bandSchema) message(e *jsonschema.ValidationError, inst any) string {
 		msg, _ = xm[keyword].(string)
 	}
 	if msg == "" {
-		return e.Message
+		return e.Message, sev
 	}
-	return expand(msg, e.InstanceLocation, inst)
+	return expand(msg, e.InstanceLocation, inst), sev
 }
 
 // expand fills {name} and {value} from the offending instance location.

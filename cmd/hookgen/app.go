@@ -3,22 +3,25 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
-// Exit codes; see the command documentation.
+// Exit codes: the scheme every hookwright tool shares (hwcli.ExitCodesHelp).
 const (
-	exitOK      = 0
-	exitInvalid = 1
-	exitUsage   = 2
-	exitFailure = 3
+	exitOK      = hwcli.ExitOK
+	exitInvalid = hwcli.ExitNo
+	exitUsage   = hwcli.ExitUsage
+	exitFailure = hwcli.ExitFailure
 )
+
+// version is stamped by the build (-X main.version=...).
+var version = "dev"
 
 // env is everything a command touches outside its options: streams and the
 // machine (for --detect). Tests build it in memory.
@@ -52,38 +55,24 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-func usageErr(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
-}
+// ExitCode is the code hwcli.Run exits with.
+func (e *exitError) ExitCode() int { return e.code }
+
+func usageErr(format string, args ...any) error { return hwcli.Usagef(format, args...) }
 
 // errViolations is returned by validate when the file has violations; they
-// are already on stdout.
-var errViolations = &exitError{code: exitInvalid, err: errors.New("the manifest has violations")}
+// are already on stdout, so nothing more is printed.
+var errViolations = &hwcli.ExitError{Code: exitInvalid, Err: errors.New("the manifest has violations"), Quiet: true}
 
-// run is the one place where errors become exit codes and stderr lines.
-func run(args []string, e env) int {
-	err := newApp(e).Run(args)
-	if err == nil {
-		return exitOK
-	}
-	code := exitFailure
-	var xe *exitError
-	if errors.As(err, &xe) {
-		code = xe.code
-	}
-	if err != errViolations {
-		msg := strings.ReplaceAll(err.Error(), "\n", " ")
-		if code == exitUsage {
-			msg += " (see hookgen --help)"
-		}
-		fmt.Fprintln(e.Err, "hookgen: "+msg)
-	}
-	return code
-}
+// run runs hookgen with args; tests call it. main calls runContext with a
+// context Ctrl-C cancels.
+func run(args []string, e env) int { return runContext(context.Background(), args, e) }
 
-// onUsageError turns urfave/cli's flag errors into usage exit codes.
-func onUsageError(_ *cli.Context, err error, _ bool) error {
-	return usageErr("%w", err)
+// runContext is the one place where errors become exit codes and stderr
+// lines (hwcli.Run). Cancelling ctx stops a running command, compat's
+// suite and the processes it started included.
+func runContext(ctx context.Context, args []string, e env) int {
+	return hwcli.Run(ctx, newApp(e), args, e.Err)
 }
 
 // noArgs wraps an action that takes no arguments: any argument is a usage
@@ -118,21 +107,33 @@ EXAMPLES
    hookgen explain --cc-version 2.1.15
    hookgen matrix
 
+DETECT
+   --detect looks, in order, at the native installer's symlink
+   ~/.local/bin/claude -> .../versions/<X>, then at the package.json of the
+   claude found on PATH (a version file, read at once), then at
+   "claude --version" (30 s at most: it can take 16 s on a loaded machine).
+   It says on stderr which source answered. When none answers it warns on
+   stderr and writes for the plugin floor (2.0.12), which every release with
+   plugins loads. A release before 2.0.12 is an error: no
+   plugin hooks.json loads there. -o writes atomically (a temporary file, then
+   a rename). Without --spec the spec is hookwright's own.
+
 SPEC (JSON)
    {"description": "...", "protoFlag": false, "handlers": [
      {"event": "TaskCompleted", "command": "node \"${CLAUDE_PLUGIN_ROOT}/scripts/done.js\"",
       "timeout": 30, "statusMessage": "checking"}]}
-   timeout is whole seconds. matcher only on events that take one.
+   timeout is whole seconds. matcher only on events that take one. "exec": true
+   writes each command in the exec form ("command" the program, "args" the rest,
+   started with no shell) on 2.1.139+ bands, where its words need no shell.
 
-EXIT CODES
-   0 ok   1 validate found violations   2 usage error   3 failure (bad spec or file,
-   release before 2.0.12, write error). Errors are one line on stderr.`
+` + hwcli.ExitCodesHelp
 
 // newApp wires the commands; each has an options struct and a run function.
 func newApp(e env) *cli.App {
 	g := &genOptions{env: e}
 	app := &cli.App{
 		Name:        "hookgen",
+		Version:     version,
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
 		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate --cc-version VERSION FILE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]",
 		Description: appDescription,
@@ -142,18 +143,26 @@ func newApp(e env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to write for: 2.1.33, v2.1.33 or \"2.1.33 (Claude Code)\"", Destination: &g.ccVersion},
 			&cli.BoolFlag{Name: "detect", Usage: "find the installed Claude Code release instead of --cc-version", Destination: &g.detect},
-			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &g.spec},
+			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE`, - for stdin (default: hookwright's own)", Destination: &g.spec},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` atomically instead of stdout", Destination: &g.output},
 			&cli.BoolFlag{Name: "verbose", Usage: "also print on stderr what was replaced or left out", Destination: &g.verbose},
 		},
-		Action:          noArgs(func(c *cli.Context) error { return runGenerate(c.Context, g) }),
-		Commands:        []*cli.Command{validateCommand(e), explainCommand(e), matrixCommand(e), installCommand(e), doctorCommand(e), compatCommand(e)},
-		OnUsageError:    onUsageError,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		HideHelpCommand: true,
+		Action:   noArgs(func(c *cli.Context) error { return runGenerate(c.Context, g) }),
+		Commands: commands(e),
 	}
-	for _, c := range app.Commands {
-		c.OnUsageError = onUsageError
-	}
+	hwcli.Setup(app, version)
 	return app
+}
+
+// commands is every hookgen subcommand, in the order --help lists them.
+// Add a command here, in its own file.
+func commands(e env) []*cli.Command {
+	return []*cli.Command{
+		validateCommand(e),
+		explainCommand(e),
+		matrixCommand(e),
+		installCommand(e),
+		doctorCommand(e),
+		compatCommand(e),
+	}
 }

@@ -26,7 +26,10 @@ func compatCommand(e env) *cli.Command {
 		Usage:     "run the COMPAT/ALT/REG suite on a plugin folder; one line per case",
 		UsageText: "hookgen compat PLUGIN-DIR [--cc-version VERSION ...] [--spec FILE] [--marketplace FILE]",
 		Description: `Checks a plugin folder (the one holding .claude-plugin/plugin.json and
-hooks/hooks.json) with 28 cases and prints one line each, PASS, FAIL or SKIP:
+hooks/hooks.json) with 28 cases and prints one line each, PASS, FAIL, WARN or
+SKIP (WARN: the releases load the plugin but ignore something in it, or the
+claim is unverified; it does not fail the run), then a summary line (how
+many passed, failed, warned and were skipped):
 
    PASS COMPAT-03 every manifest is one valid JSON object: 25 manifests ...
    FAIL COMPAT-01: hooks/hooks.json (band 2.0.30) names TeammateIdle, so 2.0.30 rejects ...
@@ -34,7 +37,9 @@ hooks/hooks.json) with 28 cases and prints one line each, PASS, FAIL or SKIP:
 It runs the plugin's hook commands through sh -c with real payloads, so any
 plugin works, JavaScript ones included. hooks/hooks.json is taken as written for
 the oldest --cc-version; hooks/bands/<band>.json files are checked for their
-band. Without --spec the cases that compare with a spec are skipped. Exits 1
+band. Without --spec the cases that compare with a spec are skipped. A case
+that runs handlers is SKIP, never PASS, when a handler never ran (the shell
+found no program, or a launcher found no binary and failed open). Exits 1
 when a case fails. The cases are listed in the compat/suite package docs.
 
    hookgen compat plugin --spec manifests/hookwright.spec.json
@@ -86,7 +91,7 @@ func runCompat(c *cli.Context, o *compatOptions) error {
 		cfg.Versions = append(cfg.Versions, v)
 	}
 	if o.spec != "" {
-		spec, err := loadSpec(o.spec)
+		spec, err := loadSpec(o.spec, o.In)
 		if err != nil {
 			return err
 		}
@@ -96,14 +101,11 @@ func runCompat(c *cli.Context, o *compatOptions) error {
 	if err != nil {
 		return err
 	}
+	pass, fail, skip := suite.Tally(outcomes)
+	warn := len(outcomes) - pass - fail - skip
+	fmt.Fprintf(o.Out, "%d cases: %d passed, %d failed, %d warned, %d skipped\n", len(outcomes), pass, fail, warn, skip)
 	if failed {
-		n := 0
-		for _, oc := range outcomes {
-			if oc.Status == suite.Fail {
-				n++
-			}
-		}
-		return &exitError{code: exitInvalid, err: fmt.Errorf("%d of %d cases failed", n, len(outcomes))}
+		return &exitError{code: exitInvalid, err: fmt.Errorf("%d of %d cases failed", fail, len(outcomes))}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -16,8 +17,24 @@ func TestCompatOnABrokenPlugin(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr: %s", code, exitInvalid, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 28 {
-		t.Errorf("%d lines, want one per case (28):\n%s", len(lines), out)
+	if len(lines) != 29 {
+		t.Errorf("%d lines, want one per case (28) and the summary:\n%s", len(lines), out)
+	}
+	pass, fail, warn, skip := 0, 0, 0, 0
+	for _, l := range lines[:len(lines)-1] {
+		switch strings.Fields(l)[0] {
+		case "PASS":
+			pass++
+		case "FAIL":
+			fail++
+		case "WARN":
+			warn++
+		case "SKIP":
+			skip++
+		}
+	}
+	if want := fmt.Sprintf("28 cases: %d passed, %d failed, %d warned, %d skipped", pass, fail, warn, skip); lines[len(lines)-1] != want {
+		t.Errorf("summary %q, want %q", lines[len(lines)-1], want)
 	}
 	if !strings.Contains(out.String(), "FAIL COMPAT-01: hooks/hooks.json (band 2.0.12) names TeammateIdle") {
 		t.Errorf("no COMPAT-01 failure naming the file:\n%s", out)

@@ -17,14 +17,16 @@ import (
 // errNotDetected is returned when no detection method answers.
 var errNotDetected = errors.New("could not find the installed Claude Code")
 
-// versionTimeout bounds `claude --version` (it takes about 300 ms).
-const versionTimeout = 2 * time.Second
+// versionTimeout bounds `claude --version`: about 1 s from 2.1.40, 2–3 s
+// on the Node releases, and up to 16 s on a loaded machine (seen).
+const versionTimeout = 30 * time.Second
 
-// detect finds the installed Claude Code release: the native installer's
-// symlink, then `claude --version`, then the npm package's package.json.
+// detect finds the installed Claude Code release, cheapest source first:
+// the native installer's symlink, the npm package's package.json (a
+// version file), then `claude --version`. It returns the source it used.
 func detect(ctx context.Context, e env) (*semver.Version, string, error) {
 	var tried []string
-	for _, m := range []func(context.Context, env) (*semver.Version, string, error){fromSymlink, fromVersionCommand, fromPackageJSON} {
+	for _, m := range []func(context.Context, env) (*semver.Version, string, error){fromSymlink, fromPackageJSON, fromVersionCommand} {
 		v, how, err := m(ctx, e)
 		if err == nil {
 			return v, how, nil
@@ -48,7 +50,7 @@ func fromSymlink(_ context.Context, e env) (*semver.Version, string, error) {
 	return v, "symlink " + link, nil
 }
 
-// fromVersionCommand runs `claude --version` under a short timeout.
+// fromVersionCommand runs `claude --version`, bounded by versionTimeout.
 func fromVersionCommand(ctx context.Context, e env) (*semver.Version, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
 	defer cancel()

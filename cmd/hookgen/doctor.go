@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/urfave/cli/v2"
@@ -21,8 +19,9 @@ func doctorCommand(e env) *cli.Command {
 		Name:      "doctor",
 		Usage:     "check the installation: Claude Code release, manifest band, binary, config and state; exit 1 with a fix per problem",
 		UsageText: "hookgen doctor [--plugin-dir DIR] [--project DIR] [--cc-version V]",
-		Description: `Without --plugin-dir, the hookwright plugin installed in ~/.claude/plugins is
-inspected. Prints one line per check, each problem with its fix; exits 1 when
+		Description: `Without --plugin-dir, the hookwright plugin the release runs is inspected:
+the copy in ~/.claude/plugins/cache, or the folder of a folder marketplace,
+which 2.0.30 and 2.1.200+ run in place. Prints one line per check, each problem with its fix; exits 1 when
 there is a problem.
 
    hookgen doctor
@@ -49,7 +48,7 @@ there is a problem.
 				o.VersionHow = err.Error()
 			}
 			if o.PluginRoot == "" {
-				o.PluginRoot = installedPlugin(e.Home)
+				o.PluginRoot, o.PluginHow = doctor.PluginRoot(e.Home, o.Version)
 			}
 			o.Settings = []string{filepath.Join(e.Home, ".claude", "settings.json"), filepath.Join(o.Project, ".claude", "settings.json")}
 			r := doctor.Run(o)
@@ -60,25 +59,4 @@ there is a problem.
 			return nil
 		}),
 	}
-}
-
-// installedPlugin returns the install path of hookwright@<any marketplace>
-// from ~/.claude/plugins/installed_plugins.json (2.1.x), or "".
-func installedPlugin(home string) string {
-	data, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"))
-	if err != nil {
-		return ""
-	}
-	var f struct {
-		Plugins map[string][]struct{ InstallPath string }
-	}
-	if json.Unmarshal(data, &f) != nil {
-		return ""
-	}
-	for id, installs := range f.Plugins {
-		if strings.HasPrefix(id, "hookwright@") && len(installs) > 0 {
-			return installs[0].InstallPath
-		}
-	}
-	return ""
 }

@@ -45,7 +45,7 @@ func runExplain(o *explainOptions) error {
 	if err != nil {
 		return err
 	}
-	spec, err := loadSpec(o.spec)
+	spec, err := loadSpec(o.spec, o.In)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/Masterminds/semver/v3"
@@ -27,7 +28,7 @@ func runGenerate(ctx context.Context, o *genOptions) error {
 	if err != nil {
 		return err
 	}
-	spec, err := loadSpec(o.spec)
+	spec, err := loadSpec(o.spec, o.In)
 	if err != nil {
 		return err
 	}
@@ -78,12 +79,19 @@ func requiredVersion(cmd, s string) (*semver.Version, error) {
 	return parseVersion(s)
 }
 
-// loadSpec reads a spec file, or returns hookwright's own for "".
-func loadSpec(path string) (manifests.Spec, error) {
+// loadSpec reads a spec file ("-" reads stdin), or returns hookwright's
+// own for "".
+func loadSpec(path string, stdin io.Reader) (manifests.Spec, error) {
 	if path == "" {
 		return manifests.Hookwright(), nil
 	}
-	b, err := os.ReadFile(path)
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(io.LimitReader(stdin, 16<<20))
+	} else {
+		b, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return manifests.Spec{}, fmt.Errorf("reading the spec: %w", err)
 	}

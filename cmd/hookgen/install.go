@@ -72,7 +72,7 @@ func runInstall(ctx context.Context, o *installOptions) error {
 	if err != nil {
 		return err
 	}
-	spec, err := loadSpec(o.spec)
+	spec, err := loadSpec(o.spec, o.In)
 	if err != nil {
 		return err
 	}

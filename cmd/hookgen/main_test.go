@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/hookwright/hookwright/compat"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeEnv is an env with in-memory streams and no Claude Code installed.
@@ -78,18 +80,58 @@ func TestGenerateToFileAndValidateIt(t *testing.T) {
 }
 
 func TestValidateStdinAndEveryViolation(t *testing.T) {
-	e, out, _ := fakeEnv(t)
-	e.In = strings.NewReader(`{"$schema":"x","hooks":{"Stop":[{"matcher":"*","hooks":[{"type":"command","command":["a"],"timeout":5000}]}]}}`)
+	e, out, errOut := fakeEnv(t)
+	e.In = strings.NewReader(`{"$schema":"x","hooks":{"Stop":[{"matcher":"*","note":1,"hooks":[{"type":"command","command":["a"],"timeout":5000}]}]}}`)
 	if code := hookgen(t, e, "validate", "--cc-version", "2.1.50", "-"); code != exitInvalid {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 4 {
-		t.Errorf("want 4 violations, got:\n%s", out)
+	if len(lines) != 2 { // command is not a string; timeout 5000 looks like ms
+		t.Errorf("want 2 errors on stdout, got:\n%s", out)
 	}
 	for _, l := range lines {
-		if !strings.HasPrefix(l, "/") || !strings.Contains(l, ": ") {
-			t.Errorf("not a pointer: message line: %q", l)
+		if !strings.HasPrefix(l, "/") || !strings.Contains(l, ": ") || strings.Contains(l, "warning") {
+			t.Errorf("not a pointer: message error line: %q", l)
+		}
+	}
+	warnings := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	if len(warnings) != 2 || !strings.Contains(errOut.String(), "/hooks/Stop/0/matcher: warning: ") ||
+		!strings.Contains(errOut.String(), "/hooks/Stop/0/note: warning: ") {
+		t.Errorf("want the matcher and note warnings on stderr, got:\n%s", errOut)
+	}
+	if strings.Contains(out.String()+errOut.String(), "$schema") {
+		t.Errorf("$schema reported:\n%s%s", out, errOut)
+	}
+}
+
+// TestValidateSeverityByBand: an unknown event is fatal where the release
+// rejects the whole file (up to 2.1.252) and a warning where it ignores the
+// entry (2.1.257 on); a top-level $schema loads on every band.
+func TestValidateSeverityByBand(t *testing.T) {
+	const unknown = `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}],"NoSuchEvent":[{"hooks":[{"type":"command","command":"true"}]}]}}`
+	for _, tt := range []struct {
+		release string
+		code    int
+		stream  string
+	}{{"2.0.30", exitInvalid, "stdout"}, {"2.1.252", exitInvalid, "stdout"}, {"2.1.257", 0, "stderr"}, {"2.1.330", 0, "stderr"}} {
+		e, out, errOut := fakeEnv(t)
+		e.In = strings.NewReader(unknown)
+		if code := hookgen(t, e, "validate", "--cc-version", tt.release, "-"); code != tt.code {
+			t.Errorf("%s: exit %d, want %d\nstdout %s\nstderr %s", tt.release, code, tt.code, out, errOut)
+		}
+		got := out.String()
+		if tt.stream == "stderr" {
+			got = errOut.String()
+		}
+		if !strings.Contains(got, `/hooks/NoSuchEvent: `) {
+			t.Errorf("%s: want the unknown event on %s, got stdout %q stderr %q", tt.release, tt.stream, out, errOut)
+		}
+	}
+	for _, band := range compat.Bands() {
+		e, out, errOut := fakeEnv(t)
+		e.In = strings.NewReader(`{"$schema":"https://example.com/hooks.schema.json","hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}`)
+		if code := hookgen(t, e, "validate", "--cc-version", band.String(), "-"); code != 0 || out.Len()+errOut.Len() > 0 {
+			t.Errorf("$schema on %s: exit %d\nstdout %s\nstderr %s", band, code, out, errOut)
 		}
 	}
 }
@@ -195,13 +237,16 @@ func TestDetect(t *testing.T) {
 	t.Run("claude --version", func(t *testing.T) {
 		e, _, errb := fakeEnv(t)
 		var gotTimeout bool
+		var deadline time.Time
 		e.Exec = func(ctx context.Context, name string, args ...string) ([]byte, error) {
-			_, gotTimeout = ctx.Deadline()
+			deadline, gotTimeout = ctx.Deadline()
 			return []byte("2.1.33 (Claude Code)\n"), nil
 		}
 		checkDetected(t, e, errb, "2.1.33", "claude --version")
 		if !gotTimeout {
 			t.Error("claude --version ran without a deadline")
+		} else if left := time.Until(deadline); left < 15*time.Second {
+			t.Errorf("claude --version gets %s; it takes up to 16 s on a loaded machine", left)
 		}
 	})
 	t.Run("package.json", func(t *testing.T) {
@@ -213,7 +258,15 @@ func TestDetect(t *testing.T) {
 		link := filepath.Join(e.Home, "claude")
 		os.Symlink(filepath.Join(pkg, "cli.js"), link)
 		e.LookPath = func(string) (string, error) { return link, nil }
+		ran := false
+		e.Exec = func(context.Context, string, ...string) ([]byte, error) {
+			ran = true
+			return []byte("2.1.99 (Claude Code)\n"), nil
+		}
 		checkDetected(t, e, errb, "2.1.16", "version file")
+		if ran {
+			t.Error("claude --version ran although the version file answers")
+		}
 	})
 	t.Run("nothing found falls back to the floor", func(t *testing.T) {
 		e, out, errb := fakeEnv(t)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -10,29 +11,73 @@ import (
 )
 
 func matrixCommand(e env) *cli.Command {
+	var asJSON bool
 	return &cli.Command{
 		Name:      "matrix",
 		Usage:     "print the support table: every event, handler type, field and capability with its first release",
-		UsageText: "hookgen matrix",
-		Description: `One row per fact: KIND, NAME, the first release that has it (SINCE), where
-that comes from (SOURCE) and what is uncertain (NOTE); then the band edges
-and the fallbacks.
+		UsageText: "hookgen matrix [--json]",
+		Description: `One row per fact: KIND, NAME, the first release that has it (SINCE), the
+published release just before it, seen without it (BEFORE), where that comes
+from (SOURCE: probe = the release's own validator, read from its code over
+every published release; seen = a real release run), the evidence (WITNESS)
+and what is uncertain (NOTE); then the band edges and the fallbacks. The
+evidence in full is compat/FACTS.md in the repository. With --json, one
+object: {"floor", "bands", "features": [{"kind", "name", "scope", "since",
+"source", "note"}], "fallbacks"}.
 
-   hookgen matrix | grep event`,
-		Action: noArgs(func(*cli.Context) error { return runMatrix(e) }),
+   hookgen matrix | grep event
+   hookgen matrix --json`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the table as one JSON object", Destination: &asJSON}},
+		Action: noArgs(func(*cli.Context) error {
+			if asJSON {
+				return runMatrixJSON(e)
+			}
+			return runMatrix(e)
+		}),
 	}
+}
+
+// runMatrixJSON prints the support table as one JSON object.
+func runMatrixJSON(e env) error {
+	type feature struct {
+		Kind   string `json:"kind"`
+		Name   string `json:"name"`
+		Scope  string `json:"scope,omitempty"`
+		Since  string `json:"since"`
+		Source string `json:"source"`
+		Note   string `json:"note,omitempty"`
+	}
+	table := struct {
+		Floor     string    `json:"floor"`
+		Bands     []string  `json:"bands"`
+		Features  []feature `json:"features"`
+		Fallbacks string    `json:"fallbacks"`
+	}{Floor: compat.PluginFloor, Fallbacks: strings.TrimSuffix(strings.TrimPrefix(fallbackLine(), "Fallbacks: "), ".")}
+	for _, b := range compat.Bands() {
+		table.Bands = append(table.Bands, b.String())
+	}
+	for _, f := range compat.Matrix {
+		table.Features = append(table.Features, feature{string(f.Kind), f.Name, string(f.Scope), f.Since, string(f.Source), f.Note})
+	}
+	enc := json.NewEncoder(e.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(table)
 }
 
 // runMatrix prints the matrix and the band edges.
 func runMatrix(e env) error {
 	tw := tabwriter.NewWriter(e.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tNAME\tSINCE\tSOURCE\tNOTE")
+	fmt.Fprintln(tw, "KIND\tNAME\tSINCE\tBEFORE\tSOURCE\tWITNESS\tNOTE")
 	for _, f := range compat.Matrix {
 		name := f.Name
 		if f.Scope != "" {
 			name = string(f.Scope) + "." + f.Name
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Kind, name, f.Since, f.Source, f.Note)
+		before := f.Before
+		if before == "" {
+			before = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Kind, name, f.Since, before, f.Source, f.Witness, f.Note)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ type validateOptions struct {
 	env
 	ccVersion string
 	file      string // "-" is stdin
+	json      bool
 }
 
 func validateCommand(e env) *cli.Command {
@@ -22,13 +24,26 @@ func validateCommand(e env) *cli.Command {
 		Name:      "validate",
 		Usage:     "check a hooks.json against a release's band; print every violation",
 		UsageText: "hookgen validate --cc-version VERSION FILE   (FILE - reads stdin)",
-		Description: `Prints one line per violation, "JSON-pointer: message", and exits 1 if there
-is any; prints nothing and exits 0 when the file loads on the release.
+		Description: `Prints one line per violation, "JSON-pointer: message".
+
+Errors (the release rejects the whole file, or a hook would not run as
+written; each names the release and the run that showed it) go to stdout,
+and the exit code is 1. Warnings (the release loads the file but ignores
+something in it, or the claim is unverified) go to stderr as
+"JSON-pointer: warning: message" and leave the exit code 0. An unknown
+event is an error up to 2.1.252 (the whole file is rejected) and a warning
+from 2.1.257 (the entry is ignored). A top-level "$schema" is accepted on
+every release.
+
+With --json it prints one JSON array of {"pointer", "message", "severity"}
+objects ("error" or "warning"; [] when clean) on stdout and exits the same
+way; a file that is not JSON is one violation at the root.
 
    hookgen validate --cc-version 2.0.30 plugin/hooks/hooks.json
-   /hooks/TeammateIdle: event TeammateIdle arrives in Claude Code 2.1.33; ...`,
+   /hooks/TeammateIdle: event TeammateIdle arrives in Claude Code 2.1.33 (2.1.32 rejects it: ...)`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to check for (required)", Destination: &o.ccVersion},
+			&cli.BoolFlag{Name: "json", Usage: "print the violations as one JSON array of {pointer, message, severity}", Destination: &o.json},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -51,13 +66,47 @@ func runValidate(o *validateOptions) error {
 		return err
 	}
 	vs, err := schemas.Validate(v, doc)
+	if err != nil && o.json {
+		vs, err = []schemas.Violation{{Message: err.Error()}}, nil
+	}
 	if err != nil {
 		return err
 	}
+	errs := 0
 	for _, viol := range vs {
-		fmt.Fprintln(o.Out, viol)
+		if viol.Severity != schemas.Warning {
+			errs++
+		}
 	}
-	if len(vs) > 0 {
+	if o.json {
+		type violation struct {
+			Pointer  string `json:"pointer"`
+			Message  string `json:"message"`
+			Severity string `json:"severity"`
+		}
+		out := make([]violation, 0, len(vs))
+		for _, viol := range vs {
+			sev := "error"
+			if viol.Severity == schemas.Warning {
+				sev = "warning"
+			}
+			out = append(out, violation{viol.Pointer, viol.Message, sev})
+		}
+		enc := json.NewEncoder(o.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		for _, viol := range vs {
+			if viol.Severity == schemas.Warning {
+				fmt.Fprintln(o.Err, viol)
+				continue
+			}
+			fmt.Fprintln(o.Out, viol)
+		}
+	}
+	if errs > 0 {
 		return errViolations
 	}
 	return nil

@@ -3,6 +3,12 @@
 //
 //	"${CLAUDE_PLUGIN_ROOT}/bin/hookwright" <Event> [--via <FiredEvent>] [--proto <release>]
 //
+// through the launcher script bin/hookwright as shipped, and, once the
+// native switch has written the running release's band (package
+// internal/runtime/native), as bin/hookwright-<os>-<arch> directly: one
+// quoted shell command before 2.1.139, the exec form ("args", no shell)
+// from 2.1.139.
+//
 // It reads the event JSON from stdin, runs the built-in handlers registered
 // for that event, and answers in Claude Code's protocol:
 //

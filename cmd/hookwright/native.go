@@ -9,11 +9,15 @@ import (
 )
 
 // switchNative runs the once-per-session check that moves an installed
-// plugin from its conservative manifest to the native band (package
-// native). It runs on Stop and SessionEnd as fired by Claude Code (not on a
+// plugin to the band of the running release, calling its platform binary
+// directly (package native). It runs on SessionStart (where the release is
+// already known), Stop and SessionEnd as fired by Claude Code (not on a
 // fallback), and returns the one line to announce, or "".
 func switchNative(inv invocation, in hooks.Input, cfg config.Config, getenv func(string) string, log *slog.Logger) string {
-	if inv.via != "" || (inv.event != hooks.EventStop && inv.event != hooks.EventSessionEnd) {
+	switch {
+	case inv.via != "":
+		return ""
+	case inv.event != hooks.EventSessionStart && inv.event != hooks.EventStop && inv.event != hooks.EventSessionEnd:
 		return ""
 	}
 	b := in.Base()

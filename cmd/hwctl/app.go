@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
+
+// version is stamped by the build (-X main.version=...).
+var version = "dev"
 
 // streams are where a command writes; tests use buffers.
 type streams struct {
@@ -17,111 +20,74 @@ type streams struct {
 }
 
 // run is the whole program: it builds the app, runs it and turns an error
-// into the exit code (0 ok, 1 failure, 2 usage).
+// into the exit code (see hwcli.ExitCodesHelp).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	s := streams{out: stdout, err: stderr, getenv: getenv}
-	app := newApp(s)
-	if err := app.RunContext(ctx, args); err != nil {
-		if errors.Is(err, context.Canceled) {
-			return 0
-		}
-		fmt.Fprintln(stderr, "hwctl:", err)
-		var ec cli.ExitCoder
-		if errors.As(err, &ec) {
-			return ec.ExitCode()
-		}
-		return 1
-	}
-	return 0
+	return hwcli.Run(ctx, newApp(streams{out: stdout, err: stderr, getenv: getenv}), args, stderr)
 }
 
 // description is the app's --help text below the command list: what hwctl
-// is for, where it looks, examples and the exit codes.
+// is for, where it looks, examples and the exit codes. It is hwctl's one
+// usage text; main's doc comment points here.
 const description = `hwctl reads the state hookwright's hooks leave in a project; it never runs
-in the hook path. The project is --dir, else $CLAUDE_PROJECT_DIR, else the
-current folder. log --follow and dashboard read only what was appended and
-keep at most N entries in memory, however large the journal grows.
+in the hook path. The project is --dir (before or after the command), else
+$CLAUDE_PROJECT_DIR, else the current folder.
+
+The journal (.hookwright/journal/*.jsonl) is the source of truth. hwctl keeps
+a SQLite copy of it in .hookwright/hookwright.db for queries and the web
+dashboard, adding what is new before each query; "hwctl ingest --rebuild"
+deletes the database and rebuilds it from the journal.
 
 Examples:
-   hwctl dashboard            live: calls per event and decision, the last calls
-   hwctl log -n 20 --follow   the journal as a table, then each new call
-   hwctl pdca status          each feature's PDCA phase, from tasks tagged [Plan] [Do] ...
-   hwctl work start parser    open a work unit by hand (work.mode strict blocks edits outside one)
-   hwctl sessions             session fingerprints: start, end, Claude Code version, git HEAD
+   hwctl serve                    web dashboard on 127.0.0.1: live feed, sessions, PDCA, work, team
+   hwctl events --decision block --since 24h     every block of the last day
+   hwctl events --session S --follow             one session's calls, then each new one
+   hwctl sessions --json          session fingerprints: start, end, Claude Code version, git HEAD
+   hwctl dashboard                live terminal view (plain text when piped)
+   hwctl log -n 20 --follow       the journal itself as a table, then each new call
+   hwctl pdca status              each feature's PDCA phase, from tasks tagged [Plan] [Do] ...
+   hwctl work start parser        open a work unit by hand (work.mode strict blocks edits outside one)
+   hwctl export otlp --follow     ship the journal to an OpenTelemetry Collector as OTLP logs
 
-Exit status: 0 ok, 1 failure, 2 usage error.`
+` + hwcli.ExitCodesHelp
+
+// commands is every hwctl command, in the order --help lists them. Add a
+// command here, in its own file.
+func commands(s streams) []*cli.Command {
+	return []*cli.Command{
+		serveCommand(s),
+		eventsCommand(s),
+		sessionsCommand(s),
+		ingestCommand(s),
+		dashboardCommand(s),
+		logCommand(s),
+		pdcaCommand(s),
+		workCommand(s),
+		exportCommand(s),
+	}
+}
 
 func newApp(s streams) *cli.App {
 	app := &cli.App{
-		Name:            "hwctl",
-		Usage:           "inspect hookwright's project state: PDCA, work units, sessions, journal",
-		Description:     description,
-		Writer:          s.out,
-		ErrWriter:       s.err,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*cli.Context, error) {}, // run reports errors, once
-		Action:          commandGroup(cli.ShowAppHelp),
-		Commands: []*cli.Command{
-			pdcaCommand(s),
-			workCommand(s),
-			sessionsCommand(s),
-			logCommand(s),
-			dashboardCommand(s),
-		},
+		Name:        "hwctl",
+		Usage:       "inspect hookwright's project state: journal, sessions, PDCA, work units, team",
+		Description: description,
+		Writer:      s.out,
+		ErrWriter:   s.err,
+		Commands:    commands(s),
 	}
-	app.OnUsageError = usageErrorLine
-	setUsageErrors(app.Commands)
+	hwcli.Setup(app, version, dirFlag)
 	return app
 }
 
-// commandGroup returns the action of the app and of every command that
-// only groups subcommands: show prints its help when no argument is given;
-// an argument is an unknown command, a usage error (urfave/cli would print
-// "No help topic" and exit 3).
-func commandGroup(show cli.ActionFunc) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		if c.Args().Present() {
-			return usageError("unknown command %q; run %s --help", c.Args().First(), helpName(c))
-		}
-		return show(c)
-	}
-}
-
-// setUsageErrors makes every command report a bad flag as one line, and
-// gives every command group the commandGroup action.
-func setUsageErrors(cmds []*cli.Command) {
-	for _, cmd := range cmds {
-		cmd.OnUsageError = usageErrorLine
-		if len(cmd.Subcommands) > 0 {
-			cmd.Action = commandGroup(cli.ShowSubcommandHelp)
-			setUsageErrors(cmd.Subcommands)
-		}
-	}
-}
-
-// usageErrorLine turns a flag parsing error into a one-line usage error
-// (exit 2) instead of urfave/cli's "Incorrect Usage" and a help page.
-func usageErrorLine(c *cli.Context, err error, _ bool) error {
-	return usageError("%v; run %s --help", err, helpName(c))
-}
-
-// helpName is the command line that names c, e.g. "hwctl work start".
-func helpName(c *cli.Context) string {
-	if c.Command != nil && c.Command.HelpName != "" {
-		return c.Command.HelpName
-	}
-	return c.App.Name
-}
-
-// dirFlag is the --dir flag every command takes.
-var dirFlag = &cli.StringFlag{Name: "dir", Usage: "project folder (default $CLAUDE_PROJECT_DIR, else .)"}
+// dirFlag is the global --dir flag.
+var dirFlag = &cli.StringFlag{Name: "dir", Usage: "project `FOLDER` (default $CLAUDE_PROJECT_DIR, else .)"}
 
 // jsonFlag asks for JSON output.
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 
 // projectDir is --dir, else $CLAUDE_PROJECT_DIR, else ".".
 func (s streams) projectDir(c *cli.Context) string {
-	if d := c.String("dir"); d != "" {
+	if d := hwcli.String(c, "dir"); d != "" {
 		return d
 	}
 	if d := s.getenv("CLAUDE_PROJECT_DIR"); d != "" {
@@ -136,6 +102,4 @@ func (s streams) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
-func usageError(format string, args ...any) error {
-	return cli.Exit(fmt.Sprintf(format, args...), 2)
-}
+func usageError(format string, args ...any) error { return hwcli.Usagef(format, args...) }

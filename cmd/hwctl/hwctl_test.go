@@ -42,7 +42,7 @@ func TestWork(t *testing.T) {
 	if _, _, code := hwctl(t, "work", "start", "--dir", dir); code != 2 {
 		t.Fatalf("missing name: exit %d", code)
 	}
-	if _, errs, code := hwctl(t, "work", "start", "--dir", dir, "../x"); code != 1 || !strings.Contains(errs, "unsafe") {
+	if _, errs, code := hwctl(t, "work", "start", "--dir", dir, "../x"); code != 3 || !strings.Contains(errs, "unsafe") {
 		t.Fatalf("unsafe: %d %q", code, errs)
 	}
 	if out, _, code := hwctl(t, "work", "start", "--dir", dir, "hotfix"); code != 0 || !strings.Contains(out, "started") {
@@ -54,7 +54,7 @@ func TestWork(t *testing.T) {
 	if _, _, code := hwctl(t, "work", "stop", "--dir", dir, "hotfix"); code != 0 {
 		t.Fatal("stop")
 	}
-	if _, _, code := hwctl(t, "work", "stop", "--dir", dir, "hotfix"); code != 1 {
+	if _, _, code := hwctl(t, "work", "stop", "--dir", dir, "hotfix"); code != 3 {
 		t.Fatal("stop twice")
 	}
 }
@@ -142,7 +142,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 // examples and exit codes, and that a command group does the same.
 func TestHelpTeaches(t *testing.T) {
 	out, _, code := hwctl(t)
-	if code != 0 || !strings.Contains(out, "hwctl log -n 20 --follow") || !strings.Contains(out, "Exit status: 0 ok, 1 failure, 2 usage error.") {
+	if code != 0 || !strings.Contains(out, "hwctl log -n 20 --follow") || !strings.Contains(out, "EXIT CODES") || !strings.Contains(out, "hwctl serve") {
 		t.Errorf("hwctl: exit %d\n%s", code, out)
 	}
 	if out, _, code := hwctl(t, "work"); code != 0 || !strings.Contains(out, "start the work unit <name>") {

@@ -173,6 +173,9 @@ func dashboardCommand(s streams) *cli.Command {
 			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "refresh interval"},
 			&cli.BoolFlag{Name: "once", Usage: "draw once and exit (no screen clearing)"},
 		},
+		Description: `On a terminal the screen is redrawn in place every --interval. When stdout
+is not a terminal (a pipe, a file) each frame is plain text, no escape codes,
+appended after the last.`,
 		Action: func(c *cli.Context) error {
 			dir := s.projectDir(c)
 			t := newTailer(dir, c.Int("n"))
@@ -191,10 +194,16 @@ func dashboardCommand(s streams) *cli.Command {
 			if c.Bool("once") {
 				return draw(false)
 			}
-			if err := draw(true); err != nil {
+			tty := isTerminal(s.out)
+			if err := draw(tty); err != nil {
 				return err
 			}
-			return every(c.Context, c.Duration("interval"), func() error { return draw(true) })
+			return every(c.Context, c.Duration("interval"), func() error {
+				if !tty {
+					io.WriteString(s.out, "\n")
+				}
+				return draw(tty)
+			})
 		},
 	}
 }
@@ -267,4 +276,14 @@ func every(ctx context.Context, interval time.Duration, fn func() error) error {
 			}
 		}
 	}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

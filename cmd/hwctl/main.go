@@ -1,29 +1,17 @@
-// Command hwctl inspects and steers hookwright's state in a project: PDCA
-// progress, work units, session fingerprints and the hook journal.
-//
-//	hwctl pdca status [--dir PROJECT] [--json]   PDCA phase per feature
-//	hwctl work start <name>                      start a manual work unit
-//	hwctl work stop <name>                       end it
-//	hwctl work status [--json]                   units in progress
-//	hwctl sessions [--json] [-n N]               recorded sessions, newest first
-//	hwctl log [-n N] [--follow]                  the journal as a table; --follow tails it
-//	hwctl dashboard [-n N] [--interval D]        live view: counts per event and
-//	                                             decision, and the last N calls
-//
-// PROJECT defaults to $CLAUDE_PROJECT_DIR, else the current folder. hwctl
-// only reads the journal incrementally and keeps at most N entries in
-// memory, so a large journal costs time once, never memory.
+// Command hwctl inspects and steers hookwright's state in a project: the
+// hook journal and its SQLite store, a web dashboard, session fingerprints,
+// PDCA progress, work units and team status. It never runs in the hook
+// path. Run "hwctl --help" for the commands, examples and exit codes.
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := hwcli.Context()
 	code := run(ctx, os.Args, os.Stdout, os.Stderr, os.Getenv)
 	stop()
 	os.Exit(code)

@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
@@ -127,40 +126,6 @@ func workCommand(s streams) *cli.Command {
 					return tw.Flush()
 				},
 			},
-		},
-	}
-}
-
-func sessionsCommand(s streams) *cli.Command {
-	return &cli.Command{
-		Name:  "sessions",
-		Usage: "list recorded Claude Code sessions, newest first",
-		Flags: []cli.Flag{dirFlag, jsonFlag, &cli.IntFlag{Name: "n", Value: 50, Usage: "at most `N` sessions (0: all)"}},
-		Action: func(c *cli.Context) error {
-			list, err := session.List(s.projectDir(c), c.Int("n"))
-			if err != nil {
-				return err
-			}
-			if c.Bool("json") {
-				return s.printJSON(list)
-			}
-			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SESSION\tSTARTED\tENDED\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT")
-			for _, fp := range list {
-				ended, source, head := "-", "-", "-"
-				if !fp.Ended.IsZero() {
-					ended = fp.Ended.Local().Format(time.DateTime)
-				}
-				if n := len(fp.Starts); n > 0 {
-					source = fp.Starts[n-1].Source
-				}
-				if fp.GitHead != "" {
-					head = fp.GitHead[:min(len(fp.GitHead), 10)]
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", fp.SessionID, fp.Started.Local().Format(time.DateTime),
-					ended, source, dash(fp.ClaudeVersion), head, dash(fp.HookwrightVersion))
-			}
-			return tw.Flush()
 		},
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/compat/live"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
@@ -44,11 +45,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
+	if err := belowFloor(*version); err != nil {
+		fmt.Fprintln(stderr, "hwdemo:", err)
+		return 1
+	}
 	if err := demo(*version, *pluginSrc, stdout); err != nil {
 		fmt.Fprintln(stderr, "hwdemo:", err)
 		return 1
 	}
 	return 0
+}
+
+// belowFloor refuses, in one line, a release that loads no plugin hooks.
+func belowFloor(version string) error {
+	v, err := compat.ParseVersion(version)
+	if err != nil {
+		return fmt.Errorf("-cc-version: %w", err)
+	}
+	floor, _ := compat.ParseVersion(compat.PluginFloor)
+	if v.LessThan(floor) {
+		return fmt.Errorf("plugin hooks arrive in %s; Claude Code %s loads none (try CC_VERSION=%s make demo)", floor, v, floor)
+	}
+	return nil
 }
 
 func demo(version, pluginSrc string, out io.Writer) error {

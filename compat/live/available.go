@@ -23,11 +23,15 @@ var registryProbe = sync.OnceValue(func() error {
 	return nil
 })
 
-// Available skips t when the npm registry cannot be reached, since then no
-// release can be installed. With CI=true it fails t instead: in CI the live
-// tier must run.
+// Available skips t under -short (the fast loop runs no real Claude Code),
+// and when the npm registry cannot be reached, since then no release can
+// be installed. With CI=true an unreachable registry fails t instead: in CI
+// the live tier must run.
 func Available(t testing.TB) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("live tier: needs real Claude Code releases (skipped under -short)")
+	}
 	err := registryProbe()
 	if err == nil {
 		return

@@ -40,3 +40,27 @@ var ignoredRE = regexp.MustCompile(`(?m)\[WARN\] Plugin .*entry ignored.*$`)
 func IgnoredHookEntries(debugLog string) []string {
 	return ignoredRE.FindAllString(debugLog, -1)
 }
+
+// loaderEnumRE matches the validator's list of accepted events in a load
+// error: "Expected 'PreToolUse' | 'PostToolUse' | ..." on 2.0.30, and
+// `expected one of "PreToolUse"|"PostToolUse"|...` on 2.1.x.
+var loaderEnumRE = regexp.MustCompile(`(?:Expected|expected one of) ((?:\\?["']\w+\\?["'](?:\s*\|\s*)?)+)`)
+
+// loaderEnumItem matches one quoted name of such a list.
+var loaderEnumItem = regexp.MustCompile(`\w+`)
+
+// LoaderEnum returns the event list that a rejecting loader printed in the
+// debug log (up to 2.1.252, when a hooks.json names an unknown event), in
+// the release's order; ok is false when the log holds no such list.
+func LoaderEnum(debugLog string) (events []string, ok bool) {
+	best := ""
+	for _, m := range loaderEnumRE.FindAllStringSubmatch(debugLog, -1) {
+		if len(m[1]) > len(best) {
+			best = m[1]
+		}
+	}
+	if best == "" {
+		return nil, false
+	}
+	return loaderEnumItem.FindAllString(best, -1), true
+}

@@ -12,7 +12,21 @@
 // [Run] gives every session a fresh HOME and project folder, a clean
 // environment (no ANTHROPIC_* or CLAUDE_* variable leaks in from the caller),
 // a hard timeout and a closed stdin, and returns the output, the exit code and
-// the debug log. [RegisteredHooks] and [LoadFailed] read the debug log.
+// the debug log. [RegisteredHooks] and [LoadFailed] read the debug log, and
+// [LoaderEnum] the event list a rejecting loader prints.
+//
+// # The probe
+//
+// [ProbeRelease] reads what a release's hooks.json validator accepts (the
+// event enum and each handler type's keys) out of the release's own code,
+// its cli.js or, from 2.1.113, its native binary, without starting a
+// session. It reuses an install in the cache, else fetches the package with
+// `npm pack` and keeps only the result. The maintainer commands are tests
+// with flags: `-run 'TestProbe$' -release X` (what X accepts, and how the
+// matrix differs), `-run TestEdge -edge NAME` (the first release that accepts
+// NAME) and `-run 'TestBisect$' -bisect` (every change point over the
+// published releases, rewriting compat/testdata/probes). The facts they
+// established are in compat/FACTS.md.
 //
 // # Observed release behaviour
 //

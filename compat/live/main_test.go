@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -40,7 +41,9 @@ var runtimeBinary = sync.OnceValues(func() (string, error) {
 // release is what a user gets from git, built once per test process: the
 // repository's committed HEAD is cloned, make release's script builds the
 // release branch there, and that branch is cloned again. It is the last
-// clone. Tests only read it: they install from it, or copy its plugin.
+// clone. Tests only read it: they copy it (cloneRelease) before installing
+// from it, since releases that run a folder marketplace in place switch its
+// manifest there.
 var release = sync.OnceValues(func() (string, error) {
 	root, ok := repoRoot()
 	if !ok {
@@ -49,7 +52,7 @@ var release = sync.OnceValues(func() (string, error) {
 	src, rel := filepath.Join(scratchRoot, "src"), filepath.Join(scratchRoot, "release")
 	for _, s := range [][]string{
 		{"git", "clone", "-q", root, src},
-		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 ./plugin/release.sh", src},
+		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 TOOLS_PLATFORMS=\"$1\" ./plugin/release.sh", src, runtime.GOOS + "/" + runtime.GOARCH},
 		{"git", "clone", "-q", "-b", "release", src, rel},
 	} {
 		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {

@@ -2,14 +2,16 @@ package live
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/hookwright/hookwright/internal/modelapi"
 )
 
@@ -52,23 +54,32 @@ func installFromMarketplace(t *testing.T, claude, rel string) (home string) {
 	return home
 }
 
-// installedRoot returns the folder Claude Code runs the installed plugin
-// from: the cache copy named in installed_plugins.json (2.1.x), else the
-// marketplace's own folder (2.0.30 runs a directory marketplace in place).
-func installedRoot(t *testing.T, home, rel string) string {
+// readHooksRE is the loader's line naming the hooks.json it read for
+// the plugin (seen on 2.1.200+): "Read hooks.json for plugin hookwright
+// (enabled=true): <root>/hooks/hooks.json".
+var readHooksRE = regexp.MustCompile(`Read hooks\.json for plugin hookwright[^:\n]*: (.+)/hooks/hooks\.json`)
+
+// installedRoot returns the folder the release runs the installed plugin
+// from, as hookgen doctor finds it (internal/doctor.PluginRoot). Where the
+// session's debug log names the hooks.json the loader read, the two must
+// agree: some releases copy a folder marketplace's plugin to the cache,
+// others run it in place.
+func installedRoot(t *testing.T, home, release, debugLog string) string {
 	t.Helper()
-	var installed struct {
-		Plugins map[string][]struct{ InstallPath string }
+	root, how := doctor.PluginRoot(home, semver.MustParse(release))
+	if root == "" {
+		t.Fatalf("doctor finds no installed hookwright plugin under %s", home)
 	}
-	if data, err := os.ReadFile(filepath.Join(home, ".claude", "plugins", "installed_plugins.json")); err == nil {
-		if err := json.Unmarshal(data, &installed); err != nil {
-			t.Fatal(err)
+	if m := readHooksRE.FindStringSubmatch(debugLog); m != nil {
+		t.Logf("%s reads the plugin's hooks from %s", release, m[1])
+		if filepath.Clean(m[1]) != filepath.Clean(root) {
+			t.Errorf("doctor says %s runs the plugin from %s (%s), the loader read %s", release, root, how, m[1])
+			return m[1]
 		}
-		if p := installed.Plugins["hookwright@"+marketplace]; len(p) == 1 {
-			return p[0].InstallPath
-		}
+	} else {
+		t.Logf("%s names no hooks.json path in its debug log; doctor says %s (%s)", release, root, how)
 	}
-	return filepath.Join(rel, "plugin")
+	return root
 }
 
 // requireGuardFired checks the session's force push was blocked by the
@@ -95,20 +106,44 @@ func requireGuardFired(t *testing.T, srv *modelapi.Server, res Result) {
 // install) and that its hooks fire in the next claude -p session.
 func TestPluginMarketplaceInstall(t *testing.T) {
 	Available(t)
-	rel := buildRelease(t)
 	for _, v := range spineVersions {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
+			// Each release gets its own clone: 2.0.30 and 2.1.330 run the
+			// plugin in place, and its runtime switches the manifest there.
+			rel := cloneRelease(t)
 			claude := installT(t, v)
 			home := installFromMarketplace(t, claude, rel)
-			root := installedRoot(t, home, rel)
-			t.Logf("%s runs the installed plugin from %s", v, root)
 			srv, res := session(t, claude, forcePush, sessionOpts{home: home})
+			root := installedRoot(t, home, v, res.DebugLog)
+			t.Logf("%s runs the installed plugin from %s", v, root)
 			requireGuardFired(t, srv, res)
+			// The release's own hookgen (its launcher and binary, no Go
+			// needed): doctor, right after the install, finds the plugin
+			// where the release runs it and nothing wrong.
+			doctor := exec.Command(filepath.Join(rel, "plugin", "bin", "hookgen"), "doctor", "--cc-version", v)
+			doctor.Dir, doctor.Env = res.Dir, baseEnv(home)
+			out, err := doctor.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), root) {
+				t.Errorf("hookgen doctor after an install on %s: %v, want exit 0 naming %s:\n%s", v, err, root, out)
+			}
 			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < 9 {
 				t.Errorf("RegisteredHooks = %d, %v; want the plugin's 9 handlers at least", n, ok)
 			}
 		})
+	}
+}
+
+// TestReleaseShipsTheTools runs the hookgen and hwctl the release ships
+// next to the runtime, through their launchers.
+func TestReleaseShipsTheTools(t *testing.T) {
+	Available(t)
+	rel := buildRelease(t)
+	for _, args := range [][]string{{"hookgen", "--version"}, {"hwctl", "--help"}} {
+		out, err := exec.Command(filepath.Join(rel, "plugin", "bin", args[0]), args[1:]...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), args[0]) {
+			t.Errorf("release plugin/bin/%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 }
 

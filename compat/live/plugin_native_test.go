@@ -4,12 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
 // readFileT returns a file's text or fails t.
@@ -22,72 +21,102 @@ func readFileT(t *testing.T, path string) string {
 	return string(data)
 }
 
-// TestPluginSwitchesToNativeOn2133 installs the release from its
-// marketplace on 2.1.33, where TeammateIdle and TaskCompleted are native.
-// The plugin ships the floor manifest; after one session the runtime has
-// replaced it with the 2.1.33 band, and the next session loads that one.
-func TestPluginSwitchesToNativeOn2133(t *testing.T) {
+// directBand is the shipped band file of edge under root as the switch
+// writes it: calling this machine's platform binary directly.
+func directBand(t *testing.T, root, edge string) string {
+	t.Helper()
+	return string(native.Direct([]byte(readFileT(t, filepath.Join(root, "hooks", "bands", edge+".json"))), native.Platform()))
+}
+
+// cloneRelease copies the release clone (a git clone of the release
+// branch, .git included) so a test that switches in place owns its copy.
+func cloneRelease(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "hookwright-release")
+	if out, err := execCombined("cp", "-R", buildRelease(t), dst); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	return dst
+}
+
+// TestPluginSwitchesOnEveryInstallPath installs the release from a folder
+// marketplace that is a git clone of the release branch, as a user does,
+// on a release that copies the plugin to its cache (2.1.61) and on
+// releases that run it in place (2.1.257, and the latest). After one
+// session the installed hooks.json is the band of the release, calling the
+// platform binary directly (with no shell on the exec-form bands); the
+// next session loads it whole and the guard still blocks. hookgen doctor's
+// idea of where the plugin runs from is checked against the loader's.
+func TestPluginSwitchesOnEveryInstallPath(t *testing.T) {
+	Available(t)
+	for _, c := range []struct{ release, band string }{
+		{"2.1.61", "2.1.50"}, {"2.1.257", "2.1.257"}, {"2.1.330", "2.1.257"},
+	} {
+		t.Run(c.release, func(t *testing.T) {
+			t.Parallel()
+			rel := cloneRelease(t)
+			claude := installT(t, c.release)
+			home := installFromMarketplace(t, claude, rel)
+			srv, first := session(t, claude, forcePush, sessionOpts{home: home})
+			requireGuardFired(t, srv, first)
+			root := installedRoot(t, home, c.release, first.DebugLog)
+			hooksPath := filepath.Join(root, "hooks", "hooks.json")
+			if got := readFileT(t, hooksPath); got != directBand(t, root, c.band) {
+				t.Fatalf("after one session on %s, %s is not band %s calling the binary directly:\n%s", c.release, hooksPath, c.band, got)
+			}
+			if err := os.RemoveAll(filepath.Join(home, ".claude", "debug")); err != nil {
+				t.Fatal(err)
+			}
+			srv, second := session(t, claude, forcePush, sessionOpts{home: home})
+			requireGuardFired(t, srv, second)
+			if n, ok := RegisteredHooks(second.DebugLog); !ok || n < 9 {
+				t.Errorf("second session: RegisteredHooks = %d, %v; want the band's handlers", n, ok)
+			}
+		})
+	}
+}
+
+// TestPluginTaskUpdateFallbackOn2125: on 2.1.25 (Task tools, no native
+// TaskCompleted) the shipped floor routes TaskCompleted through TodoWrite;
+// after one session the plugin is on the 2.1.16 band, and a TaskUpdate
+// that completes a task runs the gate through PostToolUse[TaskUpdate].
+func TestPluginTaskUpdateFallbackOn2125(t *testing.T) {
 	Available(t)
 	t.Parallel()
-	rel := buildRelease(t)
-	claude := installT(t, "2.1.33")
+	rel := cloneRelease(t)
+	claude := installT(t, "2.1.25")
 	home := installFromMarketplace(t, claude, rel)
-	root := installedRoot(t, home, rel)
-	hooksPath := filepath.Join(root, "hooks", "hooks.json")
-	if readFileT(t, hooksPath) != readFileT(t, filepath.Join(root, "hooks", "bands", "2.0.12.json")) {
-		t.Fatalf("the installed %s is not the floor band", hooksPath)
-	}
 	srv, first := session(t, claude, forcePush, sessionOpts{home: home})
 	requireGuardFired(t, srv, first)
-	if n, ok := matchedHooks(first.DebugLog, "Stop"); !ok || n != 2 {
-		t.Errorf("first session: Stop matched %d hooks (%v), want 2 (Stop and the TeammateIdle fallback)", n, ok)
+	root := installedRoot(t, home, "2.1.25", first.DebugLog)
+	if got := readFileT(t, filepath.Join(root, "hooks", "hooks.json")); got != directBand(t, root, "2.1.16") {
+		t.Fatalf("after one session on 2.1.25 hooks.json is not band 2.1.16 calling the binary directly:\n%s", got)
 	}
-	if readFileT(t, hooksPath) != readFileT(t, filepath.Join(root, "hooks", "bands", "2.1.33.json")) {
-		t.Fatalf("after one session %s is not the 2.1.33 band", hooksPath)
+	tasks := modelapi.Script{
+		modelapi.ToolUse("TaskCreate", map[string]any{"subject": "[Do] fallback: check", "description": "d", "activeForm": "Checking"}),
+		modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),
 	}
-	// The next session starts with a fresh debug folder, so its log is its own.
-	if err := os.RemoveAll(filepath.Join(home, ".claude", "debug")); err != nil {
+	_, second := session(t, claude, tasks, sessionOpts{home: home,
+		env: []string{"CLAUDE_CODE_ENABLE_TASKS=1"}, tools: []string{"TaskCreate", "TaskUpdate"}})
+	entries, _, err := journal.ReadAll(second.Dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := append(modelapi.Script{forcePush[0]},
-		modelapi.ToolUse("TaskCreate", map[string]any{"subject": "[Do] native: check", "description": "d", "activeForm": "Checking"}),
-		modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}))
-	srv, second := session(t, claude, tasks, sessionOpts{home: home,
-		env: []string{"CLAUDE_CODE_ENABLE_TASKS=1"}, tools: []string{"Bash", "TaskCreate", "TaskUpdate"}})
-	requireGuardFired(t, srv, second)
-	if n, ok := matchedHooks(second.DebugLog, "Stop"); !ok || n != 1 {
-		t.Errorf("second session: Stop matched %d hooks (%v), want 1 (no fallback on the native band)", n, ok)
+	var seen []string
+	for _, e := range entries {
+		seen = append(seen, e.Event+"/"+e.Via+"/"+e.Target)
+		if e.Event == "TaskCompleted" && e.Via == "PostToolUse" {
+			return
+		}
 	}
-	if n, ok := matchedHooks(second.DebugLog, "TaskCompleted"); !ok || n != 1 {
-		t.Errorf("second session: TaskCompleted matched %d hooks (%v), want 1 native hook", n, ok)
-	}
+	t.Errorf("the journal has no TaskCompleted via PostToolUse after a completing TaskUpdate: %v", seen)
 }
 
-// matchedRE reads the loader's answer after "Getting matching hook
-// commands for <Event>" (2.1.33): "Matched N unique hooks".
-var matchedRE = regexp.MustCompile(`Matched (\d+) unique hooks`)
-
-// matchedHooks returns N of the first "Matched N unique hooks" line after
-// the first lookup of event in a debug log.
-func matchedHooks(log, event string) (int, bool) {
-	i := strings.Index(log, "Getting matching hook commands for "+event+" ")
-	if i < 0 {
-		return 0, false
-	}
-	m := matchedRE.FindStringSubmatch(log[i:])
-	if m == nil {
-		return 0, false
-	}
-	n, err := strconv.Atoi(m[1])
-	return n, err == nil
-}
-
-// TestPluginStaysOnFloorOn2030 runs 2.0.30, which lacks TeammateIdle and
-// TaskCompleted, on a copy of the release plugin that is not a git checkout
-// (so only the version rule can protect it): after a session the manifest
-// is unchanged, the check did run (its marker exists), and the next session
-// still registers every hook.
-func TestPluginStaysOnFloorOn2030(t *testing.T) {
+// TestPluginOn2030KeepsTheFloorBand runs 2.0.30, whose band is the floor,
+// on a copy of the release plugin given with --plugin-dir: after a session
+// the manifest is still the floor band, now calling the binary directly,
+// and the next session still registers every hook and blocks.
+func TestPluginOn2030KeepsTheFloorBand(t *testing.T) {
 	Available(t)
 	t.Parallel()
 	rel := buildRelease(t)
@@ -97,16 +126,10 @@ func TestPluginStaysOnFloorOn2030(t *testing.T) {
 	}
 	claude := installT(t, "2.0.30")
 	home := filepath.Join(t.TempDir(), "home")
-	hooksPath := filepath.Join(plugin, "hooks", "hooks.json")
-	before := readFileT(t, hooksPath)
 	srv, first := session(t, claude, forcePush, sessionOpts{home: home, pluginDirs: []string{plugin}})
 	requireGuardFired(t, srv, first)
-	if readFileT(t, hooksPath) != before {
-		t.Fatalf("2.0.30 was given another manifest")
-	}
-	markers, _ := filepath.Glob(filepath.Join(home, ".cache", "hookwright", "native-*"))
-	if len(markers) != 1 {
-		t.Errorf("native check markers = %v, want one: the check did not run", markers)
+	if got := readFileT(t, filepath.Join(plugin, "hooks", "hooks.json")); got != directBand(t, plugin, "2.0.12") {
+		t.Fatalf("2.0.30 was given another manifest than the floor band:\n%s", got)
 	}
 	srv, second := session(t, claude, forcePush, sessionOpts{home: home, pluginDirs: []string{plugin}})
 	requireGuardFired(t, srv, second)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,13 @@ func TestUnknownEventRejectsPlugin(t *testing.T) {
 	}
 	if n, ok := RegisteredHooks(res.DebugLog); !ok || n != 0 {
 		t.Errorf("RegisteredHooks = %d, %v; want 0, true", n, ok)
+	}
+	// The loader's error lists the validator's enum: it must equal what the
+	// probe read from the same release's code.
+	if got, ok := LoaderEnum(res.DebugLog); !ok {
+		t.Errorf("no event list in the loader's error")
+	} else if p, ok := readProbe(t, "2.1.33"); !ok || !slices.Equal(got, p.Events) {
+		t.Errorf("loader listed %v; the probe fixture of 2.1.33 has %v", got, p.Events)
 	}
 	if got, ok := srv.ToolResultFor(0); !ok || strings.Contains(got.Content, guardPrefix) {
 		t.Errorf("tool_result = %+v (found %v), want one without the guard: no hook should run", got, ok)

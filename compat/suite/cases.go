@@ -23,7 +23,7 @@ import (
 func Cases() []Case {
 	return []Case{
 		{"COMPAT-01", "no TeammateIdle or TaskCompleted before 2.1.33", compat01},
-		{"COMPAT-02", "no $schema or other unknown top-level key", compat02},
+		{"COMPAT-02", "top-level keys are ones every release loads", compat02},
 		{"COMPAT-03", "every manifest is one valid JSON object", compat03},
 		{"COMPAT-04", "every manifest fits its release's schema", compat04},
 		{"COMPAT-05", "event keys and matchers equal the spec's for the band", compat05},
@@ -61,11 +61,26 @@ func Cases() []Case {
 	}
 }
 
+// The releases the cases turn on, read from the matrix: the team events'
+// arrival (2.1.33), the JSON halt on them (2.1.69), and the last release
+// that refuses unknown plugin.json keys (2.1.75).
 var (
-	v2133 = semver.MustParse("2.1.33")
-	v2169 = semver.MustParse("2.1.69")
-	v2175 = semver.MustParse("2.1.75")
+	v2133 = since(compat.KindEvent, "TeammateIdle")
+	v2169 = since(compat.KindOutput, compat.ContinueFalse)
+	v2175 = semver.MustParse(row(compat.KindLoader, "plugin.json unknown keys accepted").Before)
 )
+
+// row is the matrix row kind/name; the cases name only rows that exist.
+func row(kind compat.Kind, name string) compat.Feature {
+	f, ok := compat.Lookup(kind, name)
+	if !ok {
+		panic("compat matrix has no " + string(kind) + " " + name)
+	}
+	return f
+}
+
+// since is the first release of the matrix row kind/name.
+func since(kind compat.Kind, name string) *semver.Version { return row(kind, name).Version() }
 
 // problems collects failure reasons; its error shows the first few.
 type problems []string
@@ -116,28 +131,35 @@ func compat01(_ context.Context, s *Session) (string, error) {
 					continue
 				}
 				if hooks, ok := m.Doc["hooks"].(map[string]any); ok && hooks[ev] != nil {
-					bad.add("%s names %s, so %s rejects the whole file and registers no hook", m.name(), ev, v)
+					bad.add("%s names %s, so %s rejects the whole file and registers no hook (%s)", m.name(), ev, v, matrixWitness(compat.KindEvent, ev))
 				}
 			}
 		}
 	}
 	if releases == 0 {
-		return "", skip("no release under test predates 2.1.33")
+		return "", skip("no release under test predates %s", v2133)
 	}
 	return fmt.Sprintf("%s for %s before 2.1.33", plural(len(files), "manifest"), plural(releases, "release")), bad.err()
 }
 
+// compat02 judges the top-level keys as the releases do: "description",
+// "hooks" and "$schema" load on every release seen (compat/FACTS.md: a
+// top-level $schema loaded on 2.0.30 to 2.1.330, bkit v2.1.38's on 2.1.252);
+// any other key is a warning, since no release has been seen rejecting one.
 func compat02(_ context.Context, s *Session) (string, error) {
-	var bad problems
+	var odd problems
 	ms := s.wellFormed()
 	for _, m := range ms {
 		for k := range m.Doc {
-			if k != "description" && k != "hooks" {
-				bad.add("%s has top-level key %q; releases up to 2.1.252 reject the whole file over it", m.name(), k)
+			if k != "description" && k != "hooks" && k != "$schema" {
+				odd.add("%s has top-level key %q, which Claude Code does not use; unverified whether a release rejects it (none seen doing so)", m.name(), k)
 			}
 		}
 	}
-	return fmt.Sprintf("%s hold only description and hooks", plural(len(ms), "manifest")), bad.err()
+	if err := odd.err(); err != nil {
+		return "", warned{err.Error()}
+	}
+	return fmt.Sprintf("%s hold only description, hooks and $schema, which every release loads", plural(len(ms), "manifest")), nil
 }
 
 func compat03(_ context.Context, s *Session) (string, error) {
@@ -155,8 +177,11 @@ func compat03(_ context.Context, s *Session) (string, error) {
 	return plural(len(ms), "manifest") + " parse as one object without duplicate keys", bad.err()
 }
 
+// compat04 validates each manifest against each release's band: errors
+// (the release rejects the file, or a hook would not run as written) fail,
+// warnings (the release loads it and ignores something) warn.
 func compat04(_ context.Context, s *Session) (string, error) {
-	var bad problems
+	var bad, odd problems
 	checked := map[string]bool{}
 	for _, v := range s.targets {
 		band, err := compat.BandOf(v)
@@ -174,11 +199,22 @@ func compat04(_ context.Context, s *Session) (string, error) {
 				bad.add("%s on %s: %v", m.name(), v, err)
 			}
 			for _, viol := range vs {
-				bad.add("%s on %s: %s", m.name(), v, viol)
+				if viol.Severity == schemas.Warning {
+					odd.add("%s on %s: %s", m.name(), v, viol)
+				} else {
+					bad.add("%s on %s: %s", m.name(), v, viol)
+				}
 			}
 		}
 	}
-	return fmt.Sprintf("%s on %s", plural(len(checked), "manifest/band pair"), plural(len(s.targets), "release")), bad.err()
+	detail := fmt.Sprintf("%s on %s", plural(len(checked), "manifest/band pair"), plural(len(s.targets), "release"))
+	if err := bad.err(); err != nil {
+		return "", err
+	}
+	if err := odd.err(); err != nil {
+		return "", warned{detail + "; loads, but: " + err.Error()}
+	}
+	return detail, nil
 }
 
 // groups returns "Event" and "Event[matcher]" for each matcher group.
@@ -626,7 +662,7 @@ func reg01(_ context.Context, s *Session) (string, error) {
 
 func reg02(_ context.Context, s *Session) (string, error) {
 	if s.targets[0].GreaterThan(v2175) {
-		return "", skip("every release under test is 2.1.76 or later, which accepts unknown plugin.json keys")
+		return "", skip("every release under test is later than %s, so it accepts unknown plugin.json keys", v2175)
 	}
 	doc, err := s.pluginJSON()
 	if err != nil {
@@ -635,10 +671,17 @@ func reg02(_ context.Context, s *Session) (string, error) {
 	var bad problems
 	for _, k := range sortedAny(doc) {
 		if !pluginKeys[k] {
-			bad.add("plugin.json key %q: releases up to 2.1.75 refuse to install the plugin (\"Unrecognized key\")", k)
+			bad.add("plugin.json key %q: releases up to %s refuse to install the plugin (\"Unrecognized key\"; %s)", k, v2175, matrixWitness(compat.KindLoader, "plugin.json unknown keys accepted"))
 		}
 	}
 	return plural(len(doc), "key") + " all known to " + s.targets[0].String(), bad.err()
+}
+
+// matrixWitness is the matrix's evidence for a row: the releases and the probe
+// or live run that showed it.
+func matrixWitness(kind compat.Kind, name string) string {
+	f, _ := compat.Lookup(kind, name)
+	return f.Witness
 }
 
 func sortedAny(m map[string]any) []string {
@@ -808,6 +851,12 @@ func (s *Session) canonicalRuns(ctx context.Context) ([]entry, []result) {
 	if s.canon == nil {
 		es := s.entries()
 		s.canon = &canonRuns{es, s.runAll(ctx, es, canonicalCall)}
+		return s.canon.es, s.canon.rs
+	}
+	for _, r := range s.canon.rs { // a cached run is noted for this case too
+		if r.NotRun != "" {
+			s.run.note(r.NotRun)
+		}
 	}
 	return s.canon.es, s.canon.rs
 }
@@ -1028,7 +1077,7 @@ func reg14(ctx context.Context, s *Session) (string, error) {
 		e := es[i]
 		switch {
 		case halts(r.Stdout) && e.m.Band.LessThan(v2169):
-			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from 2.1.69); exit 2 instead", e.label(), e.m.name(), e.m.Band)
+			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from %s); exit 2 instead", e.label(), e.m.name(), e.m.Band, v2169)
 		case halts(r.Stdout):
 			channels["continue:false"]++
 		case r.Exit == 2:

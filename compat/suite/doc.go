@@ -35,7 +35,16 @@
 // TeammateIdle handlers from the native band manifests, if any.
 //
 // A fallback command is the native command plus " --via <FiredEvent>", as
-// hookgen writes it.
+// hookgen writes it. An exec-form handler ("command" the program, "args" its
+// arguments, 2.1.139+) is read as the shell line that runs it the same
+// (manifests.JoinExec) and run through sh -c like the others.
+//
+// A case that runs handlers is SKIP, never PASS, when a run never reached
+// its handler: the shell could not start the program (exit 126 or 127), or
+// a launcher found no binary and failed open (hookwright's launcher says
+// "hookwright: no binary for ..."). Such a case exercised nothing. [IDMap]
+// says how each case decides: by behaviour (running the hooks), by the
+// loader's rules, or by a file's content.
 //
 // # The cases
 //
@@ -43,13 +52,16 @@
 //
 //	COMPAT-01  No manifest a release before 2.1.33 may load names TeammateIdle or
 //	           TaskCompleted: such a release rejects the whole file and registers no hook.
-//	COMPAT-02  No manifest has "$schema" or any top-level key besides "description" and
-//	           "hooks": releases up to 2.1.252 reject the whole file over one.
+//	COMPAT-02  Top-level keys are "description", "hooks" and "$schema", which load on every
+//	           release seen (compat/FACTS.md); any other key is a WARN (none seen rejected).
 //	COMPAT-03  Every manifest is one JSON object: valid UTF-8, no byte order mark, no
 //	           trailing data, no duplicate keys (JSON.parse keeps the last, losing a hook).
 //	COMPAT-04  Every manifest fits the JSON Schema of each release under test that may
 //	           load it (package schemas): events on the band's whitelist, only fields and
-//	           handler types the band has, matchers only on events that take one.
+//	           handler types the band has. Errors (the release rejects the file: an unknown
+//	           event up to 2.1.252) FAIL; what the release loads and ignores (an unknown
+//	           event from 2.1.257, unknown group or handler keys, a matcher on an event
+//	           that takes none) is a WARN.
 //	COMPAT-05  Each manifest's events and matcher groups equal what the spec gives for
 //	           its band: nothing lost, nothing extra.
 //	COMPAT-06  Every file a command names under ${CLAUDE_PLUGIN_ROOT} exists; the program

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -41,6 +42,30 @@ type result struct {
 	Stdout, Stderr string
 	TimedOut       bool
 	Err            error // the command could not be run at all
+	// NotRun says why the handler itself did not run although the command
+	// did: the shell found no program (exit 126/127), or a launcher
+	// found no binary and failed open. "" when it ran.
+	NotRun string
+}
+
+// launcherMissing is how hookwright's launcher (plugin/bin/hookwright)
+// says it found no binary for the platform; it then exits 0.
+const launcherMissing = "hookwright: no binary for "
+
+// notRun tells a command that never reached its handler.
+func notRun(r result) string {
+	switch {
+	case r.Err != nil || r.TimedOut:
+		return ""
+	case r.Exit == 126 || r.Exit == 127:
+		return fmt.Sprintf("the shell could not start the program (exit %d: %s)", r.Exit, firstLine(r.Stderr))
+	}
+	for _, out := range []string{r.Stderr, r.Stdout} {
+		if i := strings.Index(out, launcherMissing); i >= 0 {
+			return "the launcher found no binary and failed open (" + firstLine(out[i:]) + ")"
+		}
+	}
+	return ""
 }
 
 // String describes the result in a few words for a case's reason.
@@ -98,6 +123,25 @@ func firstLine(s string) string {
 type runner struct {
 	root string // the plugin folder
 	tmp  string // scratch parent
+
+	mu     sync.Mutex
+	missed []string // NotRun reasons of the current case's runs
+}
+
+// note records that a run of the current case did not reach its handler.
+func (r *runner) note(why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.missed = append(r.missed, why)
+}
+
+// takeMissed returns and clears the reasons noted since the last call.
+func (r *runner) takeMissed() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := r.missed
+	r.missed = nil
+	return m
 }
 
 // run executes c through sh -c in a fresh project folder and HOME, with
@@ -168,6 +212,9 @@ func (r *runner) run(ctx context.Context, c call) result {
 		res.Exit = exit.ExitCode()
 	default:
 		res.Err = err
+	}
+	if res.NotRun = notRun(res); res.NotRun != "" {
+		r.note(res.NotRun)
 	}
 	return res
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/manifests"
 )
 
 // Manifest is one hooks.json of the plugin under test.
@@ -43,7 +44,12 @@ type Handler struct {
 	Event   string
 	Matcher string
 	Type    string
+	// Command is the shell command line; an exec-form handler ("command"
+	// the program, "args" its arguments, 2.1.139+) is written as the line
+	// that runs it the same through sh -c (manifests.JoinExec).
 	Command string
+	// Exec is true for an exec-form handler.
+	Exec bool
 	// Timeout is the raw "timeout" value, nil when absent.
 	Timeout any
 	// Pointer locates the handler in the file (a JSON pointer).
@@ -191,8 +197,17 @@ func walkHooks(doc map[string]any) (events []string, hs []Handler) {
 				obj, _ := h.(map[string]any)
 				typ, _ := obj["type"].(string)
 				cmd, _ := obj["command"].(string)
+				args, exec := obj["args"].([]any)
+				if exec {
+					argv := []string{cmd}
+					for _, a := range args {
+						s, _ := a.(string)
+						argv = append(argv, s)
+					}
+					cmd = manifests.JoinExec(argv)
+				}
 				hs = append(hs, Handler{
-					Event: ev, Matcher: matcher, Type: typ, Command: cmd, Timeout: obj["timeout"],
+					Event: ev, Matcher: matcher, Type: typ, Command: cmd, Exec: exec, Timeout: obj["timeout"],
 					Pointer: fmt.Sprintf("/hooks/%s/%d/hooks/%d", escapePointer(ev), gi, hi),
 				})
 			}

@@ -40,6 +40,10 @@ const (
 	Pass Status = "PASS"
 	Fail Status = "FAIL"
 	Skip Status = "SKIP"
+	// Warn: the releases load the plugin, but ignore something in it (an
+	// unknown key, an unknown event from 2.1.257) or the claim is
+	// unverified. It does not fail `hookgen compat`.
+	Warn Status = "WARN"
 )
 
 // Outcome is the verdict of one case on one plugin.
@@ -53,9 +57,9 @@ type Outcome struct {
 }
 
 // String is the line `hookgen compat` prints: "PASS COMPAT-03 title: detail"
-// or "FAIL ALT-02: reason".
+// or "FAIL ALT-02: reason" (and "WARN COMPAT-02: reason").
 func (o Outcome) String() string {
-	if o.Status == Fail {
+	if o.Status == Fail || o.Status == Warn {
 		return fmt.Sprintf("FAIL %s: %s", o.ID, o.Detail)
 	}
 	s := fmt.Sprintf("%s %s %s", o.Status, o.ID, o.Title)
@@ -78,6 +82,11 @@ type skipped struct{ why string }
 func (s skipped) Error() string { return s.why }
 
 func skip(format string, args ...any) error { return skipped{fmt.Sprintf(format, args...)} }
+
+// warned is returned by a check whose findings the releases survive.
+type warned struct{ why string }
+
+func (w warned) Error() string { return w.why }
 
 // Session is one plugin under test: the folder read once, the releases,
 // the spec, and a scratch area for running its hooks.
@@ -123,17 +132,41 @@ func (s *Session) Close() error { return os.RemoveAll(s.run.tmp) }
 // Check runs one case.
 func (s *Session) Check(ctx context.Context, c Case) Outcome {
 	o := Outcome{ID: c.ID, Title: c.Title, Status: Pass}
+	s.run.takeMissed()
 	detail, err := c.check(ctx, s)
+	missed := s.run.takeMissed()
 	var sk skipped
+	var wn warned
 	switch {
 	case errors.As(err, &sk):
 		o.Status, o.Detail = Skip, sk.why
+	case errors.As(err, &wn):
+		o.Status, o.Detail = Warn, wn.why
 	case err != nil:
 		o.Status, o.Detail = Fail, err.Error()
+	case len(missed) > 0:
+		// A behaviour case whose handler never ran exercised nothing.
+		o.Status = Skip
+		o.Detail = fmt.Sprintf("not exercised: %s never reached the handler: %s", plural(len(missed), "run"), missed[0])
 	default:
 		o.Detail = detail
 	}
 	return o
+}
+
+// Tally counts outcomes by status.
+func Tally(outcomes []Outcome) (pass, fail, skip int) {
+	for _, o := range outcomes {
+		switch o.Status {
+		case Pass:
+			pass++
+		case Fail:
+			fail++
+		case Skip:
+			skip++
+		}
+	}
+	return pass, fail, skip
 }
 
 // Run checks the plugin of cfg with every case, in order, writing one line

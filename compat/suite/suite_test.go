@@ -380,3 +380,114 @@ func versions(t *testing.T, vs ...string) []*semver.Version {
 	}
 	return out
 }
+
+// TestWithoutBinariesNothingPasses runs the suite on hookwright's plugin
+// as a fresh clone has it before make plugin: the launcher without its
+// binaries, which fails open. COMPAT-06 fails, and no case that runs
+// handlers may pass, since none of them reached a handler.
+func TestWithoutBinariesNothingPasses(t *testing.T) {
+	built := pluginT(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	if out, err := exec.Command("cp", "-R", filepath.Dir(built), repo).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	bins, _ := filepath.Glob(filepath.Join(repo, "plugin", "bin", "hookwright-*"))
+	for _, b := range bins {
+		os.Remove(b)
+	}
+	spec := manifests.Hookwright()
+	outcomes, _, err := Run(context.Background(), Config{Dir: filepath.Join(repo, "plugin"), Spec: &spec, Versions: versions(t, "2.0.30", "2.1.33")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for _, o := range outcomes {
+		runsHandlers := strings.HasPrefix(o.ID, "ALT-") && o.ID >= "ALT-04" || strings.HasPrefix(o.ID, "REG-") && o.ID >= "REG-06"
+		switch {
+		case o.ID == "COMPAT-06" && o.Status != Fail:
+			t.Errorf("%s, want FAIL: the binaries are missing", o)
+		case runsHandlers && o.Status == Pass:
+			t.Errorf("%s, but no handler ran", o)
+		case o.Status == Skip && strings.Contains(o.Detail, "launcher found no binary"):
+			skipped++
+		}
+	}
+	if skipped == 0 {
+		t.Errorf("no case says its handler never ran")
+	}
+	if _, fail, skip := Tally(outcomes); fail == 0 || skip < skipped {
+		t.Errorf("Tally: %d failed, %d skipped", fail, skip)
+	}
+}
+
+// TestIDMapCoversEveryCase keeps IDMap in case order, one row per case,
+// and compat/REPORT.md carrying the table as IDTable writes it.
+func TestIDMapCoversEveryCase(t *testing.T) {
+	cases, ids := Cases(), IDMap()
+	if len(ids) != len(cases) || len(cases) != 28 {
+		t.Fatalf("%d mappings for %d cases, want 28 each", len(ids), len(cases))
+	}
+	for i, c := range cases {
+		if ids[i].ID != c.ID || ids[i].How == "" || (ids[i].By != ByBehaviour && ids[i].By != ByLoader && ids[i].By != ByContent) {
+			t.Errorf("IDMap()[%d] = %+v for case %s", i, ids[i], c.ID)
+		}
+	}
+	report, err := os.ReadFile(filepath.Join("..", "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), IDTable()) {
+		t.Errorf("compat/REPORT.md lacks the current ID table; run make compat, or paste suite.IDTable()")
+	}
+}
+
+// TestBkitShapedPlugin runs the suite on a plugin in the shape of bkit
+// v2.1.38, which was loaded in real releases (compat/FACTS.md): 2.1.252
+// registered all 28 of its hooks, top-level $schema and all, and 2.1.33
+// refused the whole plugin over plugin.json's displayName. The suite must
+// report exactly that: nothing fails on 2.1.252 and COMPAT-02 passes; on
+// 2.1.33 REG-02 (displayName) fails, and COMPAT-04 fails because 2.1.33's
+// validator lacks events the file names (ConfigChange and later).
+func TestBkitShapedPlugin(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed")
+	}
+	dir := filepath.Join("testdata", "bkit-2.1.38")
+	if testing.Short() {
+		// The loader-facing cases only; the full run also runs the 28
+		// node hooks through every REG case (about 40 s).
+		for _, tt := range []struct {
+			release string
+			want    map[string]Status
+		}{
+			{"2.1.252", map[string]Status{"COMPAT-01": Skip, "COMPAT-02": Pass, "COMPAT-03": Pass, "COMPAT-04": Pass, "COMPAT-07": Pass, "REG-01": Pass, "REG-02": Skip}},
+			{"2.1.33", map[string]Status{"COMPAT-02": Pass, "COMPAT-04": Fail, "REG-02": Fail}},
+		} {
+			s, err := Open(Config{Dir: dir, Versions: versions(t, tt.release)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range Cases() {
+				if want, ok := tt.want[c.ID]; ok {
+					if o := s.Check(context.Background(), c); o.Status != want {
+						t.Errorf("%s on %s: %s; want %s", c.ID, tt.release, o, want)
+					}
+				}
+			}
+			s.Close()
+		}
+		return
+	}
+	outcomes := checkFailures(t, Config{Dir: dir, Versions: versions(t, "2.1.252")}, nil)
+	for _, o := range outcomes {
+		if o.ID == "COMPAT-02" && o.Status != Pass {
+			t.Errorf("COMPAT-02 on 2.1.252: %s; want PASS, since $schema loads", o)
+		}
+	}
+	outcomes = checkFailures(t, Config{Dir: dir, Versions: versions(t, "2.1.33")}, []string{"COMPAT-04", "REG-02"})
+	for _, o := range outcomes {
+		if o.ID == "COMPAT-04" && (strings.Contains(o.Detail, "$schema") || !strings.Contains(o.Detail, "ConfigChange")) {
+			t.Errorf("COMPAT-04 on 2.1.33 blames the wrong thing: %s", o)
+		}
+	}
+}

@@ -31,8 +31,9 @@ type Options struct {
 	// VersionHow says how it was found, or why not.
 	Version    *semver.Version
 	VersionHow string
-	// PluginRoot is the installed plugin folder, "" when none.
-	PluginRoot string
+	// PluginRoot is the installed plugin folder, "" when none; PluginHow
+	// says how it was found (see [PluginRoot]).
+	PluginRoot, PluginHow string
 	// Settings lists settings files to look for hookwright hooks in.
 	Settings []string
 	// Project is the project folder (config and journal).
@@ -130,28 +131,45 @@ func plugin(o Options) Report {
 		r = append(r, Finding{Topic: topic, OK: ok, Detail: fmt.Sprintf(format, args...), Fix: fix})
 	}
 	root := o.PluginRoot
+	if o.PluginHow != "" {
+		add("plugin", true, "", "%s (%s)", root, o.PluginHow)
+	}
 	hooksPath := filepath.Join(root, "hooks", "hooks.json")
 	data, err := os.ReadFile(hooksPath)
 	switch {
 	case err != nil:
 		add("manifest", false, "reinstall the plugin", "%v", err)
 	default:
-		edge, ok := native.InstalledBand(root)
+		edge, direct, ok := native.InstalledBand(root)
 		what := "not one of the shipped bands (edited or generated elsewhere)"
 		if ok {
 			what = "band " + edge.String()
+			if direct {
+				what += ", calling the platform binary directly"
+			}
 		}
 		if o.Version == nil {
 			add("manifest", true, "", "%s is %s", hooksPath, what)
 			break
 		}
 		vs, verr := schemas.Validate(o.Version, data)
+		want := ""
+		if b, err := compat.BandOf(o.Version); err == nil {
+			want = b.String()
+		}
+		vs = schemas.Errors(vs) // warnings: the release loads the file
 		switch {
 		case verr != nil || len(vs) > 0:
-			add("manifest", false, fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath),
+			fix := fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath)
+			if band := filepath.Join(root, "hooks", "bands", want+".json"); want != "" && ok {
+				if _, err := os.Stat(band); err == nil {
+					fix = fmt.Sprintf("cp %q %q (the shipped band of Claude Code %s; after a downgrade the runtime cannot switch back, since the release rejects the file before any hook runs)", band, hooksPath, o.Version)
+				}
+			}
+			add("manifest", false, fix,
 				"%s (%s) would be rejected by Claude Code %s: %v%v", hooksPath, what, o.Version, vs, errString(verr))
-		case ok && edge.Less(native.NativeSince) && !releaseLess(o.Version, native.NativeSince):
-			add("manifest", true, "", "%s is %s: fallbacks stand in for TeammateIdle/TaskCompleted until the runtime switches to the native band at the end of a session", hooksPath, what)
+		case ok && want != "" && (!direct || edge.String() != want):
+			add("manifest", true, "", "%s is %s, which Claude Code %s loads; the runtime switches it to band %s, calling the binary directly, at the first Stop of a session", hooksPath, what, o.Version, want)
 		default:
 			add("manifest", true, "", "%s is %s, which Claude Code %s loads", hooksPath, what, o.Version)
 		}
@@ -266,10 +284,6 @@ func uniq(ss []string) []string {
 		}
 	}
 	return out
-}
-
-func releaseLess(v *semver.Version, r native.Release) bool {
-	return v.LessThan(semver.New(uint64(r[0]), uint64(r[1]), uint64(r[2]), "", ""))
 }
 
 func errString(err error) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
 )
 
@@ -95,5 +96,40 @@ func TestSettingsHooks(t *testing.T) {
 	r = Run(Options{VersionHow: "claude not on PATH", Project: t.TempDir()})
 	if r.OK() || !strings.Contains(report(r), "not found") {
 		t.Errorf("no release and no install not reported:\n%s", report(r))
+	}
+}
+
+// TestPluginRootFollowsTheRelease lays out a folder-marketplace install as
+// the releases write it and checks where each release runs the plugin.
+func TestPluginRootFollowsTheRelease(t *testing.T) {
+	home := t.TempDir()
+	market := filepath.Join(t.TempDir(), "clone")
+	write := func(path, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(market, ".claude-plugin", "marketplace.json"), `{"name":"hw","plugins":[{"name":"hookwright","source":"./plugin"}]}`)
+	write(filepath.Join(home, ".claude", "plugins", "known_marketplaces.json"),
+		`{"hw":{"source":{"source":"directory","path":"`+market+`"},"installLocation":"`+market+`"}}`)
+	inPlace := filepath.Join(market, "plugin")
+	// 2.0.30 writes no installed_plugins.json and runs the folder.
+	if root, _ := PluginRoot(home, semver.MustParse("2.0.30")); root != inPlace {
+		t.Errorf("2.0.30: PluginRoot = %q, want %q", root, inPlace)
+	}
+	cache := filepath.Join(home, ".claude", "plugins", "cache", "hw", "hookwright", "0.1.0")
+	write(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"),
+		`{"version":2,"plugins":{"hookwright@hw":[{"scope":"user","installPath":"`+cache+`"}]}}`)
+	for v, want := range map[string]string{"2.1.25": cache, "2.1.61": cache, "2.1.200": inPlace, "2.1.330": inPlace} {
+		if root, how := PluginRoot(home, semver.MustParse(v)); root != want {
+			t.Errorf("%s: PluginRoot = %q (%s), want %q", v, root, how, want)
+		}
+	}
+	if root, _ := PluginRoot(t.TempDir(), nil); root != "" {
+		t.Errorf("no install: PluginRoot = %q", root)
 	}
 }

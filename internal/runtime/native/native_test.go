@@ -8,14 +8,16 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // pluginRoot copies the real plugin's manifests into a fresh install-like
 // folder and returns its root.
 func pluginRoot(t *testing.T) string {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "cache", "hookwright", "0.1.0")
-	src := filepath.Join("..", "..", "plugin", "hooks")
+	root := filepath.Join(t.TempDir(), "cache", "hookwright", "0.1.0", "plugin")
+	src := filepath.Join("..", "..", "..", "plugin", "hooks")
 	files, _ := filepath.Glob(filepath.Join(src, "bands", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no band files under plugin/hooks/bands")
@@ -50,8 +52,23 @@ func transcript(t *testing.T, v string) string {
 	return path
 }
 
+// testPlatform names the fake platform binary the tests put in bin/.
+const testPlatform = "testos-testarch"
+
 func opts(t *testing.T, root, session, transcriptPath string) Options {
-	return Options{PluginRoot: root, SessionID: session, TranscriptPath: transcriptPath, Enabled: true, StateDir: filepath.Join(filepath.Dir(root), "state")}
+	return Options{PluginRoot: root, SessionID: session, TranscriptPath: transcriptPath, Enabled: true,
+		StateDir: filepath.Join(filepath.Dir(root), "state"), Platform: testPlatform}
+}
+
+// withBinary puts an executable bin/hookwright-<testPlatform> in root.
+func withBinary(t *testing.T, root string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(root, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "bin", "hookwright-"+testPlatform), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func mustRead(t *testing.T, path string) string {
@@ -63,30 +80,79 @@ func mustRead(t *testing.T, path string) string {
 	return string(data)
 }
 
-func TestSwitchesOnceOn2133(t *testing.T) {
+// bandFile is the shipped band file of edge in root, in the direct form.
+func bandFile(t *testing.T, root, edge string) string {
+	return string(Direct([]byte(mustRead(t, filepath.Join(root, "hooks", "bands", edge+".json"))), testPlatform))
+}
+
+// TestSwitchesToTheExactBand runs one session per release on a fresh
+// install: the manifest becomes the band of the release, in the direct
+// form, whatever the release.
+func TestSwitchesToTheExactBand(t *testing.T) {
+	for _, c := range []struct{ release, band string }{
+		{"2.0.30", "2.0.12"}, {"2.0.50", "2.0.45"}, {"2.1.16", "2.1.16"}, {"2.1.25", "2.1.16"},
+		{"2.1.32", "2.1.16"}, {"2.1.33", "2.1.33"}, {"2.1.61", "2.1.50"}, {"2.1.200", "2.1.152"}, {"2.1.330", "2.1.257"},
+	} {
+		t.Run(c.release, func(t *testing.T) {
+			root := pluginRoot(t)
+			withBinary(t, root)
+			out, err := Check(opts(t, root, "s1", transcript(t, c.release)))
+			if err != nil || !out.Switched || !out.Direct || out.To.String() != c.band || out.From != (Release{2, 0, 12}) {
+				t.Fatalf("Check = %+v, %v; want a direct switch 2.0.12 → %s", out, err, c.band)
+			}
+			got := mustRead(t, filepath.Join(root, "hooks", "hooks.json"))
+			if got != bandFile(t, root, c.band) {
+				t.Errorf("hooks.json is not band %s in the direct form", c.band)
+			}
+			if strings.Contains(got, `/bin/hookwright\"`) || strings.Contains(got, `/bin/hookwright"`) {
+				t.Errorf("hooks.json still calls the launcher:\n%s", got)
+			}
+			if !strings.Contains(out.Message, c.release) || !strings.Contains(out.Message, c.band) || strings.Contains(out.Message, "\n") {
+				t.Errorf("Message = %q, want one line naming %s and %s", out.Message, c.release, c.band)
+			}
+		})
+	}
+}
+
+// TestExecFormOnExecBands checks the direct form of a band from 2.1.139
+// starts the binary with no shell: the program is the binary itself and
+// the event is an argument.
+func TestExecFormOnExecBands(t *testing.T) {
 	root := pluginRoot(t)
-	o := opts(t, root, "s1", transcript(t, "2.1.33"))
-	out, err := Check(o)
-	if err != nil || !out.Switched {
-		t.Fatalf("Check = %+v, %v; want a switch", out, err)
+	withBinary(t, root)
+	o := opts(t, root, "s1", "")
+	o.AIAgent = "claude-code_2-1-330_harness"
+	if out, err := Check(o); err != nil || !out.Switched {
+		t.Fatalf("Check = %+v, %v", out, err)
 	}
-	if out.From != (Release{2, 0, 12}) || out.To != (Release{2, 1, 33}) {
-		t.Errorf("From %s To %s, want 2.0.12 → 2.1.33", out.From, out.To)
+	got := mustRead(t, filepath.Join(root, "hooks", "hooks.json"))
+	want := `"command": "${CLAUDE_PLUGIN_ROOT}/bin/hookwright-` + testPlatform + `",`
+	if !strings.Contains(got, want) || !strings.Contains(got, `"args": [`) || strings.Contains(got, `\"`) {
+		t.Errorf("hooks.json on 2.1.330 is not in the exec form with the binary as program:\n%s", got)
 	}
-	hooks := mustRead(t, filepath.Join(root, "hooks", "hooks.json"))
-	if hooks != mustRead(t, filepath.Join(root, "hooks", "bands", "2.1.33.json")) {
-		t.Errorf("hooks.json is not the 2.1.33 band")
-	}
-	if !strings.Contains(out.Message, "2.1.33") || strings.Contains(out.Message, "\n") {
-		t.Errorf("Message = %q, want one line naming 2.1.33", out.Message)
+}
+
+func TestSwitchesOnceAndAgainAfterAnUpgrade(t *testing.T) {
+	root := pluginRoot(t)
+	withBinary(t, root)
+	o := opts(t, root, "s1", transcript(t, "2.1.25"))
+	if out, err := Check(o); err != nil || !out.Switched || out.To != (Release{2, 1, 16}) {
+		t.Fatalf("first Check = %+v, %v", out, err)
 	}
 	again, err := Check(o)
 	if err != nil || again.Switched || again.Reason != "already checked in this session" {
 		t.Errorf("second Check in the session = %+v, %v", again, err)
 	}
-	next, err := Check(opts(t, root, "s2", o.TranscriptPath))
-	if err != nil || next.Switched || !strings.HasPrefix(next.Reason, "already on band 2.1.33") {
-		t.Errorf("Check in the next session = %+v, %v", next, err)
+	same, err := Check(opts(t, root, "s2", o.TranscriptPath))
+	if err != nil || same.Switched || same.Reason != "already on band 2.1.16" {
+		t.Errorf("next session on the same release = %+v, %v", same, err)
+	}
+	up, err := Check(opts(t, root, "s3", transcript(t, "2.1.33")))
+	if err != nil || !up.Switched || up.From != (Release{2, 1, 16}) || up.To != (Release{2, 1, 33}) {
+		t.Fatalf("session after an upgrade to 2.1.33 = %+v, %v; want 2.1.16 → 2.1.33", up, err)
+	}
+	if mustRead(t, filepath.Join(root, "hooks", "hooks.json")) != bandFile(t, root, "2.1.33") {
+		t.Errorf("hooks.json is not the 2.1.33 band after the upgrade")
 	}
 	left, _ := filepath.Glob(filepath.Join(root, "hooks", ".hooks-*"))
 	if len(left) != 0 {
@@ -94,25 +160,16 @@ func TestSwitchesOnceOn2133(t *testing.T) {
 	}
 }
 
-func TestNeverSwitchesOn2030(t *testing.T) {
+// TestWithoutBinaryKeepsTheLauncher: a plugin without its platform binary
+// still gets its band, calling the launcher as shipped.
+func TestWithoutBinaryKeepsTheLauncher(t *testing.T) {
 	root := pluginRoot(t)
-	before := mustRead(t, filepath.Join(root, "hooks", "hooks.json"))
-	out, err := Check(opts(t, root, "s1", transcript(t, "2.0.30")))
-	if err != nil || out.Switched || out.Running != (Release{2, 0, 30}) {
-		t.Fatalf("Check = %+v, %v; want no switch on 2.0.30", out, err)
+	out, err := Check(opts(t, root, "s1", transcript(t, "2.1.25")))
+	if err != nil || !out.Switched || out.Direct || out.To != (Release{2, 1, 16}) {
+		t.Fatalf("Check = %+v, %v", out, err)
 	}
-	if mustRead(t, filepath.Join(root, "hooks", "hooks.json")) != before {
-		t.Errorf("hooks.json changed on 2.0.30")
-	}
-}
-
-func TestAIAgentPicksGreatestBand(t *testing.T) {
-	root := pluginRoot(t)
-	o := opts(t, root, "s1", "")
-	o.AIAgent = "claude-code_2-1-330_harness"
-	out, err := Check(o)
-	if err != nil || !out.Switched || out.Running != (Release{2, 1, 330}) || out.To != (Release{2, 1, 257}) {
-		t.Fatalf("Check = %+v, %v; want a switch to 2.1.257 for 2.1.330", out, err)
+	if mustRead(t, filepath.Join(root, "hooks", "hooks.json")) != mustRead(t, filepath.Join(root, "hooks", "bands", "2.1.16.json")) {
+		t.Errorf("hooks.json is not the shipped 2.1.16 band")
 	}
 }
 
@@ -143,11 +200,19 @@ func TestLeavesAloneWhatItDoesNotOwn(t *testing.T) {
 			t.Errorf("Check = %+v, %v; want the edited manifest left alone", out, err)
 		}
 	})
-	t.Run("source checkout", func(t *testing.T) {
+	t.Run("development checkout", func(t *testing.T) {
 		root := pluginRoot(t)
-		os.Mkdir(filepath.Join(filepath.Dir(root), ".git"), 0o755)
+		os.WriteFile(filepath.Join(filepath.Dir(root), "go.mod"), []byte("// x\nmodule github.com/hookwright/hookwright\n\ngo 1.24\n"), 0o644)
 		out, err := Check(opts(t, root, "s1", transcript(t, "2.1.33")))
-		if err != nil || out.Switched || out.Reason != "the plugin root is a source checkout" {
+		if err != nil || out.Switched || !strings.HasPrefix(out.Reason, "the plugin root is a development checkout") {
+			t.Errorf("Check = %+v, %v", out, err)
+		}
+	})
+	t.Run("source file in the plugin", func(t *testing.T) {
+		root := pluginRoot(t)
+		os.WriteFile(filepath.Join(root, "release.sh"), []byte("#!/bin/sh\n"), 0o755)
+		out, err := Check(opts(t, root, "s1", transcript(t, "2.1.33")))
+		if err != nil || out.Switched || !strings.HasPrefix(out.Reason, "the plugin root is a development checkout") {
 			t.Errorf("Check = %+v, %v", out, err)
 		}
 	})
@@ -159,6 +224,23 @@ func TestLeavesAloneWhatItDoesNotOwn(t *testing.T) {
 			t.Errorf("Check = %+v, %v", out, err)
 		}
 	})
+}
+
+// TestGitCloneOfTheReleaseSwitches: a marketplace that is a git clone of
+// the release branch (.git and .claude-plugin above the plugin, another
+// module's go.mod even) is an install, which releases from 2.1.200 run in
+// place.
+func TestGitCloneOfTheReleaseSwitches(t *testing.T) {
+	root := pluginRoot(t)
+	withBinary(t, root)
+	clone := filepath.Dir(root)
+	os.Mkdir(filepath.Join(clone, ".git"), 0o755)
+	os.Mkdir(filepath.Join(clone, ".claude-plugin"), 0o755)
+	os.WriteFile(filepath.Join(clone, "go.mod"), []byte("module example.com/other\n"), 0o644)
+	out, err := Check(opts(t, root, "s1", transcript(t, "2.1.330")))
+	if err != nil || !out.Switched {
+		t.Fatalf("Check = %+v, %v; want a switch in a git clone of the release", out, err)
+	}
 }
 
 // TestRefusesABandFileNewerThanItsName tampers with the 2.1.33 band file
@@ -182,7 +264,7 @@ func TestRefusesABandFileNewerThanItsName(t *testing.T) {
 // whitelist at its own edge, and that each is refused one band earlier
 // where it uses something new.
 func TestShippedBandsAreAccepted(t *testing.T) {
-	bands, err := shippedBands(filepath.Join("..", "..", "plugin"))
+	bands, err := shippedBands(filepath.Join("..", "..", "..", "plugin"))
 	if err != nil || len(bands) == 0 {
 		t.Fatalf("shippedBands: %v, %d", err, len(bands))
 	}
@@ -197,37 +279,40 @@ func TestShippedBandsAreAccepted(t *testing.T) {
 	}
 }
 
-// TestWhitelistMatchesTheMatrix keeps the embedded copy equal to compat.
+// TestWhitelistMatchesTheMatrix checks that the whitelist [Accepts] reads
+// (the generated release table in package hooks) holds every event and key
+// of compat's matrix with its first release.
 func TestWhitelistMatchesTheMatrix(t *testing.T) {
-	seen := map[string]bool{}
 	for _, f := range compat.All(compat.KindEvent) {
-		seen[f.Name] = true
-		if got, ok := Events[f.Name]; !ok || got.String() != f.Version().String() {
-			t.Errorf("Events[%s] = %s (present %v), compat says %s", f.Name, got, ok, f.Since)
+		if got, ok := hooks.EventSince(hooks.Event(f.Name)); !ok || got.String() != f.Version().String() {
+			t.Errorf("EventSince(%s) = %s (present %v), compat says %s", f.Name, got, ok, f.Since)
 		}
 	}
-	for name := range Events {
-		if !seen[name] {
-			t.Errorf("Events has %s, which compat does not know", name)
-		}
-	}
-	levels := map[compat.Scope]string{compat.ScopeFile: "file", compat.ScopeGroup: "group", compat.ScopeHandler: "handler"}
-	n := 0
 	for _, f := range compat.All(compat.KindField) {
-		level, ok := levels[f.Scope]
-		if !ok {
-			continue
-		}
-		n++
-		if got, ok := Fields[level][f.Name]; !ok || got.String() != f.Version().String() {
-			t.Errorf("Fields[%s][%s] = %s (present %v), compat says %s", level, f.Name, got, ok, f.Since)
+		if got, ok := hooks.KeySince(string(f.Scope), f.Name); !ok || got.String() != f.Version().String() {
+			t.Errorf("KeySince(%s, %s) = %s (present %v), compat says %s", f.Scope, f.Name, got, ok, f.Since)
 		}
 	}
-	total := 0
-	for _, m := range Fields {
-		total += len(m)
+	var latest Release
+	for _, ev := range []string{"TeammateIdle", "TaskCompleted"} {
+		f, _ := compat.Lookup(compat.KindEvent, ev)
+		if r := mustRelease(t, f.Since); latest.Less(r) {
+			latest = r
+		}
 	}
-	if total != n {
-		t.Errorf("Fields has %d keys, compat %d", total, n)
+	if NativeSince != latest {
+		t.Errorf("NativeSince = %s; the matrix's team events arrive by %s", NativeSince, latest)
 	}
+	if _, ok := hooks.EventSince("NoSuchEvent"); ok {
+		t.Error("EventSince knows NoSuchEvent")
+	}
+}
+
+func mustRelease(t *testing.T, s string) Release {
+	t.Helper()
+	r, err := ccversion.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

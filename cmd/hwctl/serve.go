@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwright/hookwright/internal/store"
+	"github.com/hookwright/hookwright/internal/web"
+)
+
+func serveCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "web dashboard: live feed, sessions and timelines, PDCA board, work units, team status",
+		Description: `Serves the dashboard and its API from the project's store, ingesting the
+journal every --poll. Pages: live feed of hook calls (blocks highlighted, with
+reason and duration), sessions with each one's timeline, the PDCA board, work
+units and team status. Everything is in the binary; the page loads nothing
+from elsewhere.
+
+   GET /events            text/event-stream, one "hook" message per new call;
+                          reconnecting with Last-Event-ID resumes after it
+   GET /api/events        ?session= &event= &decision= &tool= &agent= &since=24h &limit= &before=ID &after=ID
+   GET /api/sessions      ?since= &limit=
+   GET /api/pdca  /api/work  /api/team  /api/counts
+
+It binds to loopback. Another address needs --token (or $HWCTL_TOKEN); every
+request must then send "Authorization: Bearer TOKEN" or ?token=TOKEN.
+--addr 127.0.0.1:0 picks a free port. The URL is printed on stdout.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7466", Usage: "listen on `HOST:PORT`"},
+			&cli.StringFlag{Name: "token", EnvVars: []string{"HWCTL_TOKEN"}, Usage: "require this `TOKEN` on every request"},
+			&cli.DurationFlag{Name: "poll", Value: 100 * time.Millisecond, Usage: "how often to ingest the journal"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("serve takes no arguments, not %q", c.Args().First())
+			}
+			addr, token := c.String("addr"), c.String("token")
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return usageError("--addr %q: want HOST:PORT, e.g. 127.0.0.1:7466", addr)
+			}
+			loopback := web.IsLoopback(addr)
+			if !loopback && token == "" {
+				return usageError("--addr %s is not loopback: anyone who reaches it could read the journal; pass --token TOKEN (or set HWCTL_TOKEN)", addr)
+			}
+			st, err := store.Open(c.Context, s.projectDir(c))
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			srv := &web.Server{Store: st, Token: token, Loopback: loopback, Poll: c.Duration("poll"),
+				OnError: func(err error) { fmt.Fprintln(s.err, "hwctl serve: ingest:", err) }}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			url := "http://" + ln.Addr().String() + "/"
+			if token != "" {
+				url += "?token=" + token
+			}
+			fmt.Fprintf(s.out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
+			ctx, cancel := context.WithCancel(c.Context)
+			defer cancel()
+			go srv.Run(ctx)
+			hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
+				BaseContext: func(net.Listener) context.Context { return ctx }}
+			done := make(chan error, 1)
+			go func() { done <- hs.Serve(ln) }()
+			select {
+			case err := <-done:
+				return err
+			case <-ctx.Done():
+				shut, stop := context.WithTimeout(context.Background(), 2*time.Second)
+				defer stop()
+				hs.Shutdown(shut)
+				if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+					return err
+				}
+				return nil
+			}
+		},
+	}
+}

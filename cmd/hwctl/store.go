@@ -1,0 +1,266 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwright/hookwright/internal/store"
+)
+
+// openStore opens the project's store and adds what the journal gained.
+func (s streams) openStore(c *cli.Context) (*store.Store, error) {
+	st, err := store.Open(c.Context, s.projectDir(c))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.Ingest(c.Context, 0); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	return st, nil
+}
+
+func ingestCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "ingest",
+		Usage: "add the journal's new lines to the store (.hookwright/hookwright.db)",
+		Description: `Every query command ingests first; run this to fill the store ahead of time,
+or with --rebuild to delete the database and rebuild it from the journal
+(after a crash, a corrupt file or a schema from a newer hwctl). A run that is
+killed loses nothing and a re-run adds nothing: the read offsets are stored
+in the same transaction as the rows.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "rebuild", Usage: "delete the database first and rebuild it from the journal"},
+			&cli.IntFlag{Name: "batch", Value: store.DefaultBatch, Usage: "journal lines per transaction"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing on success"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("ingest takes no arguments, not %q", c.Args().First())
+			}
+			dir := s.projectDir(c)
+			if c.Bool("rebuild") {
+				if err := store.Remove(dir); err != nil {
+					return err
+				}
+			}
+			st, err := store.Open(c.Context, dir)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			start := time.Now()
+			stats, err := st.Ingest(c.Context, c.Int("batch"))
+			if err != nil {
+				return fmt.Errorf("ingest: %w", err)
+			}
+			if !c.Bool("quiet") {
+				took := time.Since(start)
+				fmt.Fprintf(s.out, "%d new journal lines (%d did not parse) in %s; %s holds %d events\n",
+					stats.Lines, stats.Bad, took.Round(time.Millisecond), st.Path(), stats.LastID)
+			}
+			return nil
+		},
+	}
+}
+
+func sessionsCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "sessions",
+		Usage: "list sessions, most recently active first: fingerprint, calls, blocks",
+		Flags: []cli.Flag{jsonFlag,
+			&cli.StringFlag{Name: "since", Usage: "only sessions active since `WHEN` (24h, 7d, 2026-11-22)"},
+			&cli.IntFlag{Name: "n", Value: 50, Usage: "at most `N` sessions (up to 1000)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("sessions takes no arguments, not %q", c.Args().First())
+			}
+			since, err := store.ParseSince(c.String("since"), time.Now())
+			if err != nil {
+				return usageError("--%v", err)
+			}
+			st, err := s.openStore(c)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			list, err := st.Sessions(c.Context, since, c.Int("n"))
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return s.printJSON(list)
+			}
+			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "SESSION\tSTARTED\tLAST SEEN\tENDED\tCALLS\tBLOCKS\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT")
+			for _, x := range list {
+				head := x.GitHead[:min(len(x.GitHead), 10)]
+				if x.GitBranch != "" {
+					head = x.GitBranch + "@" + head
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", x.ID, when(x.Started), when(x.LastSeen), when(x.Ended),
+					x.Calls, x.Blocks, dash(x.Source), dash(x.ClaudeVersion), dash(head), dash(x.HookwrightVersion))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func eventsCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "events",
+		Usage: "query the hook calls: by session, event, decision, tool, agent and time",
+		Description: `Prints the newest matching calls (-n), oldest first, then with --follow each
+new one as the hooks write it. Examples:
+   hwctl events --decision block --since 7d
+   hwctl events --session 3f2a... --json
+   hwctl events --event PreToolUse --tool Bash --follow`,
+		Flags: []cli.Flag{jsonFlag,
+			&cli.StringFlag{Name: "session", Usage: "only this session `ID`"},
+			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, TaskCompleted, ...)"},
+			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION` (block, allow, ask, ...)"},
+			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...)"},
+			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
+			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
+			&cli.IntFlag{Name: "n", Value: 50, Usage: "the newest `N` matches (up to 1000)"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "then print each new match as it is written"},
+			&cli.DurationFlag{Name: "interval", Value: 250 * time.Millisecond, Usage: "how often --follow looks"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("events takes no arguments, not %q", c.Args().First())
+			}
+			f := store.Filter{Session: c.String("session"), Event: c.String("event"), Decision: c.String("decision"),
+				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n")}
+			var err error
+			if f.Since, err = store.ParseSince(c.String("since"), time.Now()); err != nil {
+				return usageError("--%v", err)
+			}
+			if f.Limit < 0 || f.Limit > store.MaxLimit {
+				return usageError("-n %d: want 0 to %d", f.Limit, store.MaxLimit)
+			}
+			st, err := s.openStore(c)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			page, err := st.Events(c.Context, f)
+			if err != nil {
+				return err
+			}
+			slices.Reverse(page)
+			p := s.eventPrinter(c.Bool("json"))
+			p.print(page)
+			if !c.Bool("follow") {
+				return nil
+			}
+			after, _ := lastID(c.Context, st, page)
+			return every(c.Context, c.Duration("interval"), func() error {
+				if _, err := st.Ingest(c.Context, 0); err != nil {
+					return err
+				}
+				for {
+					g := f
+					g.Limit, g.After = store.MaxLimit, max(after, 0)
+					if after == 0 {
+						g.After = -1 // from the first event on
+					}
+					next, err := st.Events(c.Context, g)
+					if err != nil {
+						return err
+					}
+					p.print(next)
+					if len(next) == 0 {
+						return nil
+					}
+					after = next[len(next)-1].ID
+				}
+			})
+		},
+	}
+}
+
+// lastID is where --follow starts: after the page shown, or after every
+// event stored when the page is empty.
+func lastID(ctx context.Context, st *store.Store, page []store.Event) (int64, error) {
+	if len(page) > 0 {
+		return page[len(page)-1].ID, nil
+	}
+	var id int64
+	err := st.DB().QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM events").Scan(&id)
+	return id, err
+}
+
+type eventPrinter struct {
+	s      streams
+	json   bool
+	header bool
+}
+
+func (s streams) eventPrinter(asJSON bool) *eventPrinter { return &eventPrinter{s: s, json: asJSON} }
+
+// print writes events as JSON lines or as table rows (the header once).
+func (p *eventPrinter) print(events []store.Event) {
+	if p.json {
+		for _, e := range events {
+			enc := jsonLine(e)
+			p.s.out.Write(enc)
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(p.s.out, 0, 4, 2, ' ', 0)
+	if !p.header {
+		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL/TARGET\tAGENT\tDECISION\tMS\tHANDLER\tREASON")
+		p.header = true
+	}
+	for _, e := range events {
+		fmt.Fprintln(tw, eventRow(e))
+	}
+	tw.Flush()
+}
+
+func eventRow(e store.Event) string {
+	if e.Bad != "" {
+		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t%s", e.Line, e.Bad)
+	}
+	ev := e.Event
+	if e.Via != "" {
+		ev += " (via " + e.Via + ")"
+	}
+	target := e.Tool
+	if target == "" {
+		target = e.Target
+	}
+	reason := strings.Join(strings.Fields(e.Reason), " ")
+	if len(reason) > 80 {
+		reason = reason[:77] + "..."
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(short(e.Session)), ev,
+		dash(target), dash(e.Agent), dash(e.Decision), float64(e.Micros)/1000, dash(e.Handler), reason)
+}
+
+func short(s string) string { return s[:min(len(s), 8)] }
+
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format(time.DateTime)
+}
+
+// jsonLine is v as one line of JSON.
+func jsonLine(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,135 @@
+package hooks
+
+import "github.com/hookwright/hookwright/internal/runtime/ccversion"
+
+//go:generate go run github.com/hookwright/hookwright/internal/releasetable/gen -o zz_release_table.go
+
+// The release facts in zz_release_table.go are generated from package
+// compat's matrix (compat/matrix.go; the evidence for each row is in
+// compat/FACTS.md). Never edit them here: change the matrix and run
+// go generate ./hooks.
+
+// release is a Claude Code release, major.minor.patch.
+type release = ccversion.Release
+
+// Channel is how a handler can stop what its event is about, as compat's
+// matrix says for one band.
+type Channel string
+
+// The block channels, spelled as in compat's matrix.
+const (
+	// ChannelNone: the event cannot be blocked; a block becomes a system
+	// message.
+	ChannelNone Channel = "none"
+	// ChannelExit2: exit 2 blocks and stderr is the reason given to Claude.
+	ChannelExit2 Channel = "exit2"
+	// ChannelContinue: JSON {"continue":false,"stopReason":...} halts, and
+	// exit 2 still blocks.
+	ChannelContinue Channel = "json-continue"
+	// ChannelFeedback: exit 2 feeds stderr to Claude, but the action has
+	// already happened (PostToolUse runs after the tool).
+	ChannelFeedback Channel = "feedback"
+	// ChannelDecision: only a JSON decision counts; exit 2 is ignored
+	// (PermissionRequest).
+	ChannelDecision Channel = "json-decision"
+)
+
+// eventFacts is one generated row: an event and what each band does with it.
+type eventFacts struct {
+	event    Event
+	new      func() Input
+	since    release
+	matcher  bool
+	channels []channelFrom
+	inputs   []inputFrom
+}
+
+// inputFrom is an input field an event carries from a later release than
+// the event itself (last_assistant_message on Stop from 2.1.47).
+type inputFrom struct {
+	name  string
+	since release
+}
+
+// channelFrom is an event's block channel from one band edge on.
+type channelFrom struct {
+	from    release
+	channel Channel
+}
+
+// keyFacts is the first release of one hooks.json key at one level ("file",
+// "group" or "handler").
+type keyFacts struct {
+	level, name string
+	since       release
+}
+
+// ChannelOf returns how a handler for e can block on band b: the channel of
+// the greatest band edge at or below b. The zero Band, and any release below
+// the plugin floor, get the floor's channel. An unknown event has
+// ChannelNone.
+func ChannelOf(e Event, b Band) Channel {
+	info, ok := lookup(e)
+	if !ok || len(info.channels) == 0 {
+		return ChannelNone
+	}
+	c := info.channels[0].channel
+	for _, cf := range info.channels[1:] {
+		if b.Version.Less(cf.from) {
+			break
+		}
+		c = cf.channel
+	}
+	return c
+}
+
+// canHalt reports whether some band lets e halt with {"continue":false}
+// as its own channel (TeammateIdle and TaskCompleted from 2.1.69): below
+// that band a halt on e must degrade to a block.
+func canHalt(e Event) bool {
+	info, _ := lookup(e)
+	for _, cf := range info.channels {
+		if cf.channel == ChannelContinue {
+			return true
+		}
+	}
+	return false
+}
+
+// EventSince returns the first release that accepts e in a plugin
+// hooks.json; ok is false for an event compat's matrix does not know.
+func EventSince(e Event) (since ccversion.Release, ok bool) {
+	info, ok := lookup(e)
+	return info.since, ok
+}
+
+// KeySince returns the first release that accepts key at level ("file",
+// "group" or "handler") of a hooks.json; ok is false for an unknown key.
+func KeySince(level, key string) (since ccversion.Release, ok bool) {
+	for _, k := range releaseKeys {
+		if k.level == level && k.name == key {
+			return k.since, true
+		}
+	}
+	return ccversion.Release{}, false
+}
+
+// InputSince returns the first release whose e input carries field, for
+// the fields compat's matrix dates later than the event itself; ok is false
+// for any other field (it arrives with the event, or is not tracked).
+func InputSince(e Event, field string) (since ccversion.Release, ok bool) {
+	info, _ := lookup(e)
+	for _, in := range info.inputs {
+		if in.name == field {
+			return in.since, true
+		}
+	}
+	return ccversion.Release{}, false
+}
+
+// TakesMatcher reports whether e filters on a matcher (the tool name for tool
+// events, the source for SessionStart, ...).
+func TakesMatcher(e Event) bool {
+	info, _ := lookup(e)
+	return info.matcher
+}

@@ -1,0 +1,127 @@
+package doctor
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// In-place runs, as seen on real releases: a plugin installed from a
+// folder marketplace is run from that folder by 2.0.30 (which writes no
+// installed_plugins.json) and by 2.1.200, 2.1.257 and 2.1.330 (whose
+// debug log reads "Read hooks.json for plugin <name> …: <folder>/plugin/
+// hooks/hooks.json", although installed_plugins.json names a cache copy);
+// 2.1.25, 2.1.33, 2.1.61 and 2.1.100 run the copy in
+// ~/.claude/plugins/cache that installed_plugins.json names. Releases
+// between 2.1.100 and 2.1.200 were not observed; the copy is assumed.
+var (
+	inPlaceFrom   = semver.MustParse("2.1.200")
+	pluginsFolder = filepath.Join(".claude", "plugins")
+)
+
+// PluginRoot returns the folder Claude Code release v runs the hookwright
+// plugin from for the user whose home is home, and how that was found; ""
+// when no hookwright plugin is installed. v may be nil (unknown release):
+// the installed copy is assumed then.
+func PluginRoot(home string, v *semver.Version) (root, how string) {
+	cached, id := installedCopy(home)
+	market := ""
+	if id != "" {
+		_, market, _ = strings.Cut(id, "@")
+	}
+	folder := marketplaceFolder(home, market)
+	runsInPlace := v != nil && !v.LessThan(inPlaceFrom)
+	switch {
+	case folder != "" && (cached == "" || runsInPlace):
+		return folder, "run in place from its folder marketplace (" + releaseName(v) + ")"
+	case cached != "":
+		return cached, "the installed copy in installed_plugins.json"
+	}
+	return "", ""
+}
+
+func releaseName(v *semver.Version) string {
+	if v == nil {
+		return "release unknown"
+	}
+	return "Claude Code " + v.String()
+}
+
+// installedCopy returns the install path of hookwright@<marketplace> from
+// installed_plugins.json, and its id.
+func installedCopy(home string) (path, id string) {
+	data, err := os.ReadFile(filepath.Join(home, pluginsFolder, "installed_plugins.json"))
+	if err != nil {
+		return "", ""
+	}
+	var f struct {
+		Plugins map[string][]struct{ InstallPath string }
+	}
+	if json.Unmarshal(data, &f) != nil {
+		return "", ""
+	}
+	for id, installs := range f.Plugins {
+		if strings.HasPrefix(id, "hookwright@") && len(installs) > 0 {
+			return installs[0].InstallPath, id
+		}
+	}
+	return "", ""
+}
+
+// marketplaceFolder returns the hookwright plugin folder inside a folder
+// marketplace (source "directory" in known_marketplaces.json) that lists
+// it: market when named, else any; "" when there is none.
+func marketplaceFolder(home, market string) string {
+	data, err := os.ReadFile(filepath.Join(home, pluginsFolder, "known_marketplaces.json"))
+	if err != nil {
+		return ""
+	}
+	var known map[string]struct {
+		Source struct {
+			Source, Path string
+		}
+		InstallLocation string
+	}
+	if json.Unmarshal(data, &known) != nil {
+		return ""
+	}
+	for name, m := range known {
+		if market != "" && name != market || m.Source.Source != "directory" {
+			continue
+		}
+		loc := m.InstallLocation
+		if loc == "" {
+			loc = m.Source.Path
+		}
+		if src := pluginSource(loc); src != "" {
+			return src
+		}
+	}
+	return ""
+}
+
+// pluginSource resolves the hookwright entry of loc's marketplace.json.
+func pluginSource(loc string) string {
+	data, err := os.ReadFile(filepath.Join(loc, ".claude-plugin", "marketplace.json"))
+	if err != nil {
+		return ""
+	}
+	var m struct {
+		Plugins []struct {
+			Name   string
+			Source any
+		}
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return ""
+	}
+	for _, p := range m.Plugins {
+		if s, ok := p.Source.(string); ok && p.Name == "hookwright" {
+			return filepath.Join(loc, filepath.FromSlash(s))
+		}
+	}
+	return ""
+}

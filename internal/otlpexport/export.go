@@ -1,0 +1,262 @@
+// Package otlpexport ships a project's hook journal to an OpenTelemetry
+// Collector as OTLP log records, next to Claude Code's own telemetry. It
+// runs in hwctl (`hwctl export otlp`), never in the hook path.
+//
+// Each journal line becomes one log record (see [Record] for the names it
+// carries), made with the OpenTelemetry Go SDK and sent with the official
+// OTLP log exporters (grpc, http/protobuf) or, for http/json, which they do
+// not offer, with [JSONExporter]. The destination comes from the standard
+// OTEL_EXPORTER_OTLP_* variables ([ConfigFromEnv]).
+//
+// Delivery is at least once and nothing is lost: a cursor under
+// .hookwright/export/ remembers, per journal file, the offset up to which
+// the collector accepted the lines, and is saved after every batch. While
+// the collector is down the batch in hand is retried with backoff; only
+// that batch is held in memory, however long the outage, and the rest
+// waits in the journal. A batch the collector rejects as bad (HTTP 4xx,
+// grpc InvalidArgument) is split until the bad records are isolated; those
+// are reported and skipped, and counted. Every record carries the line's
+// stable id ("<file>:<offset>") so a backend can drop the duplicates a
+// crash between sending and saving the cursor may cause.
+package otlpexport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	sdklog "go.opentelemetry.io/otel/sdk/log"
+
+	"github.com/hookwright/hookwright/internal/journaltail"
+)
+
+// maxBatchBytes bounds the journal bytes in one batch, so that a request
+// stays well below the 4 MiB a collector's grpc receiver takes by default,
+// and memory stays bounded whatever the lines hold.
+const maxBatchBytes = 2 << 20
+
+// errBatchFull ends a journal read when the batch holds maxBatchBytes.
+var errBatchFull = errors.New("batch full")
+
+// Options configure [Export].
+type Options struct {
+	// Project is the project folder.
+	Project string
+	// Config is the destination (see ConfigFromEnv).
+	Config Config
+	// Follow keeps shipping new lines until ctx ends, retrying through any
+	// outage; otherwise Export returns once the journal is shipped.
+	Follow bool
+	// RetryFor bounds how long a run without Follow retries an unreachable
+	// collector before it fails (0: one attempt).
+	RetryFor time.Duration
+	// Batch is the number of lines per request (default 512).
+	Batch int
+	// Poll is how often Follow looks for new lines (default 1s).
+	Poll time.Duration
+	// MinBackoff and MaxBackoff bound the retry delay (default 250ms, 30s);
+	// it doubles after each failure, with jitter.
+	MinBackoff, MaxBackoff time.Duration
+	// Version is hookwright's version, for sessions whose fingerprint does
+	// not name one.
+	Version string
+	// Log receives one line per notable event: rejected records, an outage
+	// starting and ending. Nil discards them.
+	Log io.Writer
+}
+
+// Stats count what a run did.
+type Stats struct {
+	// Shipped records were accepted by the collector.
+	Shipped int
+	// Rejected records were refused by the collector and skipped.
+	Rejected int
+	// Unparsed lines did not parse; they were shipped as records with
+	// the raw text (and counted in Shipped too).
+	Unparsed int
+}
+
+// Export ships the journal lines not yet shipped; see the package comment.
+// The error is one line, fit to show the user.
+func Export(ctx context.Context, o Options) (Stats, error) {
+	o.defaults()
+	var st Stats
+	if o.Config.Endpoint == nil {
+		return st, errors.New("otlp export: no endpoint (use ConfigFromEnv)")
+	}
+	unlock, err := lock(o.Project)
+	if err != nil {
+		return st, err
+	}
+	defer unlock()
+	cur, err := LoadCursor(o.Project)
+	if err != nil {
+		return st, err
+	}
+	sender, err := NewSender(ctx, o.Config)
+	if err != nil {
+		return st, err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		sender.Close(sctx)
+	}()
+	x := &run{o: o, sender: sender, mapper: NewMapper(o.Project, o.Config, o.Version), st: &st}
+	for {
+		var lines []journaltail.Line
+		size := 0
+		next, err := journaltail.Read(o.Project, cur, o.Batch, func(l journaltail.Line) error {
+			if size += len(l.Raw); size > maxBatchBytes && len(lines) > 0 {
+				return errBatchFull // this line starts the next batch
+			}
+			l.Raw = append([]byte(nil), l.Raw...)
+			lines = append(lines, l)
+			return nil
+		})
+		if err != nil && !errors.Is(err, errBatchFull) {
+			return st, err
+		}
+		if len(lines) == 0 {
+			if !o.Follow {
+				return st, nil
+			}
+			if err := sleep(ctx, o.Poll); err != nil {
+				return st, err
+			}
+			continue
+		}
+		for _, l := range lines {
+			if l.Err != nil {
+				st.Unparsed++
+			}
+		}
+		recs := x.mapper.Records(lines)
+		if err := x.ship(ctx, recs, lines); err != nil {
+			return st, err
+		}
+		if err := SaveCursor(o.Project, next); err != nil {
+			return st, err
+		}
+		cur = next
+	}
+}
+
+func (o *Options) defaults() {
+	if o.Config.Timeout <= 0 {
+		o.Config.Timeout = defaultTimeout
+	}
+	if o.Batch <= 0 {
+		o.Batch = 512
+	}
+	if o.Poll <= 0 {
+		o.Poll = time.Second
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = 250 * time.Millisecond
+	}
+	if o.MaxBackoff < o.MinBackoff {
+		o.MaxBackoff = max(30*time.Second, o.MinBackoff)
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+}
+
+// run is one Export's state.
+type run struct {
+	o      Options
+	sender *Sender
+	mapper *Mapper
+	st     *Stats
+	down   bool // an outage was reported and has not ended yet
+}
+
+// ship delivers recs (made from lines, index for index): retries while the
+// collector is unreachable, splits a rejected batch to skip only the bad
+// records.
+func (x *run) ship(ctx context.Context, recs []sdklog.Record, lines []journaltail.Line) error {
+	delay := x.o.MinBackoff
+	var since time.Time
+	for {
+		actx, cancel := context.WithTimeout(ctx, x.o.Config.Timeout)
+		out, err := x.sender.Send(actx, recs)
+		cancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		switch out {
+		case Delivered:
+			if x.down {
+				x.down = false
+				fmt.Fprintf(x.o.Log, "collector at %s reachable again; shipping\n", x.o.Config.Endpoint.Redacted())
+			}
+			n := len(recs)
+			var p *PartialError
+			if errors.As(err, &p) {
+				rej := int(min(max(p.Rejected, 0), int64(n)))
+				n -= rej
+				x.st.Rejected += rej
+				fmt.Fprintf(x.o.Log, "collector accepted a batch of %d records from %s but rejected %d of them: %s\n",
+					len(recs), lines[0].ID(), rej, oneLine(p.Message))
+			}
+			x.st.Shipped += n
+			return nil
+		case Rejected:
+			if len(recs) > 1 {
+				mid := len(recs) / 2
+				if err := x.ship(ctx, recs[:mid], lines[:mid]); err != nil {
+					return err
+				}
+				return x.ship(ctx, recs[mid:], lines[mid:])
+			}
+			x.st.Rejected++
+			fmt.Fprintf(x.o.Log, "collector rejected record %s, skipped: %s\n", lines[0].ID(), oneLine(err.Error()))
+			return nil
+		case Misconfigured:
+			return fmt.Errorf("collector at %s refused the request (check OTEL_EXPORTER_OTLP_* endpoint, protocol and headers): %s",
+				x.o.Config.Endpoint.Redacted(), oneLine(err.Error()))
+		}
+		// Retry.
+		if since.IsZero() {
+			since = time.Now()
+		}
+		if !x.o.Follow && time.Since(since)+delay > x.o.RetryFor {
+			return fmt.Errorf("collector at %s (%s) unreachable: %s; nothing lost: the next run ships from %s",
+				x.o.Config.Endpoint.Redacted(), x.o.Config.Protocol, oneLine(err.Error()), lines[0].ID())
+		}
+		if !x.down {
+			x.down = true
+			fmt.Fprintf(x.o.Log, "collector at %s unreachable: %s; retrying with backoff from %s\n",
+				x.o.Config.Endpoint.Redacted(), oneLine(err.Error()), lines[0].ID())
+		}
+		if err := sleep(ctx, delay/2+rand.N(delay/2+1)); err != nil {
+			return err
+		}
+		delay = min(delay*2, x.o.MaxBackoff)
+	}
+}
+
+// oneLine flattens an error text to one bounded line.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,193 @@
+package otlpexport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Sender ships batches of records with one of the official OpenTelemetry
+// Go log exporters (grpc, http/protobuf), or, for http/json, which those
+// exporters do not offer, with [JSONExporter]. The exporters' own retries
+// are off: [Export] retries, so that it can bound memory and give up.
+type Sender struct {
+	exp      sdklog.Exporter
+	protocol string
+	code     *atomic.Int64 // last HTTP status seen, http/protobuf only
+}
+
+// NewSender makes the exporter cfg names. Nothing is dialled yet.
+func NewSender(ctx context.Context, cfg Config) (*Sender, error) {
+	s := &Sender{protocol: cfg.Protocol}
+	var err error
+	switch cfg.Protocol {
+	case GRPC:
+		s.exp, err = otlploggrpc.New(ctx,
+			otlploggrpc.WithEndpointURL(cfg.Endpoint.String()),
+			otlploggrpc.WithHeaders(cfg.Headers),
+			otlploggrpc.WithTimeout(cfg.Timeout),
+			otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false}))
+	case HTTPProtobuf:
+		s.code = new(atomic.Int64)
+		client := &http.Client{Timeout: cfg.Timeout, Transport: statusRecorder{base: http.DefaultTransport, code: s.code}}
+		s.exp, err = otlploghttp.New(ctx,
+			otlploghttp.WithEndpointURL(cfg.Endpoint.String()),
+			otlploghttp.WithHeaders(cfg.Headers),
+			otlploghttp.WithTimeout(cfg.Timeout),
+			otlploghttp.WithHTTPClient(client),
+			otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}))
+	case HTTPJSON:
+		s.exp = NewJSONExporter(cfg)
+	default:
+		err = fmt.Errorf("unknown OTLP protocol %q", cfg.Protocol)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("otlp %s exporter: %w", cfg.Protocol, err)
+	}
+	return s, nil
+}
+
+// Close shuts the exporter down.
+func (s *Sender) Close(ctx context.Context) error { return s.exp.Shutdown(ctx) }
+
+// Outcome is what became of a batch.
+type Outcome int
+
+// The outcomes of Send.
+const (
+	// Delivered: the collector accepted the batch (Partial of it may have
+	// been rejected, see PartialError).
+	Delivered Outcome = iota
+	// Rejected: the collector refused the batch as bad (HTTP 4xx, grpc
+	// InvalidArgument): sending it again cannot succeed.
+	Rejected
+	// Misconfigured: the request itself is wrong (auth, path, protocol:
+	// HTTP 401, 403, 404, 405, 415; grpc Unauthenticated, PermissionDenied,
+	// Unimplemented, NotFound); nothing is skipped, the user must act.
+	Misconfigured
+	// Retry: the collector is down, overloaded or failed (connection
+	// errors, 5xx, 408, 429, grpc Unavailable, ...).
+	Retry
+)
+
+// Send exports recs and classifies the result. err is nil only when
+// Delivered without a partial rejection; on Delivered with err set, err is a
+// *PartialError.
+func (s *Sender) Send(ctx context.Context, recs []sdklog.Record) (Outcome, error) {
+	if s.code != nil {
+		s.code.Store(0)
+	}
+	err := s.exp.Export(ctx, recs)
+	if err == nil {
+		return Delivered, nil
+	}
+	if p := partial(err); p != nil {
+		return Delivered, p
+	}
+	if ctx.Err() != nil {
+		return Retry, ctx.Err()
+	}
+	var he *HTTPError
+	switch {
+	case errors.As(err, &he):
+		return classifyHTTP(he.Code), err
+	case s.code != nil && s.code.Load() != 0:
+		return classifyHTTP(int(s.code.Load())), err
+	case s.protocol == GRPC:
+		st, _ := status.FromError(err)
+		if st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max") {
+			return Rejected, err // too big: as HTTP 413, split the batch
+		}
+		return classifyGRPC(st.Code()), err
+	}
+	return Retry, err
+}
+
+// classifyHTTP follows the OTLP/HTTP specification: 429, 502, 503 and 504
+// are retryable; any other 4xx is a rejection (except the ones that mean
+// the request, not the data, is wrong); other 5xx are retried too, since
+// skipping entries for a collector's internal error would lose them.
+func classifyHTTP(code int) Outcome {
+	switch {
+	case code >= 200 && code < 300:
+		return Delivered
+	case code == 401, code == 403, code == 404, code == 405, code == 407, code == 415:
+		return Misconfigured
+	case code == 408, code == 429:
+		return Retry
+	case code >= 400 && code < 500:
+		return Rejected
+	}
+	return Retry
+}
+
+// classifyGRPC mirrors classifyHTTP for grpc status codes.
+func classifyGRPC(c codes.Code) Outcome {
+	switch c {
+	case codes.OK:
+		return Delivered
+	case codes.InvalidArgument, codes.FailedPrecondition, codes.AlreadyExists:
+		return Rejected
+	case codes.Unauthenticated, codes.PermissionDenied, codes.Unimplemented, codes.NotFound:
+		return Misconfigured
+	}
+	return Retry
+}
+
+// statusRecorder keeps the status code of the last HTTP response, which the
+// official http exporter folds into an error string.
+type statusRecorder struct {
+	base http.RoundTripper
+	code *atomic.Int64
+}
+
+// RoundTrip sends req and records the status code.
+func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := r.base.RoundTrip(req)
+	if resp != nil {
+		r.code.Store(int64(resp.StatusCode))
+	}
+	return resp, err
+}
+
+// PartialError reports records the collector accepted the batch of but
+// rejected individually (OTLP partial success).
+type PartialError struct {
+	Rejected int64
+	Message  string
+}
+
+// Error says how many records were rejected, and why.
+func (p *PartialError) Error() string {
+	return fmt.Sprintf("collector rejected %d records of the batch: %s", p.Rejected, p.Message)
+}
+
+// partialRe matches the official exporters' partial-success error text
+// ("OTLP partial success: <msg> (<n> logs rejected)"); their error type is
+// internal.
+var partialRe = regexp.MustCompile(`OTLP partial success: (.*) \((\d+) logs? rejected\)`)
+
+func partial(err error) *PartialError {
+	var p *PartialError
+	if errors.As(err, &p) {
+		return p
+	}
+	m := partialRe.FindStringSubmatch(err.Error())
+	if m == nil || strings.Contains(err.Error(), "\n") {
+		// errors.Join puts a real failure on another line: not partial.
+		return nil
+	}
+	n, _ := strconv.ParseInt(m[2], 10, 64)
+	return &PartialError{Rejected: n, Message: m[1]}
+}

@@ -1,0 +1,207 @@
+// hookwright dashboard: the live feed comes from /events (server-sent
+// events); the other views from /api/. Every value from the journal is
+// written with textContent, never as HTML.
+"use strict";
+
+const MAX_ROWS = 500;
+const $ = (id) => document.getElementById(id);
+const state = { calls: 0, blocks: 0, pending: [], selected: "", source: null, lastId: 0 };
+
+function fmtTime(ts) {
+  if (!ts || ts.startsWith("0001")) return "-";
+  const d = new Date(ts);
+  return d.toLocaleString(undefined, { hour12: false });
+}
+function short(s) { return s ? s.slice(0, 8) : "-"; }
+function cell(tr, text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text === undefined || text === "" ? "-" : String(text);
+  if (cls) td.className = cls;
+  tr.appendChild(td);
+  return td;
+}
+function eventRow(e, withSession) {
+  const tr = document.createElement("tr");
+  if (e.decision === "block") tr.className = "block";
+  tr.dataset.id = e.id;
+  cell(tr, fmtTime(e.ts), "mono");
+  if (withSession) cell(tr, short(e.session), "mono");
+  cell(tr, e.bad ? "(unreadable line)" : e.event + (e.via ? " (via " + e.via + ")" : ""));
+  cell(tr, e.tool || e.target);
+  cell(tr, e.agent ? (e.team ? e.team + "/" : "") + e.agent : "");
+  cell(tr, e.decision, "decision");
+  cell(tr, ((e.us || 0) / 1000).toFixed(1), "num");
+  if (withSession) cell(tr, e.handler);
+  cell(tr, e.bad || e.reason, "reason");
+  return tr;
+}
+
+// --- live feed ---------------------------------------------------------
+function filters() {
+  const p = new URLSearchParams();
+  if ($("f-decision").value) p.set("decision", $("f-decision").value);
+  if ($("f-event").value.trim()) p.set("event", $("f-event").value.trim());
+  return p;
+}
+function countEvent(e) {
+  state.calls++;
+  if (e.decision === "block") state.blocks++;
+}
+function flush() {
+  state.flushQueued = false;
+  const rows = $("feed-rows");
+  const batch = state.pending.splice(0);
+  const frag = document.createDocumentFragment();
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const tr = eventRow(batch[i], true);
+    tr.classList.add("fresh");
+    frag.appendChild(tr);
+  }
+  rows.insertBefore(frag, rows.firstChild);
+  while (rows.children.length > MAX_ROWS) rows.removeChild(rows.lastChild);
+  $("n-calls").textContent = state.calls;
+  $("n-blocks").textContent = state.blocks;
+  if (batch.length && state.selected && batch.some((e) => e.session === state.selected)) loadTimeline(state.selected);
+}
+function queue(e) {
+  state.pending.push(e);
+  if (state.pending.length > MAX_ROWS) state.pending.splice(0, state.pending.length - MAX_ROWS);
+  if (!state.flushQueued) {
+    state.flushQueued = true;
+    requestAnimationFrame(flush);
+    setTimeout(() => state.flushQueued && flush(), 250); // hidden tabs get no animation frames
+  }
+}
+async function api(path) {
+  const r = await fetch(path, { headers: { Accept: "application/json" } });
+  if (!r.ok) throw new Error(path + ": " + r.status + " " + (await r.text()).trim());
+  return r.json();
+}
+async function startFeed() {
+  if (state.source) state.source.close();
+  state.pending = [];
+  $("feed-rows").textContent = "";
+  const p = filters();
+  const counts = await api("/api/counts");
+  state.calls = 0; state.blocks = 0;
+  for (const c of counts.counts) {
+    if (p.get("decision") && c.decision !== p.get("decision")) continue;
+    if (p.get("event") && c.event !== p.get("event")) continue;
+    state.calls += c.n;
+    if (c.decision === "block") state.blocks += c.n;
+  }
+  p.set("limit", "200");
+  const page = await api("/api/events?" + p);
+  const list = page.events.slice().reverse();
+  state.lastId = list.length ? list[list.length - 1].id : 0;
+  state.pending = list;
+  flush();
+  p.delete("limit");
+  p.set("after", state.lastId); // no gap between the page and the stream
+  const src = new EventSource("/events?" + p);
+  state.source = src;
+  src.addEventListener("open", () => { $("status").textContent = "live"; $("status").className = "status live"; });
+  src.addEventListener("error", () => { $("status").textContent = "reconnecting…"; $("status").className = "status down"; });
+  src.addEventListener("hook", (m) => {
+    const e = JSON.parse(m.data);
+    if (e.id <= state.lastId) return;
+    state.lastId = e.id;
+    countEvent(e);
+    queue(e);
+  });
+}
+
+// --- sessions ------------------------------------------------------------
+async function loadSessions() {
+  const data = await api("/api/sessions?limit=200");
+  const body = $("session-rows");
+  body.textContent = "";
+  for (const s of data.sessions) {
+    const tr = document.createElement("tr");
+    if (s.id === state.selected) tr.className = "selected";
+    cell(tr, short(s.id), "mono").title = s.id;
+    cell(tr, fmtTime(s.last_seen || s.started));
+    cell(tr, s.calls, "num");
+    cell(tr, s.blocks, "num");
+    cell(tr, s.claude_version);
+    cell(tr, (s.git_branch ? s.git_branch + "@" : "") + (s.git_head || "").slice(0, 10));
+    tr.addEventListener("click", () => { state.selected = s.id; showFingerprint(s); loadTimeline(s.id); loadSessions(); });
+    body.appendChild(tr);
+    if (s.id === state.selected) showFingerprint(s);
+  }
+}
+function showFingerprint(s) {
+  $("timeline-title").textContent = "session " + s.id;
+  const dl = $("fingerprint");
+  dl.textContent = "";
+  const add = (k, v) => { if (!v) return; const dt = document.createElement("dt"); dt.textContent = k; const dd = document.createElement("dd"); dd.textContent = v; dl.append(dt, dd); };
+  add("started", fmtTime(s.started)); add("ended", s.ended ? fmtTime(s.ended) + (s.end_reason ? " (" + s.end_reason + ")" : "") : "");
+  add("source", s.source); add("Claude Code", s.claude_version); add("model", s.model);
+  add("git", (s.git_branch || "") + " " + (s.git_head || "")); add("hookwright", s.hookwright_version);
+  add("cwd", s.cwd); add("parent pid", s.ppid); add("terminal", s.terminal);
+}
+async function loadTimeline(id) {
+  const data = await api("/api/events?limit=500&session=" + encodeURIComponent(id));
+  const body = $("timeline-rows");
+  body.textContent = "";
+  for (const e of data.events.reverse()) body.appendChild(eventRow(e, false));
+}
+
+// --- PDCA, work, team ------------------------------------------------------
+async function loadPDCA() {
+  const data = await api("/api/pdca");
+  for (const col of document.querySelectorAll("[data-phase]")) col.textContent = "";
+  for (const f of data.pdca) {
+    const phase = (f.phase || "").split("-")[0];
+    const col = document.querySelector('[data-phase="' + (["Plan", "Do", "Check", "Act"].includes(phase) ? phase : "Plan") + '"]');
+    const card = document.createElement("div");
+    card.className = "card";
+    const b = document.createElement("b"); b.textContent = f.feature;
+    const small = document.createElement("small");
+    small.textContent = f.phase + " · round " + f.iteration + " · " + f.tasks + " tasks" + (f.next ? " · next " + f.next : "");
+    card.append(b, small);
+    col.appendChild(card);
+  }
+  $("pdca-empty").hidden = data.pdca.length > 0;
+}
+async function loadWork() {
+  const data = await api("/api/work");
+  const body = $("work-rows");
+  body.textContent = "";
+  for (const u of data.work) {
+    const tr = document.createElement("tr");
+    cell(tr, u.kind); cell(tr, u.name); cell(tr, short(u.session), "mono"); cell(tr, u.task_id); cell(tr, fmtTime(u.started));
+    body.appendChild(tr);
+  }
+  $("work-empty").hidden = data.work.length > 0;
+}
+async function loadTeam() {
+  const data = await api("/api/team");
+  const body = $("team-rows");
+  body.textContent = "";
+  for (const m of data.team) {
+    const tr = document.createElement("tr");
+    cell(tr, m.team); cell(tr, m.agent);
+    const td = cell(tr, ""); td.textContent = "";
+    const badge = document.createElement("span"); badge.className = "badge " + m.status; badge.textContent = m.status; td.appendChild(badge);
+    cell(tr, m.last_event); cell(tr, fmtTime(m.last_seen)); cell(tr, m.task);
+    body.appendChild(tr);
+  }
+  $("team-empty").hidden = data.team.length > 0;
+}
+
+// --- views -----------------------------------------------------------------
+const loaders = { sessions: loadSessions, pdca: loadPDCA, work: loadWork, team: loadTeam };
+function show() {
+  const view = (location.hash || "#feed").slice(1);
+  for (const s of document.querySelectorAll(".view")) s.hidden = s.id !== view;
+  for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
+  if (loaders[view]) loaders[view]().catch(report);
+}
+function report(err) { $("status").textContent = String(err.message || err); $("status").className = "status down"; }
+window.addEventListener("hashchange", show);
+$("f-decision").addEventListener("change", () => startFeed().catch(report));
+$("f-event").addEventListener("change", () => startFeed().catch(report));
+setInterval(() => { const v = (location.hash || "#feed").slice(1); if (loaders[v]) loaders[v]().catch(report); }, 2000);
+show();
+startFeed().catch(report);

@@ -151,7 +151,7 @@ func On[E Input](m *Mux, matcher string, f func(ctx context.Context, in E) (Resu
 		panic("hooks: On: nil function")
 	}
 	var found []Event
-	for _, info := range events {
+	for _, info := range releaseEvents {
 		if _, ok := info.new().(E); ok {
 			found = append(found, info.event)
 		}

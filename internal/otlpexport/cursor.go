@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
 )
 
@@ -25,12 +25,8 @@ type cursorDoc struct {
 }
 
 // cursorPath is CursorFile under dir, confined to the project.
-func cursorPath(dir string) (string, error) {
-	folder, err := project.Path(dir, filepath.Dir(CursorFile))
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(folder, filepath.Base(CursorFile)), nil
+func cursorPath(dir string) (safepath.Path, error) {
+	return project.Path(dir, CursorFile)
 }
 
 // LoadCursor reads the project's export cursor; none yet is an empty one.
@@ -63,12 +59,12 @@ func SaveCursor(dir string, c journaltail.Cursor) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(path.Dir().String(), 0o755); err != nil {
 		return fmt.Errorf("export cursor: %w", err)
 	}
 	data, err := json.MarshalIndent(cursorDoc{Files: c}, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(data, '\n'))
+	return atomicfile.Write(path.String(), append(data, '\n'))
 }

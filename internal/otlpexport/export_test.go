@@ -72,10 +72,10 @@ func writeFingerprint(t *testing.T, dir, id, claude string) {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(session.Fingerprint{SessionID: id, ClaudeVersion: claude, HookwrightVersion: "0.9.0-test"})
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(path.Dir().String(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := os.WriteFile(path.String(), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -19,10 +19,10 @@ func lock(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(path.Dir().String(), 0o755); err != nil {
 		return nil, fmt.Errorf("export lock: %w", err)
 	}
-	name := filepath.Join(filepath.Dir(path), "otlp.lock")
+	name := filepath.Join(path.Dir().String(), "otlp.lock")
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("export lock: %w", err)

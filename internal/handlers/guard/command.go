@@ -1,0 +1,577 @@
+package guard
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/hookwright/hookwright/internal/shell"
+)
+
+// command checks one Bash command line.
+func (ck *check) command(cmd string) {
+	if len(cmd) > MaxCommand {
+		ck.fault(fmt.Sprintf("the command is %d bytes, over the guard's cap of %d", len(cmd), MaxCommand))
+		return
+	}
+	if d, ok := ck.g.denyMatch(cmd); ok {
+		ck.find("deny-list", -1, "", fmt.Sprintf("the command contains %q, which this project's guard.deny lists.", d))
+	}
+	if isForkBomb(cmd) {
+		ck.find("fork-bomb", -1, "", "this is a fork bomb: it starts processes until the machine stops.")
+	}
+	if !ck.g.needsParse(cmd) {
+		ck.rep.Prefilter = "names no guarded program or path: not parsed"
+		return
+	}
+	cmds, err := shell.Parse(cmd)
+	ck.commands(cmds, 0)
+	if err != nil {
+		ck.rep.ParseError = err.Error()
+		words := fallbackWords(cmd)
+		guarded := false
+		for _, c := range words {
+			if ck.g.names(c.Name()) {
+				guarded = true
+			}
+		}
+		ck.commands(words, 0)
+		if guarded {
+			ck.find("unparsed", -1, "", "the guard cannot read this command ("+err.Error()+") and it names a guarded program; write it more simply.")
+		}
+	}
+}
+
+// commands checks parsed commands; base is the offset of their Parent
+// and PipeFrom indexes in the report.
+func (ck *check) commands(cmds []shell.Command, depth int) {
+	base := len(ck.rep.Commands)
+	cwd := ck.env.cwd
+	for i := range cmds {
+		c := &cmds[i]
+		step := Step{Words: c.Strings(), Via: c.Via, Depth: c.Depth + depth, Wrappers: c.Wrappers, Stdin: c.HasStdin}
+		ck.rep.Commands = append(ck.rep.Commands, step)
+		idx := base + i
+		cc := cmdCtx{ck: ck, c: c, all: cmds, i: i, idx: idx, cwd: cwd}
+		cc.check()
+		if cc.cwd != cwd {
+			cwd = cc.cwd
+		}
+	}
+}
+
+// cmdCtx is one simple command being checked.
+type cmdCtx struct {
+	ck  *check
+	c   *shell.Command
+	all []shell.Command
+	i   int // index in all
+	idx int // index in the report
+	cwd string
+}
+
+func (cc *cmdCtx) find(rule, path, reason string) { cc.ck.find(rule, cc.idx, path, reason) }
+
+func (cc *cmdCtx) note(arg, resolved, use, class string) {
+	s := &cc.ck.rep.Commands[cc.idx]
+	if len(s.Paths) < 32 {
+		s.Paths = append(s.Paths, Path{Arg: arg, Resolved: resolved, Use: use, Class: class})
+	}
+}
+
+// args returns the words after the program name.
+func (cc *cmdCtx) args() []shell.Word {
+	if len(cc.c.Args) < 2 {
+		return nil
+	}
+	return cc.c.Args[1:]
+}
+
+func (cc *cmdCtx) check() {
+	c := cc.c
+	name := c.Name()
+	cc.redirects()
+	cc.projectCommands()
+	if name == "" {
+		return
+	}
+	if c.Args[0].Dynamic {
+		// The program is not known ($X -rf /): judge the words as rm's.
+		cc.rm(true)
+	}
+	switch {
+	case name == "cd" || name == "pushd":
+		cc.cd()
+	case name == "git":
+		cc.git()
+	case name == "rm":
+		cc.rm(false)
+	case name == "find":
+		cc.find_()
+	case name == "chmod" || name == "chown" || name == "chgrp":
+		cc.chmod()
+	case strings.HasPrefix(name, "mkfs") || name == "wipefs" || name == "mke2fs" || name == "newfs":
+		cc.find("disk-overwrite", "", name+" formats a file system.")
+	case name == "dd":
+		cc.dd()
+	case name == "shred":
+		for _, a := range cc.args() {
+			if strings.HasPrefix(a.Text, "/dev/") {
+				cc.find("disk-overwrite", a.Text, "shred of a device overwrites it.")
+			}
+		}
+	case name == "crontab":
+		cc.crontab()
+	case name == "gpg" || name == "gpg2":
+		for _, a := range cc.args() {
+			if strings.HasPrefix(a.Text, "--export-secret") {
+				cc.find("secret-read", "", "gpg "+a.Text+" prints private keys.")
+			}
+		}
+	case name == "security":
+		if args := cc.args(); len(args) > 0 && strings.Contains(args[0].Text, "find-") && strings.Contains(args[0].Text, "password") {
+			cc.find("secret-read", "", "security "+args[0].Text+" reads the keychain.")
+		}
+	}
+	cc.downloadExec()
+	cc.files(name)
+	if lang := interpreter(name); lang != "" {
+		cc.inline(lang)
+	}
+}
+
+// cd follows the current folder, so later relative paths resolve where
+// the shell would.
+func (cc *cmdCtx) cd() {
+	args := cc.args()
+	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		cc.cwd = cc.ck.env.home
+		return
+	}
+	p, ok := cc.ck.env.expand(args[0].Text, cc.cwd)
+	if !ok || args[0].Text == "-" {
+		cc.cwd = ""
+		return
+	}
+	cc.cwd = p
+}
+
+// projectCommands applies the config's command rules.
+func (cc *cmdCtx) projectCommands() {
+	for _, r := range cc.ck.g.Config.Commands {
+		want := strings.Fields(r.Match)
+		if len(want) == 0 || len(cc.c.Args) < len(want) {
+			continue
+		}
+		match := shell.ProgramName(want[0]) == cc.c.Name()
+		for k := 1; match && k < len(want); k++ {
+			match = cc.c.Args[k].Text == want[k]
+		}
+		if !match {
+			continue
+		}
+		sev, _ := parseSeverity(r.Severity)
+		reason := r.Reason
+		if reason == "" {
+			reason = fmt.Sprintf("this project's config does not let the model run %q.", r.Match)
+		}
+		cc.ck.findSev("project-command", sev, cc.idx, reason)
+	}
+}
+
+// redirects checks where the command's redirections write and read.
+func (cc *cmdCtx) redirects() {
+	for _, r := range cc.c.Redirects {
+		t := r.Target.Text
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>", "<>":
+			if isDiskDevice(t) {
+				cc.find("disk-overwrite", t, "writing onto "+t+" overwrites the disk.")
+				continue
+			}
+			cc.write(t, "redirect "+r.Op)
+		case "<":
+			cc.read(t, false)
+		}
+	}
+}
+
+func isDiskDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	for _, d := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "loop", "mapper/"} {
+		if strings.HasPrefix(p[5:], d) {
+			return true
+		}
+	}
+	return false
+}
+
+// write judges a path the command writes to (Bash spellings: redirects,
+// tee, cp, sed -i, …). A write outside the project is not asked here;
+// writes that persist are blocked.
+func (cc *cmdCtx) write(arg, how string) {
+	if arg == "" {
+		return
+	}
+	p, ok := cc.ck.env.expand(arg, cc.cwd)
+	if !ok {
+		return
+	}
+	real := cc.ck.env.real(p)
+	class := worst(cc.ck.env.classify(p), cc.ck.env.classify(real))
+	cc.note(arg, real, "write", class)
+	switch class {
+	case classPersistence:
+		cc.find("persistence-write", real, fmt.Sprintf("%s writes to %s, which runs code or grants access later; the user must make that change.", how, real))
+	case classGitHooks:
+		cc.find("git-hooks-write", real, fmt.Sprintf("%s writes to %s: a git hook or git config runs code at the next git command.", how, real))
+	}
+}
+
+// worst returns the more serious of two path classes.
+func worst(a, b string) string {
+	rank := map[string]int{"": 0, classGitInternals: 1, classGitHooks: 2, classPersistence: 3, classSecretDir: 4, classSecret: 5}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// read judges a path the command reads; meta says it reads only metadata.
+func (cc *cmdCtx) read(arg string, meta bool) {
+	if arg == "" || strings.HasPrefix(arg, "-") && arg != "-" {
+		return
+	}
+	p, ok := cc.ck.env.expand(arg, cc.cwd)
+	if !ok {
+		return
+	}
+	class := cc.ck.env.classify(p)
+	real := p
+	if class != classSecret && class != classSecretDir {
+		real = cc.ck.env.real(p)
+		class = worst(class, cc.ck.env.classify(real))
+	}
+	if class != classSecret && class != classSecretDir {
+		if hasGlob(arg) && cc.ck.env.globNamesSecret(p) {
+			class = classSecret
+		} else {
+			return
+		}
+	}
+	use := "read"
+	if meta {
+		use = "metadata"
+	}
+	cc.note(arg, real, use, class)
+	if meta {
+		cc.find("secret-metadata", real, fmt.Sprintf("%s is a %s; at this guard level even listing or testing it is blocked.", real, class))
+		return
+	}
+	cc.find("secret-read", real, fmt.Sprintf("%s is a %s (%s); hookwright does not let the model read, copy or send it. Ask the user for the one value you need.", real, class, cc.c.Name()))
+}
+
+func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// metaCommands read only names and metadata, or use a path without
+// printing it.
+var metaCommands = map[string]bool{
+	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "file": true, "du": true, "wc": true,
+	"touch": true, "chmod": true, "chown": true, "chgrp": true, "realpath": true, "readlink": true,
+	"basename": true, "dirname": true, "echo": true, "printf": true, "cd": true, "pushd": true,
+	"mkdir": true, "tree": true, "exa": true, "eza": true, "lsd": true, "lsattr": true, "getfacl": true,
+	"namei": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "shasum": true,
+	"cksum": true, "b2sum": true, "rm": true, "unlink": true, "rmdir": true, "which": true, "type": true,
+	"ln": true, "find": true, "fd": true, "locate": true, "true": true, ":": true, "export": true,
+}
+
+// keyUse are programs that take a secret path to use it (ssh -i key, a
+// kubeconfig), not to print it.
+var keyUse = map[string]bool{
+	"ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true, "aws": true,
+	"gcloud": true, "az": true, "kubectl": true, "helm": true, "docker": true, "terraform": true,
+	"npm": true, "pnpm": true, "yarn": true, "pip": true, "twine": true, "gh": true, "source": true,
+	".": true, "direnv": true, "dotenv": true, "op": true, "sops": true, "ansible": true, "ansible-playbook": true,
+}
+
+// files checks every path-like word of the command for secrets and
+// persistence, by how the program uses it.
+func (cc *cmdCtx) files(name string) {
+	args := cc.args()
+	switch name {
+	case "tee":
+		for _, a := range args {
+			if !strings.HasPrefix(a.Text, "-") {
+				cc.write(a.Text, "tee")
+			}
+		}
+		return
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		var pos []string
+		skip := false
+		for _, a := range args {
+			t := a.Text
+			switch {
+			case skip:
+				skip = false
+			case (t == "-t" || t == "--target-directory") && name != "scp":
+				skip = true
+			case (t == "-i" || t == "-e" || t == "-F" || t == "-o" || t == "-P" || t == "-S") && (name == "scp" || name == "rsync" && t == "-e"):
+				skip = true
+			case strings.HasPrefix(t, "-"):
+			default:
+				pos = append(pos, t)
+			}
+		}
+		if len(pos) >= 2 {
+			cc.write(pos[len(pos)-1], name)
+			pos = pos[:len(pos)-1]
+		}
+		if name != "ln" {
+			for _, p := range pos {
+				cc.read(p, false)
+			}
+		}
+		return
+	case "sed", "perl":
+		inPlace := false
+		for _, a := range args {
+			if strings.HasPrefix(a.Text, "-i") || a.Text == "--in-place" || strings.HasPrefix(a.Text, "--in-place=") || name == "perl" && strings.HasPrefix(a.Text, "-") && strings.Contains(a.Text, "i") && !strings.HasPrefix(a.Text, "--") {
+				inPlace = true
+			}
+		}
+		if inPlace {
+			for _, a := range args[1:] {
+				if !strings.HasPrefix(a.Text, "-") {
+					cc.write(a.Text, name+" -i")
+				}
+			}
+		}
+	case "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.Text, "if="); ok {
+				cc.read(v, false)
+			}
+			if v, ok := strings.CutPrefix(a.Text, "of="); ok {
+				cc.write(v, "dd")
+			}
+		}
+		return
+	case "curl", "wget", "http", "xh", "nc", "ncat", "socat":
+		cc.upload(name, args)
+	}
+	if keyUse[name] {
+		return
+	}
+	meta := metaCommands[name]
+	for _, a := range args {
+		t := a.Text
+		if strings.HasPrefix(t, "-") {
+			// --file=PATH
+			if _, v, ok := strings.Cut(t, "="); ok && strings.Contains(v, "/") {
+				cc.read(v, meta)
+			}
+			continue
+		}
+		cc.read(t, meta)
+	}
+}
+
+// upload checks the files curl, wget and friends send.
+func (cc *cmdCtx) upload(name string, args []shell.Word) {
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		next := ""
+		if k+1 < len(args) {
+			next = args[k+1].Text
+		}
+		switch {
+		case t == "-F" || t == "--form" || t == "--form-string":
+			if _, v, ok := strings.Cut(next, "@"); ok {
+				cc.read(strings.SplitN(v, ";", 2)[0], false)
+			} else if _, v, ok := strings.Cut(next, "<"); ok {
+				cc.read(v, false)
+			}
+			k++
+		case t == "-d" || strings.HasPrefix(t, "--data") || t == "--json":
+			if _, v, ok := strings.Cut(next, "@"); ok {
+				cc.read(v, false)
+			}
+			k++
+		case t == "-T" || t == "--upload-file" || t == "-K" || t == "--config":
+			cc.read(next, false)
+			k++
+		case strings.HasPrefix(t, "--post-file=") || strings.HasPrefix(t, "--body-file="):
+			_, v, _ := strings.Cut(t, "=")
+			cc.read(v, false)
+		case strings.HasPrefix(t, "@") && (name == "http" || name == "xh"):
+			cc.read(t[1:], false)
+		}
+	}
+}
+
+// crontab installs a crontab unless it only lists one.
+func (cc *cmdCtx) crontab() {
+	for _, a := range cc.args() {
+		if a.Text == "-l" || a.Text == "-h" || a.Text == "--help" {
+			return
+		}
+	}
+	cc.find("persistence-write", "", "crontab installs jobs that run later, outside this session; the user must set up cron jobs.")
+}
+
+// dd onto a device.
+func (cc *cmdCtx) dd() {
+	for _, a := range cc.args() {
+		if v, ok := strings.CutPrefix(a.Text, "of="); ok && strings.HasPrefix(v, "/dev/") {
+			switch v {
+			case "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/random", "/dev/urandom":
+				continue
+			}
+			cc.find("disk-overwrite", v, "dd onto "+v+" overwrites the device.")
+		}
+	}
+}
+
+// downloadExec: a download feeding a shell or an interpreter.
+func (cc *cmdCtx) downloadExec() {
+	c := cc.c
+	if !isDownload(c.Name()) {
+		return
+	}
+	// curl … | sh, also through tee or cat
+	for j, hops := cc.i, 0; hops < 6; hops++ {
+		next := -1
+		for k := j + 1; k < len(cc.all); k++ {
+			if cc.all[k].PipeFrom == j {
+				next = k
+				break
+			}
+		}
+		if next < 0 {
+			break
+		}
+		if n := cc.all[next].Name(); shell.IsShell(n) || interpreter(n) != "" || n == "source" || n == "." || n == "eval" {
+			cc.find("download-exec", "", "piping a download into "+n+" runs unreviewed code. Download the script to a file, read it, then run it.")
+			return
+		}
+		j = next
+	}
+	// sh -c "$(curl …)", bash <(curl …), eval "$(curl …)", source <(curl …)
+	if (c.Via == "$(…)" || c.Via == "<(…)" || c.Via == "`…`") && c.Parent >= 0 && c.Parent < len(cc.all) {
+		if n := cc.all[c.Parent].Name(); shell.IsShell(n) || interpreter(n) != "" || n == "source" || n == "." || n == "eval" {
+			cc.find("download-exec", "", "handing a download to "+n+" runs unreviewed code. Download the script to a file, read it, then run it.")
+		}
+	}
+}
+
+func isDownload(n string) bool {
+	return n == "curl" || n == "wget" || n == "fetch" || n == "http" || n == "xh" || n == "aria2c"
+}
+
+// isForkBomb spots :(){ :|:& };: and its renamed forms.
+func isForkBomb(cmd string) bool {
+	s := strings.Join(strings.Fields(cmd), "")
+	i := strings.Index(s, "(){")
+	for i > 0 && i < len(s) {
+		name := s[:i]
+		if j := strings.LastIndexAny(name, ";&|\n"); j >= 0 {
+			name = name[j+1:]
+		}
+		name = strings.TrimPrefix(name, "function")
+		if name != "" && strings.Contains(s[i:], name+"|"+name) && strings.Contains(s[i:], "&") {
+			return true
+		}
+		k := strings.Index(s[i+3:], "(){")
+		if k < 0 {
+			break
+		}
+		i += 3 + k
+	}
+	return false
+}
+
+// fallbackWords splits a command the parser could not read into simple
+// commands' words, roughly: on ; & | ( ) ` and new lines, quotes dropped.
+func fallbackWords(cmd string) []shell.Command {
+	f := func(r rune) bool {
+		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')' || r == '`' || r == '{' || r == '}'
+	}
+	var out []shell.Command
+	for _, part := range strings.FieldsFunc(cmd, f) {
+		part = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(part)
+		var words []shell.Word
+		for _, w := range strings.Fields(part) {
+			words = append(words, shell.Word{Text: w})
+		}
+		// wrappers and assignments
+		for len(words) > 1 {
+			n := shell.ProgramName(words[0].Text)
+			if n == "sudo" || n == "exec" || n == "nohup" || n == "env" || n == "command" || n == "builtin" || n == "time" || n == "doas" || strings.Contains(words[0].Text, "=") {
+				words = words[1:]
+				continue
+			}
+			break
+		}
+		if len(words) > 0 {
+			out = append(out, shell.Command{Args: words, Via: "words (unparsed)", Parent: -1, PipeFrom: -1})
+		}
+		if len(out) >= 10000 {
+			break
+		}
+	}
+	return out
+}
+
+// globNamesSecret reports whether the glob p (absolute) could name a
+// secret: its folder is a secret folder, or its last element matches a
+// secret's name and no ordinary file's.
+func (e *env) globNamesSecret(p string) bool {
+	dir, base := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if hasGlob(dir) {
+		dir = dir[:strings.IndexAny(dir, "*?[")]
+		dir = strings.TrimSuffix(path.Dir(dir+"x"), "/")
+		base = "*"
+	}
+	if c := e.classify(dir); c == classSecretDir || c == classSecret {
+		for _, n := range []string{"id_rsa", "id_ed25519", "credentials", "config.json", "token", "key.json", "private-keys-v1.d"} {
+			if ok(path.Match(base, n)) && e.classify(dir+"/"+n) == classSecret {
+				return true
+			}
+		}
+		return false
+	}
+	return globTargetsSecret(base)
+}
+
+// globTargetsSecret reports whether a file-name glob matches a secret's
+// name and no ordinary file's name (so "*" is not a secret glob, but
+// ".env*" and "*.pem" are).
+func globTargetsSecret(base string) bool {
+	base = strings.ReplaceAll(base, "**", "*")
+	if base == "" {
+		return false
+	}
+	hit := false
+	for _, n := range []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "server.key", "server.pem", ".netrc", ".npmrc", ".git-credentials", ".pypirc"} {
+		if ok(path.Match(base, n)) && (base[0] == '.' || n[0] != '.') {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	for _, n := range []string{"README.md", "main.go", "index.js", "notes.txt", "a", "Makefile", ".gitignore"} {
+		if ok(path.Match(base, n)) {
+			return false
+		}
+	}
+	return true
+}

@@ -67,6 +67,7 @@ func newApp(s streams) *cli.App {
 			sessionsCommand(s),
 			logCommand(s),
 			dashboardCommand(s),
+			explainCommand(s),
 		},
 	}
 	app.OnUsageError = usageErrorLine

@@ -52,11 +52,37 @@ func (ck *check) commands(cmds []shell.Command, depth int) {
 		step := Step{Words: c.Strings(), Via: c.Via, Depth: c.Depth + depth, Wrappers: c.Wrappers, Stdin: c.HasStdin}
 		ck.rep.Commands = append(ck.rep.Commands, step)
 		idx := base + i
+		if len(c.Args) == 0 {
+			ck.assign(c.Assigns)
+		}
 		cc := cmdCtx{ck: ck, c: c, all: cmds, i: i, idx: idx, cwd: cwd}
 		cc.check()
 		if cc.cwd != cwd {
 			cwd = cc.cwd
 		}
+	}
+}
+
+// assign records literal assignments; one whose value is not literal
+// makes the name unknown again.
+func (ck *check) assign(words []string) {
+	for _, a := range words {
+		name, val, _ := strings.Cut(a, "=")
+		if strings.HasSuffix(name, "+") {
+			name = strings.TrimSuffix(name, "+")
+			val = "$" + name + val
+		}
+		if ck.env.vars == nil {
+			ck.env.vars = map[string]string{}
+		}
+		if strings.HasPrefix(val, "$(mktemp") || strings.HasPrefix(val, "`mktemp") {
+			val = firstOr(ck.env.temps, "/tmp") + "/mktemp.XXXXXX"
+		}
+		if strings.ContainsAny(val, "$`") || len(ck.env.vars) > 256 {
+			delete(ck.env.vars, name)
+			continue
+		}
+		ck.env.vars[name] = val
 	}
 }
 
@@ -438,13 +464,23 @@ func (cc *cmdCtx) dd() {
 	}
 }
 
-// downloadExec: a download feeding a shell or an interpreter.
+// downloadExec: a download, or decoded data, feeding a shell or an
+// interpreter.
 func (cc *cmdCtx) downloadExec() {
 	c := cc.c
-	if !isDownload(c.Name()) {
+	rule, what := "", ""
+	switch {
+	case isDownload(c.Name()):
+		rule, what = "download-exec", "a download"
+	case isDecoder(c):
+		rule, what = "obfuscated-exec", "decoded data"
+	default:
 		return
 	}
-	// curl … | sh, also through tee or cat
+	runs := func(n string) bool {
+		return shell.IsShell(n) || interpreter(n) != "" || n == "source" || n == "." || n == "eval"
+	}
+	// curl … | sh, also through tee, cat or a decoder
 	for j, hops := cc.i, 0; hops < 6; hops++ {
 		next := -1
 		for k := j + 1; k < len(cc.all); k++ {
@@ -456,18 +492,55 @@ func (cc *cmdCtx) downloadExec() {
 		if next < 0 {
 			break
 		}
-		if n := cc.all[next].Name(); shell.IsShell(n) || interpreter(n) != "" || n == "source" || n == "." || n == "eval" {
-			cc.find("download-exec", "", "piping a download into "+n+" runs unreviewed code. Download the script to a file, read it, then run it.")
+		if n := cc.all[next].Name(); runs(n) {
+			cc.find(rule, "", "piping "+what+" into "+n+" runs code nobody has read. Write it to a file, read it, then run it.")
 			return
 		}
 		j = next
 	}
-	// sh -c "$(curl …)", bash <(curl …), eval "$(curl …)", source <(curl …)
-	if (c.Via == "$(…)" || c.Via == "<(…)" || c.Via == "`…`") && c.Parent >= 0 && c.Parent < len(cc.all) {
-		if n := cc.all[c.Parent].Name(); shell.IsShell(n) || interpreter(n) != "" || n == "source" || n == "." || n == "eval" {
-			cc.find("download-exec", "", "handing a download to "+n+" runs unreviewed code. Download the script to a file, read it, then run it.")
+	// sh -c "$(curl …)", bash <(curl …), eval "$(… | base64 -d)", source <(curl …)
+	for j, hops := cc.i, 0; hops < 6 && j >= 0 && j < len(cc.all); hops++ {
+		cj := cc.all[j]
+		if cj.Via != "$(…)" && cj.Via != "<(…)" && cj.Via != "`…`" || cj.Parent < 0 || cj.Parent >= len(cc.all) {
+			// a pipeline inside the substitution: follow it to its end
+			next := -1
+			for k := j + 1; k < len(cc.all); k++ {
+				if cc.all[k].PipeFrom == j {
+					next = k
+					break
+				}
+			}
+			if next < 0 {
+				return
+			}
+			j = next
+			continue
+		}
+		if n := cc.all[cj.Parent].Name(); runs(n) {
+			cc.find(rule, "", "handing "+what+" to "+n+" runs code nobody has read. Write it to a file, read it, then run it.")
+		}
+		return
+	}
+}
+
+// isDecoder reports whether c decodes data (base64 -d, xxd -r, …), the
+// usual way to hide a command from a reader.
+func isDecoder(c *shell.Command) bool {
+	n := c.Name()
+	for _, a := range c.Args[1:] {
+		t := a.Text
+		switch n {
+		case "base64", "base32", "basenc", "openssl":
+			if t == "-d" || t == "-D" || t == "--decode" {
+				return true
+			}
+		case "xxd":
+			if t == "-r" || t == "-revert" || strings.HasPrefix(t, "-r") {
+				return true
+			}
 		}
 	}
+	return n == "uudecode" || n == "rev"
 }
 
 func isDownload(n string) bool {

@@ -164,7 +164,7 @@ var guardedWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`rm rmdir unlink git find chmod chown chgrp dd shred wipefs mke2fs newfs
 		curl wget fetch http xh aria2c nc ncat socat sh bash zsh dash ksh mksh ash fish rbash yash posh eval exec
-		source . xargs su sudo doas env watch command builtin nohup timeout nice time stdbuf ionice setsid
+		source xargs su sudo doas env watch command builtin nohup timeout nice time stdbuf ionice setsid
 		tee cp mv install ln rsync scp sftp tar zip gzip 7z sed awk gawk perl ruby irb php node nodejs bun deno
 		crontab gpg gpg2 openssl security cat less more head tail base64 base32 xxd od hexdump strings nl tac
 		bat batcat grep egrep fgrep rg ag ack sort uniq cut diff cmp vim vi nano emacs code jq yq

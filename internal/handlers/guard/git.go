@@ -70,6 +70,13 @@ func (cc *cmdCtx) git() {
 		}
 	case "checkout":
 		cc.gitCheckout(rest)
+	case "switch":
+		for _, a := range rest {
+			if a.Text == "--discard-changes" || a.Text == "-f" || a.Text == "--force" {
+				cc.find("git-checkout-discard", "", "git switch "+a.Text+" drops uncommitted changes. Commit or stash them first.")
+				return
+			}
+		}
 	case "restore":
 		staged, worktree := false, false
 		for _, a := range rest {

@@ -14,6 +14,9 @@ type env struct {
 	home, project, cwd string
 	temps              []string
 	secrets            []string // the config's extra secret globs
+	// vars are the literal NAME=value assignments seen so far in the
+	// command line (x=/; rm -rf $x).
+	vars map[string]string
 	// links and stats count the symlinks resolved and the Lstat calls
 	// made in this check (both bounded).
 	links, stats int
@@ -79,6 +82,10 @@ func (e *env) expand(word, cwd string) (string, bool) {
 		w = "/home/" + name + "/" + rest
 	}
 	if strings.Contains(w, "$") {
+		for name, val := range e.vars {
+			w = strings.ReplaceAll(w, "${"+name+"}", val)
+			w = replaceVar(w, "$"+name, val)
+		}
 		for _, v := range []struct{ name, val string }{
 			{"HOME", e.home}, {"PWD", cwd}, {"CLAUDE_PROJECT_DIR", e.project}, {"TMPDIR", firstOr(e.temps, "/tmp")},
 		} {

@@ -56,6 +56,7 @@ var Rules = []Rule{
 	{"fork-bomb", Block, Block, Block, false, "a fork bomb"},
 	{"disk-overwrite", Block, Block, Block, false, "mkfs, dd onto a device, a redirect onto a disk device"},
 	{"download-exec", Block, Block, Block, false, "a download piped or substituted into a shell or interpreter"},
+	{"obfuscated-exec", Block, Block, Block, false, "decoded data (base64 -d, xxd -r) piped or substituted into a shell or interpreter"},
 	{"git-force-push", Block, Block, Block, false, "git push --force, -f, --force=…, a +refspec, --mirror"},
 	{"git-push-delete-default", Block, Block, Block, false, "git push --delete (or :ref) of main, master, trunk or develop"},
 	{"git-push-delete", Ask, Ask, Block, true, "git push --delete, :ref or --prune of another branch"},

@@ -173,6 +173,9 @@ func printReport(w io.Writer, r guard.Report, enabled bool) {
 			}
 		}
 	}
+	if r.MoreCommands > 0 {
+		fmt.Fprintf(w, "     … and %d more commands, checked but not listed\n", r.MoreCommands)
+	}
 	if len(r.Paths) > 0 {
 		fmt.Fprintln(w, "\npaths:")
 		for _, p := range r.Paths {

@@ -153,7 +153,7 @@ func (c Command) String() string { return strings.Join(c.Strings(), " ") }
 func Parse(src string) ([]Command, error) {
 	s := &state{}
 	s.parse(src, 0, "", -1)
-	for i := 0; i < len(s.cmds); i++ {
+	for i := 0; i < len(s.cmds) && !s.stop; i++ {
 		s.expand(i)
 	}
 	return s.cmds, s.err
@@ -163,6 +163,8 @@ func Parse(src string) ([]Command, error) {
 type state struct {
 	cmds []Command
 	err  error
+	// stop: give up (too many commands); the caller judges the rest.
+	stop bool
 }
 
 func (s *state) fail(err error) {
@@ -190,6 +192,7 @@ func (s *state) parse(src string, depth int, via string, parent int) {
 func (s *state) add(c Command) int {
 	if len(s.cmds) >= maxCommands {
 		s.fail(ErrTooMany)
+		s.stop = true
 		return -1
 	}
 	s.cmds = append(s.cmds, c)
@@ -259,6 +262,10 @@ func (p *parser) list(close byte) {
 	pipeFrom := -1
 	for {
 		p.blanks()
+		if p.s.stop {
+			p.pos = len(p.src)
+			return
+		}
 		if p.eof() {
 			if close != 0 {
 				p.s.fail(ErrSyntax)

@@ -28,30 +28,35 @@ func (ck *check) command(cmd string) {
 	ck.commands(cmds, 0)
 	if err != nil {
 		ck.rep.ParseError = err.Error()
-		words := fallbackWords(cmd)
 		guarded := false
-		for _, c := range words {
-			if ck.g.names(c.Name()) {
-				guarded = true
-			}
-		}
-		ck.commands(words, 0)
+		one := make([]shell.Command, 1)
+		fallbackWords(cmd, func(part string) bool { return !ck.g.needsParse(part) }, func(c shell.Command) {
+			guarded = guarded || ck.g.names(c.Name())
+			one[0] = c
+			ck.commands(one, 0)
+		})
 		if guarded {
 			ck.find("unparsed", -1, "", "the guard cannot read this command ("+err.Error()+") and it names a guarded program; write it more simply.")
 		}
 	}
 }
 
-// commands checks parsed commands; base is the offset of their Parent
-// and PipeFrom indexes in the report.
+// maxSteps bounds the commands a report lists; the rest are checked and
+// counted.
+const maxSteps = 2000
+
+// commands checks parsed commands (their Parent and PipeFrom index cmds).
 func (ck *check) commands(cmds []shell.Command, depth int) {
-	base := len(ck.rep.Commands)
 	cwd := ck.env.cwd
 	for i := range cmds {
 		c := &cmds[i]
-		step := Step{Words: c.Strings(), Via: c.Via, Depth: c.Depth + depth, Wrappers: c.Wrappers, Stdin: c.HasStdin}
-		ck.rep.Commands = append(ck.rep.Commands, step)
-		idx := base + i
+		idx := -1
+		if len(ck.rep.Commands) < maxSteps {
+			idx = len(ck.rep.Commands)
+			ck.rep.Commands = append(ck.rep.Commands, Step{Words: c.Strings(), Via: c.Via, Depth: c.Depth + depth, Wrappers: c.Wrappers, Stdin: c.HasStdin})
+		} else {
+			ck.rep.MoreCommands++
+		}
 		if len(c.Args) == 0 {
 			ck.assign(c.Assigns)
 		}
@@ -61,6 +66,25 @@ func (ck *check) commands(cmds []shell.Command, depth int) {
 			cwd = cc.cwd
 		}
 	}
+}
+
+// seen reports whether the same read was judged before in this check, and
+// remembers it (a long command repeats its words; each is judged once).
+func (ck *check) seen(arg, cwd string, meta bool) bool {
+	key := arg + "\x00" + cwd
+	if meta {
+		key += "\x00m"
+	}
+	if ck.judged == nil {
+		ck.judged = map[string]bool{}
+	}
+	if ck.judged[key] {
+		return true
+	}
+	if len(ck.judged) < 1<<16 {
+		ck.judged[key] = true
+	}
+	return false
 }
 
 // assign records literal assignments; one whose value is not literal
@@ -99,6 +123,9 @@ type cmdCtx struct {
 func (cc *cmdCtx) find(rule, path, reason string) { cc.ck.find(rule, cc.idx, path, reason) }
 
 func (cc *cmdCtx) note(arg, resolved, use, class string) {
+	if cc.idx < 0 {
+		return
+	}
 	s := &cc.ck.rep.Commands[cc.idx]
 	if len(s.Paths) < 32 {
 		s.Paths = append(s.Paths, Path{Arg: arg, Resolved: resolved, Use: use, Class: class})
@@ -272,6 +299,9 @@ func worst(a, b string) string {
 func (cc *cmdCtx) read(arg string, meta bool) {
 	if arg == "" || strings.HasPrefix(arg, "-") && arg != "-" {
 		return
+	}
+	if cc.ck.seen(arg, cc.cwd, meta) {
+		return // judged already; its finding, if any, is recorded
 	}
 	p, ok := cc.ck.env.expand(arg, cc.cwd)
 	if !ok {
@@ -569,20 +599,32 @@ func isForkBomb(cmd string) bool {
 	return false
 }
 
-// fallbackWords splits a command the parser could not read into simple
-// commands' words, roughly: on ; & | ( ) ` and new lines, quotes dropped.
-func fallbackWords(cmd string) []shell.Command {
-	f := func(r rune) bool {
-		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')' || r == '`' || r == '{' || r == '}'
+// unquote drops quotes and backslashes from a word the parser could not
+// read.
+var unquote = strings.NewReplacer(`"`, "", `'`, "", `\`, "")
+
+// fallbackWords calls f with each simple command of a command line the
+// parser could not read, split roughly: on ; & | ( ) ` { } and new lines,
+// quotes dropped, leading wrappers and assignments skipped. A part for
+// which skip (when not nil) returns true is left out.
+func fallbackWords(cmd string, skip func(string) bool, f func(shell.Command)) {
+	isSep := func(c byte) bool {
+		return c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')' || c == '`' || c == '{' || c == '}'
 	}
-	var out []shell.Command
-	for _, part := range strings.FieldsFunc(cmd, f) {
-		part = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(part)
+	for start := 0; start < len(cmd); {
+		end := start
+		for end < len(cmd) && !isSep(cmd[end]) {
+			end++
+		}
+		part := cmd[start:end]
+		start = end + 1
+		if strings.TrimSpace(part) == "" || skip != nil && skip(part) {
+			continue
+		}
 		var words []shell.Word
-		for _, w := range strings.Fields(part) {
+		for _, w := range strings.Fields(unquote.Replace(part)) {
 			words = append(words, shell.Word{Text: w})
 		}
-		// wrappers and assignments
 		for len(words) > 1 {
 			n := shell.ProgramName(words[0].Text)
 			if n == "sudo" || n == "exec" || n == "nohup" || n == "env" || n == "command" || n == "builtin" || n == "time" || n == "doas" || strings.Contains(words[0].Text, "=") {
@@ -592,13 +634,9 @@ func fallbackWords(cmd string) []shell.Command {
 			break
 		}
 		if len(words) > 0 {
-			out = append(out, shell.Command{Args: words, Via: "words (unparsed)", Parent: -1, PipeFrom: -1})
-		}
-		if len(out) >= 10000 {
-			break
+			f(shell.Command{Args: words, Via: "words (unparsed)", Parent: -1, PipeFrom: -1})
 		}
 	}
-	return out
 }
 
 // globNamesSecret reports whether the glob p (absolute) could name a

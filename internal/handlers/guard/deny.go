@@ -211,22 +211,39 @@ func (g *Guard) needsParse(cmd string) bool {
 // guardedToken reports whether one prefilter token names a guarded program
 // or path.
 func (g *Guard) guardedToken(raw string) bool {
-	t := strings.ToLower(strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(raw))
-	if guardedWords[t] || g.names(t) {
+	var buf [64]byte
+	b := buf[:0]
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '"' || c == '\'' || c == '\\':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	t := string(b)
+	if guardedWords[t] || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
 		return true
 	}
-	for _, p := range []string{"python", "pypy", "perl", "node", "mkfs", ".env", "id_", "credential", "cron", ".bash", ".zsh", ".ksh", ".tcsh", ".csh", ".x", ".login", "secring", "application_default", "kubeconfig"} {
+	for _, p := range guardedPrefixes {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
 	}
-	for _, s := range []string{".pem", ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", "rc", ".gpg"} {
+	for _, s := range guardedSuffixes {
 		if strings.HasSuffix(t, s) && (s != "rc" || strings.HasPrefix(t, ".")) {
 			return true
 		}
 	}
 	return false
 }
+
+var (
+	guardedPrefixes = []string{"python", "pypy", "perl", "node", "mkfs", ".env", "id_", "credential", "cron", ".bash", ".zsh", ".ksh", ".tcsh", ".csh", ".x", ".login", "secring", "application_default", "kubeconfig"}
+	guardedSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", "rc", ".gpg"}
+)
 
 // names reports whether a program or path word is one the project's
 // config added (a command rule's program, a word of a secret glob).

@@ -134,12 +134,14 @@ type Report struct {
 	Cwd     string `json:"cwd,omitempty"`
 	// Prefilter is set when the command named no guarded word and was not
 	// parsed.
-	Prefilter  string    `json:"prefilter,omitempty"`
-	ParseError string    `json:"parse_error,omitempty"`
-	Commands   []Step    `json:"commands,omitempty"`
-	Paths      []Path    `json:"paths,omitempty"`
-	Findings   []Finding `json:"findings,omitempty"`
-	Fault      string    `json:"fault,omitempty"`
+	Prefilter  string `json:"prefilter,omitempty"`
+	ParseError string `json:"parse_error,omitempty"`
+	Commands   []Step `json:"commands,omitempty"`
+	// MoreCommands counts the commands checked but not listed.
+	MoreCommands int       `json:"more_commands,omitempty"`
+	Paths        []Path    `json:"paths,omitempty"`
+	Findings     []Finding `json:"findings,omitempty"`
+	Fault        string    `json:"fault,omitempty"`
 	// Decision is allow, ask or block; Rule and Reason are the deciding
 	// finding's, Reason exactly as the model reads it.
 	Decision string `json:"decision"`
@@ -203,6 +205,8 @@ type check struct {
 	// raised: the environment raised the level above the config's.
 	raised bool
 	cfgLvl level
+	// judged remembers the reads already judged (see seen).
+	judged map[string]bool
 }
 
 func (g *Guard) newCheck(c Call) *check {

@@ -61,7 +61,7 @@ func under(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 // expand resolves a word to an absolute, clean, slash-separated path
@@ -339,8 +339,8 @@ func (e *env) classify(p string) string {
 	if persistentSystem(p) {
 		return classPersistence
 	}
-	if i := strings.Index(p+"/", "/.git/"); i >= 0 {
-		rest := strings.TrimPrefix(p[i:], "/.git")
+	if i := gitDir(p); i >= 0 {
+		rest := p[i+len("/.git"):]
 		switch {
 		case rest == "/hooks" || strings.HasPrefix(rest, "/hooks/") || rest == "/config":
 			return classGitHooks
@@ -349,6 +349,21 @@ func (e *env) classify(p string) string {
 		}
 	}
 	return ""
+}
+
+// gitDir returns the index of the first "/.git" element in p, or -1.
+func gitDir(p string) int {
+	for off := 0; ; {
+		i := strings.Index(p[off:], "/.git")
+		if i < 0 {
+			return -1
+		}
+		end := off + i + len("/.git")
+		if end == len(p) || p[end] == '/' {
+			return off + i
+		}
+		off = end
+	}
 }
 
 // persistentHome reports whether rel (below the home folder) runs code or
@@ -363,7 +378,7 @@ func persistentHome(rel string) bool {
 		return true
 	}
 	for _, d := range []string{".config/fish/conf.d/", ".config/autostart/", ".config/systemd/user/", "Library/LaunchAgents/", ".config/environment.d/", ".oh-my-zsh/custom/", ".zshrc.d/", ".bashrc.d/"} {
-		if strings.HasPrefix(rel, d) || rel+"/" == d {
+		if strings.HasPrefix(rel, d) || len(rel) == len(d)-1 && strings.HasPrefix(d, rel) {
 			return true
 		}
 	}
@@ -380,7 +395,7 @@ func persistentSystem(p string) bool {
 	}
 	for _, d := range []string{"/etc/profile.d/", "/etc/cron.", "/etc/cron.d/", "/var/spool/cron/", "/etc/systemd/system/", "/lib/systemd/system/",
 		"/Library/LaunchAgents/", "/Library/LaunchDaemons/", "/etc/sudoers.d/", "/etc/init.d/", "/etc/xdg/autostart/", "/var/at/tabs/"} {
-		if strings.HasPrefix(p, d) || p+"/" == d {
+		if strings.HasPrefix(p, d) || len(p) == len(d)-1 && strings.HasPrefix(d, p) {
 			return true
 		}
 	}

@@ -29,6 +29,7 @@ package shell
 import (
 	"errors"
 	"strings"
+	"sync"
 )
 
 // MaxDepth bounds how deep strings given to sh -c, eval, $(…) and the like
@@ -354,11 +355,12 @@ func (p *parser) arith() {
 
 // reserved words that only introduce or close a compound command; the
 // command after them is read as usual.
-var reserved = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "fi": true,
-	"do": true, "done": true, "while": true, "until": true, "!": true,
-	"{": true, "}": true, "esac": true, "coproc": true,
-}
+var reserved = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"if": true, "then": true, "else": true, "elif": true, "fi": true,
+		"do": true, "done": true, "while": true, "until": true, "!": true,
+		"{": true, "}": true, "esac": true, "coproc": true}
+})
 
 // isMeta reports whether c ends an unquoted word.
 func isMeta(c byte) bool {
@@ -414,7 +416,7 @@ func (p *parser) simple(pipeFrom int) {
 			continue
 		}
 		if lead && !w.Quoted {
-			if reserved[w.Text] {
+			if reserved()[w.Text] {
 				continue
 			}
 			switch w.Text {

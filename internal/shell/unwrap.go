@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // expand reads through command i: it peels wrappers off its words, and
 // parses the strings it hands to another shell (sh -c, eval, su -c,
@@ -12,7 +15,7 @@ func (s *state) expand(i int) {
 			return
 		}
 		name := c.Name()
-		if shells[name] {
+		if shells()[name] {
 			s.shell(i)
 			return
 		}
@@ -45,15 +48,16 @@ func (s *state) expand(i int) {
 }
 
 // shells are the programs whose -c string is a script.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
-	"mksh": true, "ash": true, "fish": true, "rbash": true, "yash": true,
-	"posh": true, "busybox-sh": true,
-}
+var shells = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
+		"mksh": true, "ash": true, "fish": true, "rbash": true, "yash": true,
+		"posh": true, "busybox-sh": true}
+})
 
 // IsShell reports whether name (a program's base name) is a shell whose
 // -c string or standard input is a script.
-func IsShell(name string) bool { return shells[name] }
+func IsShell(name string) bool { return shells()[name] }
 
 // shell reads a shell's options: with -c its first operand is a script;
 // with no script file (or with -s) its standard input is.

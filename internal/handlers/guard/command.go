@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/hookwright/hookwright/internal/shell"
 )
@@ -336,24 +337,26 @@ func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // metaCommands read only names and metadata, or use a path without
 // printing it.
-var metaCommands = map[string]bool{
-	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "file": true, "du": true, "wc": true,
-	"touch": true, "chmod": true, "chown": true, "chgrp": true, "realpath": true, "readlink": true,
-	"basename": true, "dirname": true, "echo": true, "printf": true, "cd": true, "pushd": true,
-	"mkdir": true, "tree": true, "exa": true, "eza": true, "lsd": true, "lsattr": true, "getfacl": true,
-	"namei": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "shasum": true,
-	"cksum": true, "b2sum": true, "rm": true, "unlink": true, "rmdir": true, "which": true, "type": true,
-	"ln": true, "find": true, "fd": true, "locate": true, "true": true, ":": true, "export": true,
-}
+var metaCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ls": true, "stat": true, "test": true, "[": true, "[[": true, "file": true, "du": true, "wc": true,
+		"touch": true, "chmod": true, "chown": true, "chgrp": true, "realpath": true, "readlink": true,
+		"basename": true, "dirname": true, "echo": true, "printf": true, "cd": true, "pushd": true,
+		"mkdir": true, "tree": true, "exa": true, "eza": true, "lsd": true, "lsattr": true, "getfacl": true,
+		"namei": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "shasum": true,
+		"cksum": true, "b2sum": true, "rm": true, "unlink": true, "rmdir": true, "which": true, "type": true,
+		"ln": true, "find": true, "fd": true, "locate": true, "true": true, ":": true, "export": true}
+})
 
 // keyUse are programs that take a secret path to use it (ssh -i key, a
 // kubeconfig), not to print it.
-var keyUse = map[string]bool{
-	"ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true, "aws": true,
-	"gcloud": true, "az": true, "kubectl": true, "helm": true, "docker": true, "terraform": true,
-	"npm": true, "pnpm": true, "yarn": true, "pip": true, "twine": true, "gh": true, "source": true,
-	".": true, "direnv": true, "dotenv": true, "op": true, "sops": true, "ansible": true, "ansible-playbook": true,
-}
+var keyUse = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true, "aws": true,
+		"gcloud": true, "az": true, "kubectl": true, "helm": true, "docker": true, "terraform": true,
+		"npm": true, "pnpm": true, "yarn": true, "pip": true, "twine": true, "gh": true, "source": true,
+		".": true, "direnv": true, "dotenv": true, "op": true, "sops": true, "ansible": true, "ansible-playbook": true}
+})
 
 // files checks every path-like word of the command for secrets and
 // persistence, by how the program uses it.
@@ -421,10 +424,10 @@ func (cc *cmdCtx) files(name string) {
 	case "curl", "wget", "http", "xh", "nc", "ncat", "socat":
 		cc.upload(name, args)
 	}
-	if keyUse[name] {
+	if keyUse()[name] {
 		return
 	}
-	meta := metaCommands[name]
+	meta := metaCommands()[name]
 	for _, a := range args {
 		t := a.Text
 		if strings.HasPrefix(t, "-") {

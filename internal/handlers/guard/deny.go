@@ -3,6 +3,7 @@ package guard
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // matcher finds any of many substrings in one pass (Aho-Corasick), so the
@@ -160,7 +161,7 @@ func (g *Guard) denyMatch(cmd string) (string, bool) {
 // prefilter words: programs and path names that make the guard parse a
 // command. A command with none of them (after quotes and backslashes are
 // dropped, in lower case) cannot match a rule.
-var guardedWords = func() map[string]bool {
+var guardedWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`rm rmdir unlink git find chmod chown chgrp dd shred wipefs mke2fs newfs
 		curl wget fetch http xh aria2c nc ncat socat sh bash zsh dash ksh mksh ash fish rbash yash posh eval exec
@@ -175,7 +176,7 @@ var guardedWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // needsParse is the keyword prefilter.
 func (g *Guard) needsParse(cmd string) bool {
@@ -224,7 +225,7 @@ func (g *Guard) guardedToken(raw string) bool {
 		b = append(b, c)
 	}
 	t := string(b)
-	if guardedWords[t] || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
+	if guardedWords()[t] || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
 		return true
 	}
 	for _, p := range guardedPrefixes {
@@ -248,7 +249,7 @@ var (
 // names reports whether a program or path word is one the project's
 // config added (a command rule's program, a word of a secret glob).
 func (g *Guard) names(t string) bool {
-	if guardedWords[t] {
+	if guardedWords()[t] {
 		return true
 	}
 	for _, r := range g.Config.Commands {

@@ -1,6 +1,10 @@
 package guard
 
-import "github.com/hookwright/hookwright/internal/runtime/config"
+import (
+	"sync"
+
+	"github.com/hookwright/hookwright/internal/runtime/config"
+)
 
 // Severity is what a rule does to a call.
 type Severity int
@@ -89,17 +93,17 @@ var Rules = []Rule{
 	{"guard-fault", Block, Block, Block, false, "the guard could not check the call and guard.fail is closed"},
 }
 
-var ruleIndex = func() map[string]*Rule {
+var ruleIndex = sync.OnceValue(func() map[string]*Rule {
 	m := make(map[string]*Rule, len(Rules))
 	for i := range Rules {
 		m[Rules[i].Name] = &Rules[i]
 	}
 	return m
-}()
+})
 
 // RuleByName returns the built-in rule called name.
 func RuleByName(name string) (Rule, bool) {
-	r, ok := ruleIndex[name]
+	r, ok := ruleIndex()[name]
 	if !ok {
 		return Rule{}, false
 	}
@@ -140,7 +144,7 @@ func (l level) String() string {
 // severity returns rule name's severity at level l with the config's
 // overrides applied; a rule that is not adjustable is never lowered.
 func (g *Guard) severity(name string, l level) Severity {
-	r, ok := ruleIndex[name]
+	r, ok := ruleIndex()[name]
 	if !ok {
 		return Block
 	}

@@ -586,7 +586,7 @@ func isForkBomb(cmd string) bool {
 	i := strings.Index(s, "(){")
 	for i > 0 && i < len(s) {
 		name := s[:i]
-		if j := strings.LastIndexAny(name, ";&|\n"); j >= 0 {
+		if j := strings.LastIndexAny(name, ";&|\n(){}"); j >= 0 {
 			name = name[j+1:]
 		}
 		name = strings.TrimPrefix(name, "function")

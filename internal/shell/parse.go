@@ -29,7 +29,6 @@ package shell
 import (
 	"errors"
 	"strings"
-	"sync"
 )
 
 // MaxDepth bounds how deep strings given to sh -c, eval, $(…) and the like
@@ -355,12 +354,13 @@ func (p *parser) arith() {
 
 // reserved words that only introduce or close a compound command; the
 // command after them is read as usual.
-var reserved = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"if": true, "then": true, "else": true, "elif": true, "fi": true,
-		"do": true, "done": true, "while": true, "until": true, "!": true,
-		"{": true, "}": true, "esac": true, "coproc": true}
-})
+func isReserved(s string) bool {
+	switch s {
+	case "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "esac", "coproc":
+		return true
+	}
+	return false
+}
 
 // isMeta reports whether c ends an unquoted word.
 func isMeta(c byte) bool {
@@ -416,7 +416,7 @@ func (p *parser) simple(pipeFrom int) {
 			continue
 		}
 		if lead && !w.Quoted {
-			if reserved()[w.Text] {
+			if isReserved(w.Text) {
 				continue
 			}
 			switch w.Text {

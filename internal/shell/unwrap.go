@@ -1,9 +1,6 @@
 package shell
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // expand reads through command i: it peels wrappers off its words, and
 // parses the strings it hands to another shell (sh -c, eval, su -c,
@@ -15,7 +12,7 @@ func (s *state) expand(i int) {
 			return
 		}
 		name := c.Name()
-		if shells()[name] {
+		if isShellName(name) {
 			s.shell(i)
 			return
 		}
@@ -48,16 +45,17 @@ func (s *state) expand(i int) {
 }
 
 // shells are the programs whose -c string is a script.
-var shells = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
-		"mksh": true, "ash": true, "fish": true, "rbash": true, "yash": true,
-		"posh": true, "busybox-sh": true}
-})
+func isShellName(s string) bool {
+	switch s {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash", "yash", "posh", "busybox-sh":
+		return true
+	}
+	return false
+}
 
 // IsShell reports whether name (a program's base name) is a shell whose
 // -c string or standard input is a script.
-func IsShell(name string) bool { return shells()[name] }
+func IsShell(name string) bool { return isShellName(name) }
 
 // shell reads a shell's options: with -c its first operand is a script;
 // with no script file (or with -s) its standard input is.

@@ -337,26 +337,28 @@ func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // metaCommands read only names and metadata, or use a path without
 // printing it.
-var metaCommands = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"ls": true, "stat": true, "test": true, "[": true, "[[": true, "file": true, "du": true, "wc": true,
-		"touch": true, "chmod": true, "chown": true, "chgrp": true, "realpath": true, "readlink": true,
-		"basename": true, "dirname": true, "echo": true, "printf": true, "cd": true, "pushd": true,
-		"mkdir": true, "tree": true, "exa": true, "eza": true, "lsd": true, "lsattr": true, "getfacl": true,
-		"namei": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "shasum": true,
-		"cksum": true, "b2sum": true, "rm": true, "unlink": true, "rmdir": true, "which": true, "type": true,
-		"ln": true, "find": true, "fd": true, "locate": true, "true": true, ":": true, "export": true}
-})
+func isMetaCommand(s string) bool {
+	switch s {
+	case "ls", "stat", "test", "[", "[[", "file", "du", "wc", "touch", "chmod", "chown", "chgrp", "realpath",
+		"readlink", "basename", "dirname", "echo", "printf", "cd", "pushd", "mkdir", "tree", "exa", "eza", "lsd",
+		"lsattr", "getfacl", "namei", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "b2sum",
+		"rm", "unlink", "rmdir", "which", "type", "ln", "find", "fd", "locate", "true", ":", "export":
+		return true
+	}
+	return false
+}
 
 // keyUse are programs that take a secret path to use it (ssh -i key, a
 // kubeconfig), not to print it.
-var keyUse = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true, "aws": true,
-		"gcloud": true, "az": true, "kubectl": true, "helm": true, "docker": true, "terraform": true,
-		"npm": true, "pnpm": true, "yarn": true, "pip": true, "twine": true, "gh": true, "source": true,
-		".": true, "direnv": true, "dotenv": true, "op": true, "sops": true, "ansible": true, "ansible-playbook": true}
-})
+func isKeyUse(s string) bool {
+	switch s {
+	case "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "git", "aws", "gcloud", "az", "kubectl", "helm", "docker",
+		"terraform", "npm", "pnpm", "yarn", "pip", "twine", "gh", "source", ".", "direnv", "dotenv", "op", "sops",
+		"ansible", "ansible-playbook":
+		return true
+	}
+	return false
+}
 
 // files checks every path-like word of the command for secrets and
 // persistence, by how the program uses it.
@@ -424,10 +426,10 @@ func (cc *cmdCtx) files(name string) {
 	case "curl", "wget", "http", "xh", "nc", "ncat", "socat":
 		cc.upload(name, args)
 	}
-	if keyUse()[name] {
+	if isKeyUse(name) {
 		return
 	}
-	meta := metaCommands()[name]
+	meta := isMetaCommand(name)
 	for _, a := range args {
 		t := a.Text
 		if strings.HasPrefix(t, "-") {
@@ -604,7 +606,7 @@ func isForkBomb(cmd string) bool {
 
 // unquote drops quotes and backslashes from a word the parser could not
 // read.
-var unquote = strings.NewReplacer(`"`, "", `'`, "", `\`, "")
+var unquote = sync.OnceValue(func() *strings.Replacer { return strings.NewReplacer(`"`, "", `'`, "", `\`, "") })
 
 // fallbackWords calls f with each simple command of a command line the
 // parser could not read, split roughly: on ; & | ( ) ` { } and new lines,
@@ -625,7 +627,7 @@ func fallbackWords(cmd string, skip func(string) bool, f func(shell.Command)) {
 			continue
 		}
 		var words []shell.Word
-		for _, w := range strings.Fields(unquote.Replace(part)) {
+		for _, w := range strings.Fields(unquote().Replace(part)) {
 			words = append(words, shell.Word{Text: w})
 		}
 		for len(words) > 1 {

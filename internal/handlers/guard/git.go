@@ -2,23 +2,29 @@ package guard
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/hookwright/hookwright/internal/shell"
 )
 
 // gitGlobalWithValue are git's global options that take the next word as
 // their value.
-var gitGlobalWithValue = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
-		"--config-env": true, "--super-prefix": true, "--exec-path": true, "--list-cmds": true, "--attr-source": true}
-})
+func isGitGlobalWithValue(s string) bool {
+	switch s {
+	case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path",
+		"--list-cmds", "--attr-source":
+		return true
+	}
+	return false
+}
 
 // defaultBranches are the branch names whose remote deletion blocks.
-var defaultBranches = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"main": true, "master": true, "trunk": true, "develop": true, "production": true}
-})
+func isDefaultBranch(s string) bool {
+	switch s {
+	case "main", "master", "trunk", "develop", "production":
+		return true
+	}
+	return false
+}
 
 // git checks a git command: global options first, then the subcommand.
 func (cc *cmdCtx) git() {
@@ -29,7 +35,7 @@ func (cc *cmdCtx) git() {
 		if !strings.HasPrefix(t, "-") {
 			break
 		}
-		if gitGlobalWithValue()[t] && len(args) > 1 {
+		if isGitGlobalWithValue(t) && len(args) > 1 {
 			if t == "-c" {
 				if k, v, ok := strings.Cut(args[1].Text, "="); ok {
 					cc.gitConfigValue(k, v)
@@ -281,7 +287,7 @@ func (cc *cmdCtx) gitPush(rest []shell.Word) {
 			continue
 		}
 		target = strings.TrimPrefix(target, "refs/heads/")
-		if defaultBranches()[target] {
+		if isDefaultBranch(target) {
 			cc.find("git-push-delete-default", "", "git push deletes the remote's "+target+" branch.")
 			return
 		}

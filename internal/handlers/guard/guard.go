@@ -281,7 +281,7 @@ func (ck *check) fault(msg string) {
 func (ck *check) severity(name string) Severity {
 	s := ck.g.severity(name, ck.cfgLvl)
 	if ck.raised {
-		if r, ok := ruleIndex()[name]; ok {
+		if r := ruleIndex(name); r != nil {
 			b := r.Standard
 			switch ck.lvl {
 			case strict:

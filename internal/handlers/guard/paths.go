@@ -5,7 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 )
 
 // env is where a check resolves paths: the home folder, the project, the
@@ -242,12 +241,15 @@ func secretDirKeep(dir, base string) bool {
 }
 
 // secretNames are base names that are secrets anywhere.
-var secretNames = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		".netrc": true, "_netrc": true, ".git-credentials": true, ".npmrc": true, ".pypirc": true,
-		".vault-token": true, "application_default_credentials.json": true, ".htpasswd": true,
-		"credentials.tfrc.json": true, ".pgpass": true, ".my.cnf": true, "secring.gpg": true}
-})
+func isSecretName(s string) bool {
+	switch s {
+	case ".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".vault-token",
+		"application_default_credentials.json", ".htpasswd", "credentials.tfrc.json", ".pgpass", ".my.cnf",
+		"secring.gpg":
+		return true
+	}
+	return false
+}
 
 // secretHomePaths are files below the home folder that are secrets.
 var secretHomePaths = []string{
@@ -326,7 +328,7 @@ func (e *env) classify(p string) string {
 			return classPersistence
 		}
 	}
-	if secretNames()[base] || isEnvFile(base) || isKeyFile(base) || contains(secretAbsPaths, p) {
+	if isSecretName(base) || isEnvFile(base) || isKeyFile(base) || contains(secretAbsPaths, p) {
 		return classSecret
 	}
 	if strings.HasPrefix(p, "/proc/") && base == "environ" {

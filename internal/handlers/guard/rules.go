@@ -1,8 +1,6 @@
 package guard
 
 import (
-	"sync"
-
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
@@ -93,18 +91,20 @@ var Rules = []Rule{
 	{"guard-fault", Block, Block, Block, false, "the guard could not check the call and guard.fail is closed"},
 }
 
-var ruleIndex = sync.OnceValue(func() map[string]*Rule {
-	m := make(map[string]*Rule, len(Rules))
+// ruleIndex returns the built-in rule called name, or nil.
+func ruleIndex(name string) *Rule {
 	for i := range Rules {
-		m[Rules[i].Name] = &Rules[i]
+		if Rules[i].Name == name {
+			return &Rules[i]
+		}
 	}
-	return m
-})
+	return nil
+}
 
 // RuleByName returns the built-in rule called name.
 func RuleByName(name string) (Rule, bool) {
-	r, ok := ruleIndex()[name]
-	if !ok {
+	r := ruleIndex(name)
+	if r == nil {
 		return Rule{}, false
 	}
 	return *r, true
@@ -144,8 +144,8 @@ func (l level) String() string {
 // severity returns rule name's severity at level l with the config's
 // overrides applied; a rule that is not adjustable is never lowered.
 func (g *Guard) severity(name string, l level) Severity {
-	r, ok := ruleIndex()[name]
-	if !ok {
+	r := ruleIndex(name)
+	if r == nil {
 		return Block
 	}
 	base := r.Standard

@@ -48,13 +48,14 @@ Examples:
    hwctl pdca status          each feature's PDCA phase, from tasks tagged [Plan] [Do] ...
    hwctl work start parser    open a work unit by hand (work.mode strict blocks edits outside one)
    hwctl sessions             session fingerprints: start, end, Claude Code version, git HEAD
+   hwctl explain -- 'git push -f origin main'   how the guard reads a command, and which rule decides
 
 Exit status: 0 ok, 1 failure, 2 usage error.`
 
 func newApp(s streams) *cli.App {
 	app := &cli.App{
 		Name:            "hwctl",
-		Usage:           "inspect hookwright's project state: PDCA, work units, sessions, journal",
+		Usage:           "inspect hookwright's project state: PDCA, work units, sessions, journal, guard decisions",
 		Description:     description,
 		Writer:          s.out,
 		ErrWriter:       s.err,

@@ -1,5 +1,6 @@
 // Command hwctl inspects and steers hookwright's state in a project: PDCA
-// progress, work units, session fingerprints and the hook journal.
+// progress, work units, session fingerprints, the hook journal, and how the
+// guard reads a tool call.
 //
 //	hwctl pdca status [--dir PROJECT] [--json]   PDCA phase per feature
 //	hwctl work start <name>                      start a manual work unit
@@ -9,6 +10,8 @@
 //	hwctl log [-n N] [--follow]                  the journal as a table; --follow tails it
 //	hwctl dashboard [-n N] [--interval D]        live view: counts per event and
 //	                                             decision, and the last N calls
+//	hwctl explain -- '<command>'                 how the guard reads a command, and why it decides
+//	hwctl explain --tool Read --path P [--json]  the same for a file-tool path
 //
 // PROJECT defaults to $CLAUDE_PROJECT_DIR, else the current folder. hwctl
 // only reads the journal incrementally and keeps at most N entries in

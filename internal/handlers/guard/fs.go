@@ -91,6 +91,8 @@ func (e *env) deleteClass(p string, all bool) (rule, class string) {
 			return "rm-project-root", "the project root"
 		}
 		return "rm-project-root", "a folder above the project root"
+	case e.project != "" && p == e.project+"/.git":
+		return "rm-project-root", "the repository's history (.git)"
 	case e.project != "" && under(p, e.project):
 		return "rm-in-project", "inside the project"
 	}

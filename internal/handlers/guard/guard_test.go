@@ -3,6 +3,8 @@ package guard
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -545,4 +547,39 @@ func allFamilies() []family {
 		out = append(out, f...)
 	}
 	return out
+}
+
+func TestSymlinksAreResolved(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	key := filepath.Join(home, ".ssh", "id_rsa")
+	os.WriteFile(key, []byte("k"), 0o600)
+	os.Symlink(key, filepath.Join(proj, "notes.txt"))
+	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(proj, "keys"))
+	os.Symlink(filepath.Join(home, ".bashrc"), filepath.Join(proj, "rc"))
+	loop := filepath.Join(proj, "loop")
+	os.Symlink(loop, loop)
+	g := New(config.Guard{Enabled: true, Level: config.GuardStandard, Fail: config.FailOpen})
+	g.Getenv = testEnv(map[string]string{"HOME": home})
+	g.ProjectDir = proj
+	check := func(toolName, key, p string) Report {
+		in, _ := json.Marshal(map[string]string{key: p})
+		return g.Check(Call{Tool: toolName, Input: in, Cwd: proj})
+	}
+	for _, c := range []struct{ tool, key, path, want string }{
+		{"Read", "file_path", filepath.Join(proj, "notes.txt"), "block"},
+		{"Read", "file_path", filepath.Join(proj, "keys", "id_rsa"), "block"},
+		{"Grep", "path", filepath.Join(proj, "keys"), "block"},
+		{"Write", "file_path", filepath.Join(proj, "rc"), "block"},
+		{"Read", "file_path", loop, "allow"},
+		{"Read", "file_path", filepath.Join(proj, "keys", "id_rsa.pub"), "allow"},
+	} {
+		if r := check(c.tool, c.key, c.path); r.Decision != c.want {
+			t.Errorf("%s %s: %s, want %s (%+v)", c.tool, c.path, r.Decision, c.want, r.Paths)
+		}
+	}
+	in, _ := json.Marshal(map[string]string{"command": "cat notes.txt; base64 keys/id_rsa"})
+	if r := g.Check(Call{Tool: "Bash", Input: in, Cwd: proj}); r.Decision != "block" || r.Rule != "secret-read" {
+		t.Errorf("Bash through a symlink: %s %s", r.Decision, r.Rule)
+	}
 }

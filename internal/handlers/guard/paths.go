@@ -340,7 +340,7 @@ func (e *env) classify(p string) string {
 	if c := e.extraSecret(p); c != "" {
 		return c
 	}
-	if persistentSystem(p) {
+	if persistentSystem(p) || controlsHooks(p) {
 		return classPersistence
 	}
 	if i := gitDir(p); i >= 0 {
@@ -385,6 +385,20 @@ func persistentHome(rel string) bool {
 		if strings.HasPrefix(rel, d) || len(rel) == len(d)-1 && strings.HasPrefix(d, rel) {
 			return true
 		}
+	}
+	return false
+}
+
+// controlsHooks reports whether p configures the hooks themselves:
+// Claude Code's settings (where hooks are declared) and hookwright's own
+// config; a model that writes them can switch the guard off.
+func controlsHooks(p string) bool {
+	dir, base := path.Split(p)
+	switch {
+	case strings.HasSuffix(dir, "/.claude/"):
+		return base == "settings.json" || base == "settings.local.json"
+	case strings.HasSuffix(dir, "/.hookwright/"):
+		return base == "config.json"
 	}
 	return false
 }

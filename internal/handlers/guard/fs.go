@@ -38,6 +38,10 @@ func (cc *cmdCtx) rm(dynamic bool) {
 		return
 	}
 	for _, t := range targets {
+		if cc.c.MoreArgs && strings.Contains(t.Text, "{}") {
+			cc.find("rm-unknown-target", "", "a recursive delete fed by xargs deletes paths the guard cannot see; list them first, then delete them by name.")
+			continue
+		}
 		cc.deleteTree(t.Text, t.Glob, "rm -r")
 	}
 }

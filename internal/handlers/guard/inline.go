@@ -213,6 +213,7 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			cc.runShell(l.text, lang+" `…`", l.interp)
 		}
 	}
+	done := map[int]bool{} // calls already read, by where their arguments start
 	for _, call := range shellCalls {
 		for off := 0; off < len(code); {
 			i := strings.Index(code[off:], call)
@@ -221,6 +222,10 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			}
 			at := off + i
 			off = at + len(call)
+			if done[off] {
+				continue // os.system( was read; system( is the same call
+			}
+			done[off] = true
 			if at > 0 && isNameByte(code[at-1]) && call[0] != '.' && !strings.Contains(call, ".") {
 				continue // e.g. "subsystem(" is not "system("
 			}
@@ -259,6 +264,10 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			}
 			at := off + i
 			off = at + len(d.name)
+			if done[off] {
+				continue
+			}
+			done[off] = true
 			if at > 0 && d.name[0] != '.' && !strings.Contains(d.name, ".") && (isNameByte(code[at-1])) {
 				continue
 			}

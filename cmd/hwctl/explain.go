@@ -141,6 +141,9 @@ func printReport(w io.Writer, r guard.Report, enabled bool) {
 	if !enabled {
 		fmt.Fprintln(w, "note:      guard.enabled is false in this project's config; the hook lets every call through")
 	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "config:    %s\n", warn)
+	}
 	if r.Prefilter != "" {
 		fmt.Fprintf(w, "prefilter: %s\n", r.Prefilter)
 	}

@@ -47,6 +47,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 
@@ -142,6 +143,9 @@ type Report struct {
 	Paths        []Path    `json:"paths,omitempty"`
 	Findings     []Finding `json:"findings,omitempty"`
 	Fault        string    `json:"fault,omitempty"`
+	// Warnings are config entries the guard ignores (an unknown rule
+	// name, a lowering of a rule that cannot be lowered).
+	Warnings []string `json:"warnings,omitempty"`
 	// Decision is allow, ask or block; Rule and Reason are the deciding
 	// finding's, Reason exactly as the model reads it.
 	Decision string `json:"decision"`
@@ -223,6 +227,17 @@ func (g *Guard) newCheck(c Call) *check {
 	}
 	ck.env = newEnv(getenv, project, c.Cwd, g.Config.Secrets)
 	ck.rep = Report{Tool: c.Tool, Level: lvl.String(), Project: ck.env.project, Cwd: ck.env.cwd}
+	for name, sev := range g.Config.Rules {
+		r := ruleIndex(name)
+		s, _ := parseSeverity(sev)
+		switch {
+		case r == nil:
+			ck.rep.Warnings = append(ck.rep.Warnings, fmt.Sprintf("guard.rules.%s: no such rule (hwctl explain --rules lists them)", name))
+		case !r.Adjustable && s < r.Standard:
+			ck.rep.Warnings = append(ck.rep.Warnings, fmt.Sprintf("guard.rules.%s: %q is ignored; this rule can be raised, never lowered", name, sev))
+		}
+	}
+	sort.Strings(ck.rep.Warnings)
 	return ck
 }
 

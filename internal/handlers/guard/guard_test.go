@@ -443,6 +443,11 @@ func TestConfigCannotLoosenBuiltins(t *testing.T) {
 	}
 	if r := tool(g, "Read", "file_path", home+"/.aws/credentials"); r.Decision != "block" {
 		t.Errorf("config loosened secret-read: %s", r.Decision)
+	} else if !strings.Contains(strings.Join(r.Warnings, "\n"), "guard.rules.secret-read: \"allow\" is ignored") {
+		t.Errorf("the ignored lowering is not reported: %q", r.Warnings)
+	}
+	if r := bash(newTest(config.Guard{Rules: map[string]string{"git-stash-dorp": "block"}}, nil), "ls"); len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "no such rule") {
+		t.Errorf("a misspelt rule is not reported: %q", r.Warnings)
 	}
 	// adjustable rules follow the config
 	if r := bash(g, `git branch -D x`); r.Decision != "allow" {

@@ -16,9 +16,12 @@ import (
 
 // TestGuardCostIsBounded runs the binary as Claude Code does, with a
 // 100k-entry deny list and a command of several MiB that ends in a force
-// push. The run gets HOOKWRIGHT_TIMEOUT=3s: if the guard took longer, the
-// runtime's watchdog would fail open (exit 0) and the test would fail, so
-// "blocked" here means "blocked within 3 s" without the test timing itself.
+// push, in several shapes that would make a naive guard quadratic. The run
+// keeps the runtime's own deadline (5 s): had the guard overrun it, the
+// watchdog would fail open (exit 0) and the test would fail. It logs the
+// wall and CPU time of each run (about 1 s of CPU on a 2-core machine);
+// it asserts no time itself, so a loaded machine cannot make it flaky
+// unless the guard really overruns.
 func TestGuardCostIsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long input: builds a 100k-entry config and a 4 MiB event")
@@ -28,6 +31,9 @@ func TestGuardCostIsBounded(t *testing.T) {
 		{"many short commands", "echo a; "},
 		{"many guarded commands", "git status; "},
 		{"unparseable", `echo "x; `},
+		{"many pipes from downloads", "curl u | "},
+		{"fork-bomb look-alikes", "f(){ g; }; "},
+		{"inline code calls", "python3 -c 'system(system(' ; "},
 	} {
 		t.Run(filler.name, func(t *testing.T) {
 			project := t.TempDir()
@@ -48,7 +54,7 @@ func TestGuardCostIsBounded(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, "sh", "-c", `"$HOOKWRIGHT_BIN" PreToolUse`)
 			cmd.Dir = project
-			cmd.Env = append(os.Environ(), "HOOKWRIGHT_BIN="+binPath, "CLAUDE_PROJECT_DIR="+project, "HOOKWRIGHT_TIMEOUT=3s", "HOOKWRIGHT_DEBUG=")
+			cmd.Env = append(os.Environ(), "HOOKWRIGHT_BIN="+binPath, "CLAUDE_PROJECT_DIR="+project, "HOOKWRIGHT_DEBUG=")
 			cmd.Stdin = bytes.NewReader(event)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
@@ -61,7 +67,8 @@ func TestGuardCostIsBounded(t *testing.T) {
 			if !strings.Contains(stderr.String(), "git-force-push") {
 				t.Fatalf("blocked for another reason: %q", tail(stderr.String()))
 			}
-			t.Logf("%d-byte event blocked in %v", len(event), time.Since(start).Round(time.Millisecond))
+			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			t.Logf("%d-byte event blocked in %v wall, %v CPU", len(event), time.Since(start).Round(time.Millisecond), cpu.Round(time.Millisecond))
 		})
 	}
 }

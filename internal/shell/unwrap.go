@@ -186,7 +186,7 @@ func (s *state) findExec(i int) {
 		if len(body) == 0 {
 			continue
 		}
-		for _, st := range starts {
+		for _, st := range starts[:min(len(starts), 16)] {
 			words := make([]Word, len(body))
 			for n, w := range body {
 				w.Text = strings.ReplaceAll(w.Text, "{}", st)

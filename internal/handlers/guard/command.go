@@ -49,6 +49,7 @@ const maxSteps = 2000
 // commands checks parsed commands (their Parent and PipeFrom index cmds).
 func (ck *check) commands(cmds []shell.Command, depth int) {
 	cwd := ck.env.cwd
+	var next []int
 	for i := range cmds {
 		c := &cmds[i]
 		idx := -1
@@ -61,7 +62,7 @@ func (ck *check) commands(cmds []shell.Command, depth int) {
 		if len(c.Args) == 0 {
 			ck.assign(c.Assigns)
 		}
-		cc := cmdCtx{ck: ck, c: c, all: cmds, i: i, idx: idx, cwd: cwd}
+		cc := cmdCtx{ck: ck, c: c, all: cmds, next: &next, i: i, idx: idx, cwd: cwd}
 		cc.check()
 		if cc.cwd != cwd {
 			cwd = cc.cwd
@@ -116,9 +117,32 @@ type cmdCtx struct {
 	ck  *check
 	c   *shell.Command
 	all []shell.Command
-	i   int // index in all
-	idx int // index in the report
-	cwd string
+	// next[j] is the command that reads all[j]'s output through a pipe,
+	// or -1 (built lazily, once per slice).
+	next *[]int
+	i    int // index in all
+	idx  int // index in the report
+	cwd  string
+}
+
+// pipeNext returns the command that reads all[j]'s output, or -1.
+func (cc *cmdCtx) pipeNext(j int) int {
+	if *cc.next == nil {
+		n := make([]int, len(cc.all))
+		for k := range n {
+			n[k] = -1
+		}
+		for k := len(cc.all) - 1; k >= 0; k-- {
+			if f := cc.all[k].PipeFrom; f >= 0 && f < len(n) {
+				n[f] = k
+			}
+		}
+		*cc.next = n
+	}
+	if j < 0 || j >= len(*cc.next) {
+		return -1
+	}
+	return (*cc.next)[j]
 }
 
 func (cc *cmdCtx) find(rule, path, reason string) { cc.ck.find(rule, cc.idx, path, reason) }
@@ -517,13 +541,7 @@ func (cc *cmdCtx) downloadExec() {
 	}
 	// curl … | sh, also through tee, cat or a decoder
 	for j, hops := cc.i, 0; hops < 6; hops++ {
-		next := -1
-		for k := j + 1; k < len(cc.all); k++ {
-			if cc.all[k].PipeFrom == j {
-				next = k
-				break
-			}
-		}
+		next := cc.pipeNext(j)
 		if next < 0 {
 			break
 		}
@@ -538,13 +556,7 @@ func (cc *cmdCtx) downloadExec() {
 		cj := cc.all[j]
 		if cj.Via != "$(…)" && cj.Via != "<(…)" && cj.Via != "`…`" || cj.Parent < 0 || cj.Parent >= len(cc.all) {
 			// a pipeline inside the substitution: follow it to its end
-			next := -1
-			for k := j + 1; k < len(cc.all); k++ {
-				if cc.all[k].PipeFrom == j {
-					next = k
-					break
-				}
-			}
+			next := cc.pipeNext(j)
 			if next < 0 {
 				return
 			}
@@ -586,14 +598,17 @@ func isDownload(n string) bool {
 func isForkBomb(cmd string) bool {
 	s := strings.Join(strings.Fields(cmd), "")
 	i := strings.Index(s, "(){")
-	for i > 0 && i < len(s) {
+	for tries := 0; i > 0 && i < len(s) && tries < 1024; tries++ {
 		name := s[:i]
 		if j := strings.LastIndexAny(name, ";&|\n(){}"); j >= 0 {
 			name = name[j+1:]
 		}
 		name = strings.TrimPrefix(name, "function")
-		if name != "" && strings.Contains(s[i:], name+"|"+name) && strings.Contains(s[i:], "&") {
-			return true
+		if name != "" && len(name) <= 64 {
+			win := s[i:min(len(s), i+4*len(name)+32)]
+			if strings.Contains(win, name+"|"+name) && strings.Contains(win, "&") {
+				return true
+			}
 		}
 		k := strings.Index(s[i+3:], "(){")
 		if k < 0 {

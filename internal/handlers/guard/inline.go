@@ -215,7 +215,7 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 	}
 	done := map[int]bool{} // calls already read, by where their arguments start
 	for _, call := range shellCalls {
-		for off := 0; off < len(code); {
+		for off, n := 0, 0; off < len(code) && n < maxCalls; n++ {
 			i := strings.Index(code[off:], call)
 			if i < 0 {
 				break
@@ -257,7 +257,7 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 	}
 	// deletes
 	for _, d := range deleteCalls {
-		for off := 0; off < len(code); {
+		for off, n := 0, 0; off < len(code) && n < maxCalls; n++ {
 			i := strings.Index(code[off:], d.name)
 			if i < 0 {
 				break
@@ -313,6 +313,13 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 	}
 }
 
+// maxCalls bounds the calls of one name read in one piece of code, and
+// maxCallLen how far one call's arguments are read.
+const (
+	maxCalls   = 256
+	maxCallLen = 64 << 10
+)
+
 // homeExpr returns "~" when the text computes the home folder.
 func homeExpr(s string) string {
 	for _, h := range []string{"expanduser(", "Path.home()", "os.homedir()", "homedir()", "environ['HOME']", `environ["HOME"]`, "getenv('HOME')", `getenv("HOME")`, "process.env.HOME", "ENV['HOME']", `ENV["HOME"]`, "Dir.home", "$ENV{HOME}", `$ENV{"HOME"}`, "Deno.env.get(\"HOME\")"} {
@@ -327,9 +334,9 @@ func homeExpr(s string) string {
 // off (just after "name(" or "name "), and where the call ends.
 func callArgs(code string, lits []literal, off int) ([]literal, int) {
 	depth := 1
-	end := len(code)
+	end := min(len(code), off+maxCallLen)
 	paren := off > 0 && code[off-1] == '('
-	for j := off; j < len(code); j++ {
+	for j := off; j < end; j++ {
 		if l, ok := literalAt(lits, j); ok {
 			j = l.end - 1
 			continue

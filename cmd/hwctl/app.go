@@ -47,6 +47,7 @@ Examples:
    hwctl pdca status              each feature's PDCA phase, from tasks tagged [Plan] [Do] ...
    hwctl work start parser        open a work unit by hand (work.mode strict blocks edits outside one)
    hwctl export otlp --follow     ship the journal to an OpenTelemetry Collector as OTLP logs
+   hwctl explain -- 'git push -f origin main'   how the guard reads a command, and which rule decides
 
 ` + hwcli.ExitCodesHelp
 
@@ -63,13 +64,14 @@ func commands(s streams) []*cli.Command {
 		pdcaCommand(s),
 		workCommand(s),
 		exportCommand(s),
+		explainCommand(s),
 	}
 }
 
 func newApp(s streams) *cli.App {
 	app := &cli.App{
 		Name:        "hwctl",
-		Usage:       "inspect hookwright's project state: journal, sessions, PDCA, work units, team",
+		Usage:       "inspect hookwright's project state: journal, sessions, PDCA, work units, team, guard decisions",
 		Description: description,
 		Writer:      s.out,
 		ErrWriter:   s.err,

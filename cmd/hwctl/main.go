@@ -1,7 +1,8 @@
 // Command hwctl inspects and steers hookwright's state in a project: the
 // hook journal and its SQLite store, a web dashboard, session fingerprints,
-// PDCA progress, work units and team status. It never runs in the hook
-// path. Run "hwctl --help" for the commands, examples and exit codes.
+// PDCA progress, work units and team status, and how the guard reads a tool
+// call (hwctl explain). It never runs in the hook path. Run "hwctl --help"
+// for the commands, examples and exit codes.
 package main
 
 import (

@@ -33,7 +33,8 @@ type registration struct {
 // event the order matters: PDCA and next-task run after the artifact gate,
 // so when it blocks, the task stays open and nothing advances.
 var registrations = []registration{
-	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config, env project.Env) hooks.Handler { return guard.Guard{Config: c.Guard} }},
+	{hooks.EventPreToolUse, guard.CommandTools, func(c config.Config, _ project.Env) hooks.Handler { return guard.New(c.Guard) }},
+	{hooks.EventPreToolUse, guard.ReadTools, func(c config.Config, _ project.Env) hooks.Handler { return guard.New(c.Guard) }},
 
 	// Team gates and the scratchpad chain.
 	{hooks.EventSessionStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Startup{Options: pad(c, env)} }},

@@ -1,234 +1,343 @@
-// Package guard is the Bash/Write security guard: a PreToolUse handler that
-// blocks a short list of commands and writes that destroy data or leak
-// secrets, and says what to do instead.
+// Package guard is hookwright's security guard: a PreToolUse handler that
+// stops the tool calls a user fears most, and says why in words that name
+// the rule, so a user can look it up with `hwctl explain`.
 //
-// It is a seatbelt, not a sandbox: it reads the command the model wrote,
-// split into simple commands on ; & | && || and new lines, and matches
-// words, not shell semantics. It blocks
+// It reads a Bash command as a shell does, with package shell: quoting,
+// lists and pipelines, subshells, substitutions, heredocs, the strings
+// given to sh -c and eval, wrappers such as sudo, env, nohup, timeout and
+// xargs, and the inline code given to python, node, ruby and perl. Every
+// simple command found that way is checked; a command the parser cannot
+// read is judged on its words, never allowed because it did not parse.
 //
-//   - rm with both -r and -f aimed at /, /*, ~, $HOME or ..;
-//   - git push with --force or -f (--force-with-lease is allowed);
-//   - git reset --hard and git clean -f (they drop uncommitted work);
-//   - a download piped into a shell (curl ... | sh);
-//   - mkfs, dd of=/dev/..., and a fork bomb;
-//   - every command containing one of the config's deny substrings;
+// What it guards (the rule names are in [Rules]):
 //
-// and Write, Edit and MultiEdit on .git internals, .env files, private keys,
-// and the config's protect globs.
+//   - shared history: force pushes in every spelling, deleting the
+//     default branch on the remote;
+//   - uncommitted work: git reset --hard and --merge, git checkout --,
+//     git restore, git clean -f, git stash clear; git branch -D and git
+//     stash drop ask;
+//   - the file system: recursive deletes of /, the home folder, any path
+//     outside the project and the temp folders, and the project root
+//     itself; mkfs and dd onto devices; downloads piped into a shell;
+//   - secrets: SSH private keys, cloud and registry credentials, .netrc,
+//     .git-credentials, Docker and kube config, GPG keys, Claude Code's
+//     credentials and .env files, for Read, Grep, Glob, the edit tools and
+//     every Bash command, after ~, $HOME, .. and symlinks are resolved;
+//   - persistence: writes to shell start-up files, authorized_keys,
+//     ~/.ssh/config, git hooks and cron; file-tool writes elsewhere
+//     outside the project ask.
+//
+// guard.level raises what it blocks: "strict" also blocks in-project
+// recursive deletes, metadata reads of secrets and unreadable commands that
+// name a guarded program; "paranoid" also blocks every interpreter
+// one-liner. The environment variable HOOKWRIGHT_GUARD_LEVEL may raise the
+// level for a session, never lower it. A project config adds deny
+// substrings, protected paths, secret paths and command rules, and sets
+// the severity of adjustable rules; it cannot lower a rule that guards
+// secrets, the home folder or shared history.
+//
+// Its cost is bounded: a keyword prefilter passes a command that names no
+// guarded program without parsing it, the deny list is compiled once into
+// one automaton, and a command longer than [MaxCommand] is a fault, which
+// blocks when guard.fail is "closed".
 package guard
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
+	"os"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/toolinput"
 )
 
-// Guard is the handler. Register it for PreToolUse with the matcher
-// "Bash|Write|Edit|MultiEdit".
+// MaxCommand is the longest Bash command the guard reads: the runtime's
+// input cap. A longer one is a fault.
+const MaxCommand = hooks.DefaultMaxInput
+
+// LevelEnv names the environment variable that may raise guard.level for
+// a session.
+const LevelEnv = "HOOKWRIGHT_GUARD_LEVEL"
+
+// Tools are the tools the guard checks; register it for PreToolUse with
+// these matchers.
+const (
+	CommandTools = "Bash|Write|Edit|MultiEdit"
+	ReadTools    = "Read|Grep|Glob|NotebookEdit"
+)
+
+// Guard is the handler. Make one with [New]; its zero value is a disabled
+// guard.
 type Guard struct {
 	Config config.Guard
+	// Getenv reads the environment (HOME, TMPDIR, the level variable);
+	// nil means os.Getenv.
+	Getenv func(string) string
+	// ProjectDir is the project folder; "" means the event's
+	// CLAUDE_PROJECT_DIR or cwd.
+	ProjectDir string
+
+	once sync.Once
+	deny *matcher
 }
+
+// New returns a guard for cfg.
+func New(cfg config.Guard) *Guard { return &Guard{Config: cfg} }
 
 // Name names the handler in reports.
-func (Guard) Name() string { return "guard" }
+func (*Guard) Name() string { return "guard" }
 
-// Handle blocks a dangerous Bash command or write.
-func (g Guard) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
+// Finding is one rule that matched.
+type Finding struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Reason   string `json:"reason"`
+	// Command is the index in Report.Commands of the command that matched,
+	// or -1.
+	Command int `json:"command"`
+	// Path is the resolved path the rule judged, if any.
+	Path string `json:"path,omitempty"`
+}
+
+// Step is one simple command as the guard read it.
+type Step struct {
+	Words    []string `json:"words"`
+	Via      string   `json:"via,omitempty"`
+	Depth    int      `json:"depth"`
+	Wrappers []string `json:"wrappers,omitempty"`
+	Stdin    bool     `json:"stdin,omitempty"`
+	Paths    []Path   `json:"paths,omitempty"`
+}
+
+// Path is one path the guard resolved.
+type Path struct {
+	Arg      string `json:"arg"`
+	Resolved string `json:"resolved"`
+	// Use is how the call uses it: read, write, delete, metadata.
+	Use string `json:"use"`
+	// Class is what the guard found the path to be: secret, secret
+	// folder, persistence, git hooks, outside project, …, or "".
+	Class string `json:"class,omitempty"`
+}
+
+// Report is how the guard read one call, step by step: what
+// `hwctl explain` prints.
+type Report struct {
+	Tool    string `json:"tool"`
+	Input   string `json:"input"`
+	Level   string `json:"level"`
+	Project string `json:"project,omitempty"`
+	Cwd     string `json:"cwd,omitempty"`
+	// Prefilter is set when the command named no guarded word and was not
+	// parsed.
+	Prefilter  string `json:"prefilter,omitempty"`
+	ParseError string `json:"parse_error,omitempty"`
+	Commands   []Step `json:"commands,omitempty"`
+	// MoreCommands counts the commands checked but not listed.
+	MoreCommands int       `json:"more_commands,omitempty"`
+	Paths        []Path    `json:"paths,omitempty"`
+	Findings     []Finding `json:"findings,omitempty"`
+	Fault        string    `json:"fault,omitempty"`
+	// Warnings are config entries the guard ignores (an unknown rule
+	// name, a lowering of a rule that cannot be lowered).
+	Warnings []string `json:"warnings,omitempty"`
+	// Decision is allow, ask or block; Rule and Reason are the deciding
+	// finding's, Reason exactly as the model reads it.
+	Decision string `json:"decision"`
+	Rule     string `json:"rule,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Call is one tool call to check.
+type Call struct {
+	Tool  string
+	Input json.RawMessage
+	Cwd   string
+	// Project is the project folder; "" means the Guard's ProjectDir.
+	Project string
+}
+
+// Handle checks a PreToolUse call.
+func (g *Guard) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	ev, ok := in.(*hooks.PreToolUse)
-	if !ok || !g.Config.Enabled {
+	if g == nil || !ok || !g.Config.Enabled {
 		return hooks.Result{}, nil
 	}
-	var why string
-	switch ev.ToolName {
-	case "Bash":
-		var args struct {
-			Command string `json:"command"`
-		}
-		if err := json.Unmarshal(ev.ToolInput, &args); err != nil {
-			return hooks.Result{}, fmt.Errorf("tool input of Bash: %w", err)
-		}
-		why = g.CheckCommand(args.Command)
-	case "Write", "Edit", "MultiEdit":
-		var args struct {
-			FilePath string `json:"file_path"`
-		}
-		if err := json.Unmarshal(ev.ToolInput, &args); err != nil {
-			return hooks.Result{}, fmt.Errorf("tool input of %s: %w", ev.ToolName, err)
-		}
-		why = g.CheckPath(ev.Cwd, args.FilePath)
+	project := g.ProjectDir
+	if project == "" {
+		project = hooks.ProjectDir(in, g.getenv())
 	}
-	if why == "" {
-		return hooks.Result{}, nil
+	rep := g.Check(Call{Tool: ev.ToolName, Input: ev.ToolInput, Cwd: ev.Cwd, Project: project})
+	if rep.Fault != "" && rep.Decision != "block" {
+		return hooks.Result{}, fmt.Errorf("guard could not check the %s call: %s", ev.ToolName, rep.Fault)
 	}
-	return hooks.Blocked("hookwright guard: " + why), nil
+	switch rep.Decision {
+	case "block":
+		return hooks.Blocked(rep.Reason), nil
+	case "ask":
+		return hooks.Result{Decision: hooks.Ask, Reason: rep.Reason}, nil
+	}
+	return hooks.Result{}, nil
 }
 
-// CheckCommand returns why cmd is blocked, or "".
-func (g Guard) CheckCommand(cmd string) string {
-	for _, d := range g.Config.Deny {
-		if d != "" && strings.Contains(cmd, d) {
-			return fmt.Sprintf("the command contains %q, which this project's config denies.", d)
-		}
+func (g *Guard) getenv() func(string) string {
+	if g.Getenv != nil {
+		return g.Getenv
 	}
-	if strings.Contains(strings.ReplaceAll(cmd, " ", ""), ":(){:|:&};:") {
-		return "this is a fork bomb."
-	}
-	segments := splitCommands(cmd)
-	for i, words := range segments {
-		if why := checkWords(words); why != "" {
-			return why
-		}
-		if i > 0 && isShell(words) && isDownload(segments[i-1]) {
-			return "piping a download into a shell runs unreviewed code. Download the script to a file, read it, then run it."
-		}
-	}
-	return ""
+	return os.Getenv
 }
 
-// splitCommands splits a command line into simple commands' words.
-func splitCommands(cmd string) [][]string {
-	f := func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')' }
-	var out [][]string
-	for _, part := range strings.FieldsFunc(cmd, f) {
-		words := strings.Fields(part)
-		for len(words) > 0 && (words[0] == "sudo" || words[0] == "exec" || strings.Contains(words[0], "=")) {
-			words = words[1:]
-		}
-		if len(words) > 0 {
-			out = append(out, words)
-		}
-	}
-	return out
+// Check reads one call and decides; it never fails, a fault is in the
+// report (and blocks when guard.fail is closed).
+func (g *Guard) Check(c Call) Report {
+	ck := g.newCheck(c)
+	ck.run(c)
+	return ck.finish()
 }
 
-func checkWords(w []string) string {
-	name := filepath.Base(w[0])
-	switch {
-	case name == "rm":
-		return checkRm(w[1:])
-	case name == "git" && len(w) > 1:
-		return checkGit(w[1:])
-	case strings.HasPrefix(name, "mkfs"):
-		return "mkfs formats a file system."
-	case name == "dd":
-		for _, a := range w[1:] {
-			if strings.HasPrefix(a, "of=/dev/") && a != "of=/dev/null" {
-				return "dd onto a device overwrites it."
-			}
-		}
-	}
-	return ""
+// check is the state of one Check.
+type check struct {
+	g   *Guard
+	rep Report
+	env env
+	lvl level
+	// raised: the environment raised the level above the config's.
+	raised bool
+	cfgLvl level
+	// judged remembers the reads already judged (see seen).
+	judged map[string]bool
 }
 
-func checkRm(args []string) string {
-	var recursive, force bool
-	var targets []string
-	for _, a := range args {
+func (g *Guard) newCheck(c Call) *check {
+	getenv := g.getenv()
+	cfgLvl, _ := parseLevel(string(g.Config.Level))
+	lvl := cfgLvl
+	if l, ok := parseLevel(strings.TrimSpace(strings.ToLower(getenv(LevelEnv)))); ok && l > lvl {
+		lvl = l
+	}
+	ck := &check{g: g, lvl: lvl, cfgLvl: cfgLvl, raised: lvl > cfgLvl}
+	project := c.Project
+	if project == "" {
+		project = g.ProjectDir
+	}
+	ck.env = newEnv(getenv, project, c.Cwd, g.Config.Secrets)
+	ck.rep = Report{Tool: c.Tool, Level: lvl.String(), Project: ck.env.project, Cwd: ck.env.cwd}
+	for name, sev := range g.Config.Rules {
+		r := ruleIndex(name)
+		s, _ := parseSeverity(sev)
 		switch {
-		case a == "--recursive":
-			recursive = true
-		case a == "--force":
-			force = true
-		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--"):
-			recursive = recursive || strings.ContainsAny(a, "rR")
-			force = force || strings.Contains(a, "f")
-		default:
-			targets = append(targets, strings.Trim(a, `"'`))
+		case r == nil:
+			ck.rep.Warnings = append(ck.rep.Warnings, fmt.Sprintf("guard.rules.%s: no such rule (hwctl explain --rules lists them)", name))
+		case !r.Adjustable && s < r.Standard:
+			ck.rep.Warnings = append(ck.rep.Warnings, fmt.Sprintf("guard.rules.%s: %q is ignored; this rule can be raised, never lowered", name, sev))
 		}
 	}
-	if !recursive || !force {
-		return ""
-	}
-	for _, t := range targets {
-		switch strings.TrimSuffix(t, "/") {
-		case "", "/*", "~", "$HOME", "${HOME}", "..", "*", "~/*", "$HOME/*":
-			return fmt.Sprintf("rm -rf %s deletes far more than the project. Name the exact folder inside the project.", t)
-		}
-	}
-	return ""
+	sort.Strings(ck.rep.Warnings)
+	return ck
 }
 
-func checkGit(args []string) string {
-	sub := args[0]
-	rest := args[1:]
-	has := func(flags ...string) bool {
-		for _, a := range rest {
-			for _, f := range flags {
-				if a == f {
-					return true
-				}
+func (ck *check) run(c Call) {
+	fields, err := toolinput.Fields(c.Input)
+	if err != nil {
+		ck.fault(fmt.Sprintf("tool input of %s is not a JSON object: %v", c.Tool, err))
+		return
+	}
+	str := func(k string) string { return toolinput.String(fields, k) }
+	switch c.Tool {
+	case "Bash":
+		cmd := str("command")
+		ck.rep.Input = cmd
+		ck.command(cmd)
+	case "Read":
+		ck.rep.Input = str("file_path")
+		ck.filePath(str("file_path"), "read")
+	case "Grep":
+		p := str("path")
+		ck.rep.Input = p
+		if p == "" {
+			p = "."
+		}
+		ck.filePath(p, "search")
+		if gl := str("glob"); gl != "" {
+			ck.rep.Input += " glob=" + gl
+			ck.searchGlob(p, gl, "read")
+		}
+	case "Glob":
+		p, pat := str("path"), str("pattern")
+		ck.rep.Input = strings.TrimSpace(p + " " + pat)
+		if p == "" {
+			p = "."
+		}
+		ck.filePath(p, "metadata")
+		ck.searchGlob(p, pat, "metadata")
+	case "Write", "Edit", "MultiEdit":
+		ck.rep.Input = str("file_path")
+		ck.filePath(str("file_path"), "write")
+	case "NotebookEdit":
+		ck.rep.Input = str("notebook_path")
+		ck.filePath(str("notebook_path"), "write")
+	}
+}
+
+// fault records that the guard could not check the call.
+func (ck *check) fault(msg string) {
+	ck.rep.Fault = msg
+	if ck.g.Config.Fail == config.FailClosed {
+		ck.find("guard-fault", -1, "", "hookwright could not check this call ("+msg+") and guard.fail is closed.")
+	}
+}
+
+// severity is the rule's severity for this check.
+func (ck *check) severity(name string) Severity {
+	s := ck.g.severity(name, ck.cfgLvl)
+	if ck.raised {
+		if r := ruleIndex(name); r != nil {
+			b := r.Standard
+			switch ck.lvl {
+			case strict:
+				b = r.Strict
+			case paranoid:
+				b = r.Paranoid
 			}
-		}
-		return false
-	}
-	switch sub {
-	case "push":
-		if has("--force", "-f") {
-			return "git push --force rewrites shared history. Use --force-with-lease, or push a new branch."
-		}
-	case "reset":
-		if has("--hard") {
-			return "git reset --hard drops uncommitted work. Commit or stash first (git stash), then reset."
-		}
-	case "clean":
-		for _, a := range rest {
-			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f") || a == "--force" {
-				return "git clean -f deletes untracked files for good. List them with git clean -n first, and remove what you mean by name."
-			}
-		}
-	}
-	return ""
-}
-
-func isDownload(w []string) bool {
-	n := filepath.Base(w[0])
-	return n == "curl" || n == "wget"
-}
-
-func isShell(w []string) bool {
-	switch filepath.Base(w[0]) {
-	case "sh", "bash", "zsh", "dash", "python", "python3", "node", "perl":
-		return true
-	}
-	return false
-}
-
-// CheckPath returns why writing path (relative to cwd) is blocked, or "".
-func (g Guard) CheckPath(cwd, path string) string {
-	if path == "" {
-		return ""
-	}
-	if !filepath.IsAbs(path) && cwd != "" {
-		path = filepath.Join(cwd, path)
-	}
-	path = filepath.Clean(path)
-	base := filepath.Base(path)
-	slashed := filepath.ToSlash(path)
-	switch {
-	case strings.Contains(slashed, "/.git/") && !strings.Contains(slashed, "/.git/hooks/"):
-		return fmt.Sprintf("%s is inside .git; change the repository with git commands, not by writing its files.", path)
-	case base == ".env" || strings.HasPrefix(base, ".env.") && base != ".env.example":
-		return fmt.Sprintf("%s holds secrets; write .env.example instead and let the user fill in .env.", path)
-	case strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key"):
-		return fmt.Sprintf("%s looks like a private key; hookwright does not let the model write keys.", path)
-	}
-	rel := path
-	if cwd != "" {
-		if r, err := filepath.Rel(cwd, path); err == nil {
-			rel = r
-		}
-	}
-	for _, glob := range g.Config.Protect {
-		for _, cand := range []string{filepath.ToSlash(rel), base} {
-			if ok, _ := filepath.Match(glob, cand); ok {
-				return fmt.Sprintf("%s is protected by this project's config (%q).", rel, glob)
+			if b > s {
+				s = b
 			}
 		}
 	}
-	return ""
+	return s
+}
+
+// find records that rule matched; it is kept when its severity is more
+// than allow (and always in the report, for explain).
+func (ck *check) find(rule string, cmd int, path, reason string) {
+	sev := ck.severity(rule)
+	ck.rep.Findings = append(ck.rep.Findings, Finding{Rule: rule, Severity: sev.String(), Reason: reason, Command: cmd, Path: path})
+}
+
+// findSev records a finding with a severity of its own (project rules).
+func (ck *check) findSev(rule string, sev Severity, cmd int, reason string) {
+	ck.rep.Findings = append(ck.rep.Findings, Finding{Rule: rule, Severity: sev.String(), Reason: reason, Command: cmd})
+}
+
+// finish picks the deciding finding.
+func (ck *check) finish() Report {
+	best := Allow
+	for _, f := range ck.rep.Findings {
+		s, _ := parseSeverity(f.Severity)
+		if s > best {
+			best = s
+			ck.rep.Rule = f.Rule
+			ck.rep.Reason = "hookwright guard: " + f.Reason + " (rule " + f.Rule + "; `hwctl explain` shows how the guard read the call)"
+		}
+	}
+	ck.rep.Decision = best.String()
+	if best == Allow {
+		ck.rep.Rule, ck.rep.Reason = "", ""
+	}
+	return ck.rep
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+	"github.com/hookwright/hookwright/internal/runtime/toolinput"
 )
 
 // Gate is the PreToolUse handler that checks an edit belongs to a work
@@ -102,7 +103,7 @@ func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		TaskID string `json:"taskId"`
 		Status string `json:"status"`
 	}
-	if err := json.Unmarshal(ev.ToolInput, &u); err != nil {
+	if err := toolinput.Decode(ev.ToolInput, &u); err != nil {
 		return hooks.Result{}, fmt.Errorf("TaskUpdate input: %w", err)
 	}
 	if u.Status == "" || u.TaskID == "" {

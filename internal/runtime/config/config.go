@@ -13,7 +13,10 @@
 // Example .hookwright/config.json (every key optional):
 //
 //	{
-//	  "guard":     {"enabled": true, "deny": ["terraform destroy"], "protect": [".env"]},
+//	  "guard":     {"enabled": true, "level": "standard", "fail": "open",
+//	                "deny": ["terraform destroy"], "protect": ["migrations/*.sql"],
+//	                "secrets": ["~/.config/acme/token"], "rules": {"git-stash-drop": "block"},
+//	                "commands": [{"match": "kubectl delete", "severity": "ask"}]},
 //	  "artifacts": {"enabled": true, "root": ".agent/teams", "fail": "open",
 //	                "files": [{"name": "L1-index.yaml", "min_bytes": 50},
 //	                          {"name": "L2-summary.md", "min_bytes": 100}]},
@@ -70,14 +73,54 @@ type Config struct {
 	Native     Native     `json:"native"`
 }
 
-// Guard configures the Bash/Write security guard.
+// Guard configures the security guard (package guard).
 type Guard struct {
 	Enabled bool `json:"enabled"`
+	// Level is "standard" (the default), "strict" or "paranoid". The
+	// environment variable HOOKWRIGHT_GUARD_LEVEL may raise it for a
+	// session, never lower it.
+	Level GuardLevel `json:"level"`
+	// Fail is what the guard does when it cannot check a call (a command
+	// over its length cap, an unreadable tool input).
+	Fail Fail `json:"fail"`
 	// Deny adds substrings that block a Bash command.
 	Deny []string `json:"deny,omitempty"`
 	// Protect adds path globs (matched against the project-relative path
 	// and the base name) that Write and Edit may not touch.
 	Protect []string `json:"protect,omitempty"`
+	// Secrets adds path globs the guard treats as secrets, next to its
+	// built-in set: "~/" anchors at the home folder, "/" at the root, a
+	// trailing "/" names a folder and all below it; any other glob matches
+	// the path's last elements.
+	Secrets []string `json:"secrets,omitempty"`
+	// Rules sets the severity ("block", "ask" or "allow") of built-in rules
+	// by name. A rule that guards secrets, the home folder or shared
+	// history can be raised, never lowered; see hwctl explain.
+	Rules map[string]string `json:"rules,omitempty"`
+	// Commands adds rules: a simple command whose words start with Match
+	// (wherever the guard finds it: behind wrappers, in sh -c strings) gets
+	// Severity with Reason.
+	Commands []GuardCommand `json:"commands,omitempty"`
+}
+
+// GuardLevel is how much the guard blocks.
+type GuardLevel string
+
+// The guard levels, weakest first.
+const (
+	GuardStandard GuardLevel = "standard"
+	GuardStrict   GuardLevel = "strict"
+	GuardParanoid GuardLevel = "paranoid"
+)
+
+// GuardCommand is a project rule for a command.
+type GuardCommand struct {
+	// Match is the command's first words, e.g. "terraform destroy".
+	Match string `json:"match"`
+	// Severity is "block" or "ask".
+	Severity string `json:"severity"`
+	// Reason is what the model reads.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ArtifactFile is one deliverable a teammate must leave.
@@ -149,7 +192,7 @@ type Native struct {
 // Default returns the configuration used when there is no file.
 func Default() Config {
 	return Config{
-		Guard: Guard{Enabled: true},
+		Guard: Guard{Enabled: true, Level: GuardStandard, Fail: FailOpen},
 		Artifacts: Artifacts{
 			Enabled: true,
 			Root:    ".agent/teams",
@@ -212,9 +255,32 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    Fail
-	}{{"artifacts.fail", c.Artifacts.Fail}, {"scratchpad.fail", c.Scratchpad.Fail}} {
+	}{{"guard.fail", c.Guard.Fail}, {"artifacts.fail", c.Artifacts.Fail}, {"scratchpad.fail", c.Scratchpad.Fail}} {
 		if f.v != FailOpen && f.v != FailClosed {
 			return fmt.Errorf("%s: %q is not \"open\" or \"closed\"", f.name, f.v)
+		}
+	}
+	switch c.Guard.Level {
+	case GuardStandard, GuardStrict, GuardParanoid:
+	default:
+		return fmt.Errorf("guard.level: %q is not \"standard\", \"strict\" or \"paranoid\"", c.Guard.Level)
+	}
+	for name, sev := range c.Guard.Rules {
+		if sev != "block" && sev != "ask" && sev != "allow" {
+			return fmt.Errorf("guard.rules.%s: %q is not \"block\", \"ask\" or \"allow\"", name, sev)
+		}
+	}
+	for i, r := range c.Guard.Commands {
+		if len(strings.Fields(r.Match)) == 0 {
+			return fmt.Errorf("guard.commands[%d].match: empty", i)
+		}
+		if r.Severity != "block" && r.Severity != "ask" {
+			return fmt.Errorf("guard.commands[%d].severity: %q is not \"block\" or \"ask\"", i, r.Severity)
+		}
+	}
+	for i, p := range c.Guard.Secrets {
+		if strings.TrimSpace(p) == "" {
+			return fmt.Errorf("guard.secrets[%d]: empty", i)
 		}
 	}
 	switch c.Work.Mode {

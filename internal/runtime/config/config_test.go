@@ -41,8 +41,13 @@ func TestLoad(t *testing.T) {
 		`null`:           "the config is null",
 		`{"guard":null}`: "guard: null is not an object",
 		`{"work":{"mode":"off"},"work":{"mode":"strict"}}`: `key "work" given twice`,
-		``:   "the file is empty",
-		`[]`: "is not an object",
+		``:                          "the file is empty",
+		`[]`:                        "is not an object",
+		`{"guard":{"level":"lax"}}`: "guard.level",
+		`{"guard":{"fail":"shut"}}`: "guard.fail",
+		`{"guard":{"rules":{"git-force-push":"off"}}}`:              "guard.rules.git-force-push",
+		`{"guard":{"commands":[{"match":" ","severity":"ask"}]}}`:   "guard.commands[0].match",
+		`{"guard":{"commands":[{"match":"x","severity":"allow"}]}}`: "guard.commands[0].severity",
 	} {
 		write(bad)
 		cfg, err := Load(dir)
@@ -82,8 +87,12 @@ func TestReadmeExampleIsValid(t *testing.T) {
 		}
 	}
 	// The README says the example shows the defaults; only the guard's
-	// deny and protect lists are there for illustration.
-	cfg.Guard.Deny, cfg.Guard.Protect = nil, nil
+	// additions (deny, protect, secrets, rules, commands) are there for
+	// illustration.
+	if len(cfg.Guard.Secrets) == 0 || len(cfg.Guard.Rules) == 0 || len(cfg.Guard.Commands) == 0 {
+		t.Errorf("the README's example no longer shows the guard's secrets, rules and commands: %+v", cfg.Guard)
+	}
+	cfg.Guard.Deny, cfg.Guard.Protect, cfg.Guard.Secrets, cfg.Guard.Rules, cfg.Guard.Commands = nil, nil, nil, nil, nil
 	if !reflect.DeepEqual(cfg, Default()) {
 		t.Fatalf("the README's example is not the defaults:\n got %+v\nwant %+v", cfg, Default())
 	}

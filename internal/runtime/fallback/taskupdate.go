@@ -6,6 +6,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+	"github.com/hookwright/hookwright/internal/runtime/toolinput"
 )
 
 // What a TaskUpdate call carries, observed on Claude Code 2.1.32 and 2.1.33
@@ -47,7 +48,7 @@ func taskFromUpdate(base hooks.Common, post *hooks.PostToolUse, getenv func(stri
 		return nil, false, nil
 	}
 	var u taskUpdateInput
-	if err := json.Unmarshal(post.ToolInput, &u); err != nil {
+	if err := toolinput.Decode(post.ToolInput, &u); err != nil {
 		return nil, false, fmt.Errorf("TaskUpdate input: %w", err)
 	}
 	if u.Status != tasklist.Completed || u.TaskID == "" {

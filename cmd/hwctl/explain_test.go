@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func explain(t *testing.T, home string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	code := run(context.Background(), append([]string{"hwctl", "explain"}, args...), &out, &errb, env)
+	return out.String(), errb.String(), code
+}
+
+func TestExplainText(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	out, errs, code := explain(t, home, "--dir", dir, "--", `zsh -c 'rm -rf ~'`)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"simple commands:", "zsh -c 'rm -rf ~'", "via zsh -c", "path ~ -> " + home, "decision:  block (rule rm-root)", "the model reads: hookwright guard:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, code = explain(t, home, "--dir", dir, "--", "git", "push", "--force-with-lease", "origin", "topic")
+	if code != 0 || !strings.Contains(out, "decision:  allow") || strings.Contains(out, "the model reads") {
+		t.Errorf("allowed push: exit %d\n%s", code, out)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--tool", "Read", "--path", "~/.ssh/id_ed25519")
+	if !strings.Contains(out, home+"/.ssh/id_ed25519 (read: secret)") || !strings.Contains(out, "rule secret-read") {
+		t.Errorf("Read of a key:\n%s", out)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--tool", "Read", "--path", "~/.ssh/id_ed25519.pub")
+	if !strings.Contains(out, "decision:  allow") {
+		t.Errorf("Read of a public key:\n%s", out)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--level", "strict", "--", "rm -rf build")
+	if !strings.Contains(out, "level:     strict") || !strings.Contains(out, "rule rm-in-project") {
+		t.Errorf("--level strict:\n%s", out)
+	}
+	out, _, _ = explain(t, home, "--rules")
+	if !strings.Contains(out, "git-force-push") || !strings.Contains(out, "raise only") {
+		t.Errorf("--rules:\n%s", out)
+	}
+}
+
+func TestExplainJSON(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	// A link in the project that points at a key is that key.
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600)
+	os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(dir, "innocent.txt"))
+	out, _, code := explain(t, home, "--dir", dir, "--json", "--", "cat innocent.txt")
+	var rep struct {
+		Decision, Rule, Reason string
+		Commands               []struct {
+			Words []string
+			Paths []struct{ Arg, Resolved, Use, Class string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	real, _ := filepath.EvalSymlinks(filepath.Join(home, ".ssh", "id_rsa"))
+	if rep.Decision != "block" || rep.Rule != "secret-read" || len(rep.Commands) != 1 || len(rep.Commands[0].Paths) != 1 ||
+		rep.Commands[0].Paths[0].Resolved != filepath.ToSlash(real) {
+		t.Fatalf("symlinked key: %+v", rep)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--json", "--", "go build ./...")
+	if !strings.Contains(out, `"decision": "allow"`) || !strings.Contains(out, `"prefilter"`) {
+		t.Fatalf("allowed call JSON:\n%s", out)
+	}
+}
+
+func TestExplainUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--dir", dir},
+		{"--dir", dir, "--tool", "Read"},
+		{"--dir", dir, "--tool", "Fetch", "--path", "x"},
+		{"--dir", dir, "--level", "lax", "--", "ls"},
+		{"--dir", dir, "--tool", "Read", "--path", "x", "--", "ls"},
+	} {
+		if _, errs, code := explain(t, "/h", args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, code, errs)
+		}
+	}
+}

@@ -1,0 +1,708 @@
+package guard
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/hookwright/hookwright/internal/shell"
+)
+
+// command checks one Bash command line.
+func (ck *check) command(cmd string) {
+	if len(cmd) > MaxCommand {
+		ck.fault(fmt.Sprintf("the command is %d bytes, over the guard's cap of %d", len(cmd), MaxCommand))
+		return
+	}
+	if d, ok := ck.g.denyMatch(cmd); ok {
+		ck.find("deny-list", -1, "", fmt.Sprintf("the command contains %q, which this project's guard.deny lists.", d))
+	}
+	if isForkBomb(cmd) {
+		ck.find("fork-bomb", -1, "", "this is a fork bomb: it starts processes until the machine stops.")
+	}
+	if !ck.g.needsParse(cmd) {
+		ck.rep.Prefilter = "names no guarded program or path: not parsed"
+		return
+	}
+	cmds, err := shell.Parse(cmd)
+	ck.commands(cmds, 0)
+	if err != nil {
+		ck.rep.ParseError = err.Error()
+		guarded := false
+		one := make([]shell.Command, 1)
+		fallbackWords(cmd, func(part string) bool { return !ck.g.needsParse(part) }, func(c shell.Command) {
+			guarded = guarded || ck.g.names(c.Name())
+			one[0] = c
+			ck.commands(one, 0)
+		})
+		if guarded {
+			ck.find("unparsed", -1, "", "the guard cannot read this command ("+err.Error()+") and it names a guarded program; write it more simply.")
+		}
+	}
+}
+
+// maxSteps bounds the commands a report lists; the rest are checked and
+// counted.
+const maxSteps = 2000
+
+// commands checks parsed commands (their Parent and PipeFrom index cmds).
+func (ck *check) commands(cmds []shell.Command, depth int) {
+	cwd := ck.env.cwd
+	var next []int
+	for i := range cmds {
+		c := &cmds[i]
+		idx := -1
+		if len(ck.rep.Commands) < maxSteps {
+			idx = len(ck.rep.Commands)
+			ck.rep.Commands = append(ck.rep.Commands, Step{Words: c.Strings(), Via: c.Via, Depth: c.Depth + depth, Wrappers: c.Wrappers, Stdin: c.HasStdin})
+		} else {
+			ck.rep.MoreCommands++
+		}
+		if len(c.Args) == 0 {
+			ck.assign(c.Assigns)
+		}
+		cc := cmdCtx{ck: ck, c: c, all: cmds, next: &next, i: i, idx: idx, cwd: cwd}
+		cc.check()
+		if cc.cwd != cwd {
+			cwd = cc.cwd
+		}
+	}
+}
+
+// seen reports whether the same read was judged before in this check, and
+// remembers it (a long command repeats its words; each is judged once).
+func (ck *check) seen(arg, cwd string, meta bool) bool {
+	key := arg + "\x00" + cwd
+	if meta {
+		key += "\x00m"
+	}
+	if ck.judged == nil {
+		ck.judged = map[string]bool{}
+	}
+	if ck.judged[key] {
+		return true
+	}
+	if len(ck.judged) < 1<<16 {
+		ck.judged[key] = true
+	}
+	return false
+}
+
+// assign records literal assignments; one whose value is not literal
+// makes the name unknown again.
+func (ck *check) assign(words []string) {
+	for _, a := range words {
+		name, val, _ := strings.Cut(a, "=")
+		if strings.HasSuffix(name, "+") {
+			name = strings.TrimSuffix(name, "+")
+			val = "$" + name + val
+		}
+		if ck.env.vars == nil {
+			ck.env.vars = map[string]string{}
+		}
+		if strings.HasPrefix(val, "$(mktemp") || strings.HasPrefix(val, "`mktemp") {
+			val = firstOr(ck.env.temps, "/tmp") + "/mktemp.XXXXXX"
+		}
+		if strings.ContainsAny(val, "$`") || len(ck.env.vars) > 256 {
+			delete(ck.env.vars, name)
+			continue
+		}
+		ck.env.vars[name] = val
+	}
+}
+
+// cmdCtx is one simple command being checked.
+type cmdCtx struct {
+	ck  *check
+	c   *shell.Command
+	all []shell.Command
+	// next[j] is the command that reads all[j]'s output through a pipe,
+	// or -1 (built lazily, once per slice).
+	next *[]int
+	i    int // index in all
+	idx  int // index in the report
+	cwd  string
+}
+
+// pipeNext returns the command that reads all[j]'s output, or -1.
+func (cc *cmdCtx) pipeNext(j int) int {
+	if *cc.next == nil {
+		n := make([]int, len(cc.all))
+		for k := range n {
+			n[k] = -1
+		}
+		for k := len(cc.all) - 1; k >= 0; k-- {
+			if f := cc.all[k].PipeFrom; f >= 0 && f < len(n) {
+				n[f] = k
+			}
+		}
+		*cc.next = n
+	}
+	if j < 0 || j >= len(*cc.next) {
+		return -1
+	}
+	return (*cc.next)[j]
+}
+
+func (cc *cmdCtx) find(rule, path, reason string) { cc.ck.find(rule, cc.idx, path, reason) }
+
+func (cc *cmdCtx) note(arg, resolved, use, class string) {
+	if cc.idx < 0 {
+		return
+	}
+	s := &cc.ck.rep.Commands[cc.idx]
+	if len(s.Paths) < 32 {
+		s.Paths = append(s.Paths, Path{Arg: arg, Resolved: resolved, Use: use, Class: class})
+	}
+}
+
+// args returns the words after the program name.
+func (cc *cmdCtx) args() []shell.Word {
+	if len(cc.c.Args) < 2 {
+		return nil
+	}
+	return cc.c.Args[1:]
+}
+
+func (cc *cmdCtx) check() {
+	c := cc.c
+	name := c.Name()
+	cc.redirects()
+	cc.projectCommands()
+	if name == "" {
+		return
+	}
+	if c.Args[0].Dynamic {
+		// The program is not known ($X -rf /): judge the words as rm's.
+		cc.rm(true)
+	}
+	switch {
+	case name == "cd" || name == "pushd":
+		cc.cd()
+	case name == "git":
+		cc.git()
+	case name == "rm":
+		cc.rm(false)
+	case name == "find":
+		cc.find_()
+	case name == "chmod" || name == "chown" || name == "chgrp":
+		cc.chmod()
+	case strings.HasPrefix(name, "mkfs") || name == "wipefs" || name == "mke2fs" || name == "newfs":
+		cc.find("disk-overwrite", "", name+" formats a file system.")
+	case name == "dd":
+		cc.dd()
+	case name == "shred":
+		for _, a := range cc.args() {
+			if strings.HasPrefix(a.Text, "/dev/") {
+				cc.find("disk-overwrite", a.Text, "shred of a device overwrites it.")
+			}
+		}
+	case name == "crontab":
+		cc.crontab()
+	case name == "gpg" || name == "gpg2":
+		for _, a := range cc.args() {
+			if strings.HasPrefix(a.Text, "--export-secret") {
+				cc.find("secret-read", "", "gpg "+a.Text+" prints private keys.")
+			}
+		}
+	case name == "security":
+		if args := cc.args(); len(args) > 0 && strings.Contains(args[0].Text, "find-") && strings.Contains(args[0].Text, "password") {
+			cc.find("secret-read", "", "security "+args[0].Text+" reads the keychain.")
+		}
+	}
+	cc.downloadExec()
+	cc.files(name)
+	if lang := interpreter(name); lang != "" {
+		cc.inline(lang)
+	}
+}
+
+// cd follows the current folder, so later relative paths resolve where
+// the shell would.
+func (cc *cmdCtx) cd() {
+	args := cc.args()
+	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		cc.cwd = cc.ck.env.home
+		return
+	}
+	p, ok := cc.ck.env.expand(args[0].Text, cc.cwd)
+	if !ok || args[0].Text == "-" {
+		cc.cwd = ""
+		return
+	}
+	cc.cwd = p
+}
+
+// projectCommands applies the config's command rules.
+func (cc *cmdCtx) projectCommands() {
+	for _, r := range cc.ck.g.Config.Commands {
+		want := strings.Fields(r.Match)
+		if len(want) == 0 || len(cc.c.Args) < len(want) {
+			continue
+		}
+		match := shell.ProgramName(want[0]) == cc.c.Name()
+		for k := 1; match && k < len(want); k++ {
+			match = cc.c.Args[k].Text == want[k]
+		}
+		if !match {
+			continue
+		}
+		sev, _ := parseSeverity(r.Severity)
+		reason := r.Reason
+		if reason == "" {
+			reason = fmt.Sprintf("this project's config does not let the model run %q.", r.Match)
+		}
+		cc.ck.findSev("project-command", sev, cc.idx, reason)
+	}
+}
+
+// redirects checks where the command's redirections write and read.
+func (cc *cmdCtx) redirects() {
+	for _, r := range cc.c.Redirects {
+		t := r.Target.Text
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>", "<>":
+			if isDiskDevice(t) {
+				cc.find("disk-overwrite", t, "writing onto "+t+" overwrites the disk.")
+				continue
+			}
+			cc.write(t, "redirect "+r.Op)
+		case "<":
+			cc.read(t, false)
+		}
+	}
+}
+
+func isDiskDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	for _, d := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "loop", "mapper/"} {
+		if strings.HasPrefix(p[5:], d) {
+			return true
+		}
+	}
+	return false
+}
+
+// write judges a path the command writes to (Bash spellings: redirects,
+// tee, cp, sed -i, …). A write outside the project is not asked here;
+// writes that persist are blocked.
+func (cc *cmdCtx) write(arg, how string) {
+	if arg == "" {
+		return
+	}
+	p, ok := cc.ck.env.expand(arg, cc.cwd)
+	if !ok {
+		return
+	}
+	real := cc.ck.env.real(p)
+	class := worst(cc.ck.env.classify(p), cc.ck.env.classify(real))
+	cc.note(arg, real, "write", class)
+	switch class {
+	case classPersistence:
+		cc.find("persistence-write", real, fmt.Sprintf("%s writes to %s, which runs code or grants access later; the user must make that change.", how, real))
+	case classGitHooks:
+		cc.find("git-hooks-write", real, fmt.Sprintf("%s writes to %s: a git hook or git config runs code at the next git command.", how, real))
+	}
+}
+
+// worst returns the more serious of two path classes.
+func worst(a, b string) string {
+	rank := map[string]int{"": 0, classGitInternals: 1, classGitHooks: 2, classPersistence: 3, classSecretDir: 4, classSecret: 5}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// read judges a path the command reads; meta says it reads only metadata.
+func (cc *cmdCtx) read(arg string, meta bool) {
+	if arg == "" || strings.HasPrefix(arg, "-") && arg != "-" {
+		return
+	}
+	if cc.ck.seen(arg, cc.cwd, meta) {
+		return // judged already; its finding, if any, is recorded
+	}
+	p, ok := cc.ck.env.expand(arg, cc.cwd)
+	if !ok {
+		return
+	}
+	class := cc.ck.env.classify(p)
+	real := p
+	if class != classSecret && class != classSecretDir {
+		real = cc.ck.env.real(p)
+		class = worst(class, cc.ck.env.classify(real))
+	}
+	if class != classSecret && class != classSecretDir {
+		if hasGlob(arg) && cc.ck.env.globNamesSecret(p) {
+			class = classSecret
+		} else {
+			return
+		}
+	}
+	use := "read"
+	if meta {
+		use = "metadata"
+	}
+	cc.note(arg, real, use, class)
+	if meta {
+		cc.find("secret-metadata", real, fmt.Sprintf("%s is a %s; at this guard level even listing or testing it is blocked.", real, class))
+		return
+	}
+	cc.find("secret-read", real, fmt.Sprintf("%s is a %s (%s); hookwright does not let the model read, copy or send it. Ask the user for the one value you need.", real, class, cc.c.Name()))
+}
+
+func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// metaCommands read only names and metadata, or use a path without
+// printing it.
+func isMetaCommand(s string) bool {
+	switch s {
+	case "ls", "stat", "test", "[", "[[", "file", "du", "wc", "touch", "chmod", "chown", "chgrp", "realpath",
+		"readlink", "basename", "dirname", "echo", "printf", "cd", "pushd", "mkdir", "tree", "exa", "eza", "lsd",
+		"lsattr", "getfacl", "namei", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "b2sum",
+		"rm", "unlink", "rmdir", "which", "type", "ln", "find", "fd", "locate", "true", ":", "export":
+		return true
+	}
+	return false
+}
+
+// keyUse are programs that take a secret path to use it (ssh -i key, a
+// kubeconfig), not to print it.
+func isKeyUse(s string) bool {
+	switch s {
+	case "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "git", "aws", "gcloud", "az", "kubectl", "helm", "docker",
+		"terraform", "npm", "pnpm", "yarn", "pip", "twine", "gh", "source", ".", "direnv", "dotenv", "op", "sops",
+		"ansible", "ansible-playbook":
+		return true
+	}
+	return false
+}
+
+// files checks every path-like word of the command for secrets and
+// persistence, by how the program uses it.
+func (cc *cmdCtx) files(name string) {
+	args := cc.args()
+	switch name {
+	case "tee":
+		for _, a := range args {
+			if !strings.HasPrefix(a.Text, "-") {
+				cc.write(a.Text, "tee")
+			}
+		}
+		return
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		var pos []string
+		skip := false
+		for _, a := range args {
+			t := a.Text
+			switch {
+			case skip:
+				skip = false
+			case (t == "-t" || t == "--target-directory") && name != "scp":
+				skip = true
+			case (t == "-i" || t == "-e" || t == "-F" || t == "-o" || t == "-P" || t == "-S") && (name == "scp" || name == "rsync" && t == "-e"):
+				skip = true
+			case strings.HasPrefix(t, "-"):
+			default:
+				pos = append(pos, t)
+			}
+		}
+		if len(pos) >= 2 {
+			cc.write(pos[len(pos)-1], name)
+			pos = pos[:len(pos)-1]
+		}
+		if name != "ln" {
+			for _, p := range pos {
+				cc.read(p, false)
+			}
+		}
+		return
+	case "sed", "perl":
+		inPlace := false
+		for _, a := range args {
+			if strings.HasPrefix(a.Text, "-i") || a.Text == "--in-place" || strings.HasPrefix(a.Text, "--in-place=") || name == "perl" && strings.HasPrefix(a.Text, "-") && strings.Contains(a.Text, "i") && !strings.HasPrefix(a.Text, "--") {
+				inPlace = true
+			}
+		}
+		if inPlace {
+			for _, a := range args[1:] {
+				if !strings.HasPrefix(a.Text, "-") {
+					cc.write(a.Text, name+" -i")
+				}
+			}
+		}
+	case "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.Text, "if="); ok {
+				cc.read(v, false)
+			}
+			if v, ok := strings.CutPrefix(a.Text, "of="); ok {
+				cc.write(v, "dd")
+			}
+		}
+		return
+	case "curl", "wget", "http", "xh", "nc", "ncat", "socat":
+		cc.upload(name, args)
+	}
+	if isKeyUse(name) {
+		return
+	}
+	meta := isMetaCommand(name)
+	for _, a := range args {
+		t := a.Text
+		if strings.HasPrefix(t, "-") {
+			// --file=PATH
+			if _, v, ok := strings.Cut(t, "="); ok && strings.Contains(v, "/") {
+				cc.read(v, meta)
+			}
+			continue
+		}
+		cc.read(t, meta)
+	}
+}
+
+// upload checks the files curl, wget and friends send.
+func (cc *cmdCtx) upload(name string, args []shell.Word) {
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		next := ""
+		if k+1 < len(args) {
+			next = args[k+1].Text
+		}
+		switch {
+		case t == "-F" || t == "--form" || t == "--form-string":
+			if _, v, ok := strings.Cut(next, "@"); ok {
+				cc.read(strings.SplitN(v, ";", 2)[0], false)
+			} else if _, v, ok := strings.Cut(next, "<"); ok {
+				cc.read(v, false)
+			}
+			k++
+		case t == "-d" || strings.HasPrefix(t, "--data") || t == "--json":
+			if _, v, ok := strings.Cut(next, "@"); ok {
+				cc.read(v, false)
+			}
+			k++
+		case t == "-T" || t == "--upload-file" || t == "-K" || t == "--config":
+			cc.read(next, false)
+			k++
+		case strings.HasPrefix(t, "--post-file=") || strings.HasPrefix(t, "--body-file="):
+			_, v, _ := strings.Cut(t, "=")
+			cc.read(v, false)
+		case strings.HasPrefix(t, "@") && (name == "http" || name == "xh"):
+			cc.read(t[1:], false)
+		}
+	}
+}
+
+// crontab installs a crontab unless it only lists one.
+func (cc *cmdCtx) crontab() {
+	for _, a := range cc.args() {
+		if a.Text == "-l" || a.Text == "-h" || a.Text == "--help" {
+			return
+		}
+	}
+	cc.find("persistence-write", "", "crontab installs jobs that run later, outside this session; the user must set up cron jobs.")
+}
+
+// dd onto a device.
+func (cc *cmdCtx) dd() {
+	for _, a := range cc.args() {
+		if v, ok := strings.CutPrefix(a.Text, "of="); ok && strings.HasPrefix(v, "/dev/") {
+			switch v {
+			case "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/random", "/dev/urandom":
+				continue
+			}
+			cc.find("disk-overwrite", v, "dd onto "+v+" overwrites the device.")
+		}
+	}
+}
+
+// downloadExec: a download, or decoded data, feeding a shell or an
+// interpreter.
+func (cc *cmdCtx) downloadExec() {
+	c := cc.c
+	rule, what := "", ""
+	switch {
+	case isDownload(c.Name()):
+		rule, what = "download-exec", "a download"
+	case isDecoder(c):
+		rule, what = "obfuscated-exec", "decoded data"
+	default:
+		return
+	}
+	runs := func(n string) bool {
+		return shell.IsShell(n) || interpreter(n) != "" || n == "source" || n == "." || n == "eval"
+	}
+	// curl … | sh, also through tee, cat or a decoder
+	for j, hops := cc.i, 0; hops < 6; hops++ {
+		next := cc.pipeNext(j)
+		if next < 0 {
+			break
+		}
+		if n := cc.all[next].Name(); runs(n) {
+			cc.find(rule, "", "piping "+what+" into "+n+" runs code nobody has read. Write it to a file, read it, then run it.")
+			return
+		}
+		j = next
+	}
+	// sh -c "$(curl …)", bash <(curl …), eval "$(… | base64 -d)", source <(curl …)
+	for j, hops := cc.i, 0; hops < 6 && j >= 0 && j < len(cc.all); hops++ {
+		cj := cc.all[j]
+		if cj.Via != "$(…)" && cj.Via != "<(…)" && cj.Via != "`…`" || cj.Parent < 0 || cj.Parent >= len(cc.all) {
+			// a pipeline inside the substitution: follow it to its end
+			next := cc.pipeNext(j)
+			if next < 0 {
+				return
+			}
+			j = next
+			continue
+		}
+		if n := cc.all[cj.Parent].Name(); runs(n) {
+			cc.find(rule, "", "handing "+what+" to "+n+" runs code nobody has read. Write it to a file, read it, then run it.")
+		}
+		return
+	}
+}
+
+// isDecoder reports whether c decodes data (base64 -d, xxd -r, …), the
+// usual way to hide a command from a reader.
+func isDecoder(c *shell.Command) bool {
+	n := c.Name()
+	for _, a := range c.Args[1:] {
+		t := a.Text
+		switch n {
+		case "base64", "base32", "basenc", "openssl":
+			if t == "-d" || t == "-D" || t == "--decode" {
+				return true
+			}
+		case "xxd":
+			if t == "-r" || t == "-revert" || strings.HasPrefix(t, "-r") {
+				return true
+			}
+		}
+	}
+	return n == "uudecode" || n == "rev"
+}
+
+func isDownload(n string) bool {
+	return n == "curl" || n == "wget" || n == "fetch" || n == "http" || n == "xh" || n == "aria2c"
+}
+
+// isForkBomb spots :(){ :|:& };: and its renamed forms.
+func isForkBomb(cmd string) bool {
+	s := strings.Join(strings.Fields(cmd), "")
+	i := strings.Index(s, "(){")
+	for tries := 0; i > 0 && i < len(s) && tries < 1024; tries++ {
+		name := s[:i]
+		if j := strings.LastIndexAny(name, ";&|\n(){}"); j >= 0 {
+			name = name[j+1:]
+		}
+		name = strings.TrimPrefix(name, "function")
+		if name != "" && len(name) <= 64 {
+			win := s[i:min(len(s), i+4*len(name)+32)]
+			if strings.Contains(win, name+"|"+name) && strings.Contains(win, "&") {
+				return true
+			}
+		}
+		k := strings.Index(s[i+3:], "(){")
+		if k < 0 {
+			break
+		}
+		i += 3 + k
+	}
+	return false
+}
+
+// unquote drops quotes and backslashes from a word the parser could not
+// read.
+var unquote = sync.OnceValue(func() *strings.Replacer { return strings.NewReplacer(`"`, "", `'`, "", `\`, "") })
+
+// fallbackWords calls f with each simple command of a command line the
+// parser could not read, split roughly: on ; & | ( ) ` { } and new lines,
+// quotes dropped, leading wrappers and assignments skipped. A part for
+// which skip (when not nil) returns true is left out.
+func fallbackWords(cmd string, skip func(string) bool, f func(shell.Command)) {
+	isSep := func(c byte) bool {
+		return c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')' || c == '`' || c == '{' || c == '}'
+	}
+	for start := 0; start < len(cmd); {
+		end := start
+		for end < len(cmd) && !isSep(cmd[end]) {
+			end++
+		}
+		part := cmd[start:end]
+		start = end + 1
+		if strings.TrimSpace(part) == "" || skip != nil && skip(part) {
+			continue
+		}
+		var words []shell.Word
+		for _, w := range strings.Fields(unquote().Replace(part)) {
+			words = append(words, shell.Word{Text: w})
+		}
+		for len(words) > 1 {
+			n := shell.ProgramName(words[0].Text)
+			if n == "sudo" || n == "exec" || n == "nohup" || n == "env" || n == "command" || n == "builtin" || n == "time" || n == "doas" || strings.Contains(words[0].Text, "=") {
+				words = words[1:]
+				continue
+			}
+			break
+		}
+		if len(words) > 0 {
+			f(shell.Command{Args: words, Via: "words (unparsed)", Parent: -1, PipeFrom: -1})
+		}
+	}
+}
+
+// globNamesSecret reports whether the glob p (absolute) could name a
+// secret: its folder is a secret folder, or its last element matches a
+// secret's name and no ordinary file's.
+func (e *env) globNamesSecret(p string) bool {
+	dir, base := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if hasGlob(dir) {
+		dir = dir[:strings.IndexAny(dir, "*?[")]
+		dir = strings.TrimSuffix(path.Dir(dir+"x"), "/")
+		base = "*"
+	}
+	if c := e.classify(dir); c == classSecretDir || c == classSecret {
+		for _, n := range []string{"id_rsa", "id_ed25519", "credentials", "config.json", "token", "key.json", "private-keys-v1.d"} {
+			if ok(path.Match(base, n)) && e.classify(dir+"/"+n) == classSecret {
+				return true
+			}
+		}
+		return false
+	}
+	return globTargetsSecret(base)
+}
+
+// globTargetsSecret reports whether a file-name glob matches a secret's
+// name and no ordinary file's name (so "*" is not a secret glob, but
+// ".env*" and "*.pem" are).
+func globTargetsSecret(base string) bool {
+	base = strings.ReplaceAll(base, "**", "*")
+	if base == "" {
+		return false
+	}
+	hit := false
+	for _, n := range []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "server.key", "server.pem", ".netrc", ".npmrc", ".git-credentials", ".pypirc"} {
+		if ok(path.Match(base, n)) && (base[0] == '.' || n[0] != '.') {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	for _, n := range []string{"README.md", "main.go", "index.js", "notes.txt", "a", "Makefile", ".gitignore"} {
+		if ok(path.Match(base, n)) {
+			return false
+		}
+	}
+	return true
+}

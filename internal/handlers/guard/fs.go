@@ -1,0 +1,180 @@
+package guard
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/hookwright/hookwright/internal/shell"
+)
+
+// rm checks a recursive delete's targets. With dynamic set the program is
+// unknown ($X -rf /) and only a recursive flag makes it count.
+func (cc *cmdCtx) rm(dynamic bool) {
+	recursive := false
+	var targets []shell.Word
+	opts := true
+	for _, a := range cc.args() {
+		t := a.Text
+		switch {
+		case opts && t == "--":
+			opts = false
+		case opts && (t == "--recursive" || t == "-R" || t == "-r"):
+			recursive = true
+		case opts && strings.HasPrefix(t, "--"):
+		case opts && len(t) > 1 && t[0] == '-':
+			if strings.ContainsAny(t[1:], "rR") {
+				recursive = true
+			}
+		default:
+			targets = append(targets, a)
+		}
+	}
+	if !recursive {
+		return
+	}
+	if len(targets) == 0 && cc.c.MoreArgs {
+		cc.find("rm-unknown-target", "", "a recursive delete fed by xargs deletes paths the guard cannot see; list them first, then delete them by name.")
+		return
+	}
+	for _, t := range targets {
+		if cc.c.MoreArgs && strings.Contains(t.Text, "{}") {
+			cc.find("rm-unknown-target", "", "a recursive delete fed by xargs deletes paths the guard cannot see; list them first, then delete them by name.")
+			continue
+		}
+		cc.deleteTree(t.Text, t.Glob, "rm -r")
+	}
+}
+
+// deleteTree judges one target of a recursive delete.
+func (cc *cmdCtx) deleteTree(arg string, glob bool, how string) {
+	e := &cc.ck.env
+	p, ok := e.expand(arg, cc.cwd)
+	if !ok {
+		cc.note(arg, "", "delete", "unknown")
+		cc.find("rm-unknown-target", "", fmt.Sprintf("%s %s depends on a value the guard cannot know (a variable, or an unknown current folder); if it is empty or wrong this deletes far more than meant. Name the folder literally.", how, arg))
+		return
+	}
+	all := false // the target is everything in folder p
+	if glob && hasGlob(p) {
+		i := strings.IndexAny(p, "*?[")
+		p = path.Clean(p[:i] + "x")
+		p = path.Dir(p)
+		all = true
+	}
+	rule, class := e.deleteClass(p, all)
+	cc.note(arg, p, "delete", class)
+	switch rule {
+	case "rm-root":
+		cc.find(rule, p, fmt.Sprintf("%s %s deletes %s. Name the exact folder inside the project.", how, arg, class))
+	case "rm-project-root":
+		cc.find(rule, p, fmt.Sprintf("%s %s deletes %s. Name the exact folder inside the project.", how, arg, class))
+	case "rm-outside-project":
+		cc.find(rule, p, fmt.Sprintf("%s %s deletes %s, outside the project and the temp folders. Ask the user to do it.", how, arg, p))
+	case "rm-in-project":
+		cc.find(rule, p, fmt.Sprintf("%s %s deletes a folder inside the project, which this guard level does not allow; delete single files by name, or ask the user.", how, arg))
+	}
+}
+
+// deleteClass says which rule a recursive delete of p (everything in p
+// when all is set) falls under, and what p is.
+func (e *env) deleteClass(p string, all bool) (rule, class string) {
+	switch {
+	case p == "/":
+		return "rm-root", "the whole file system"
+	case e.home != "" && under(e.home, p):
+		if p == e.home {
+			return "rm-root", "the home folder"
+		}
+		return "rm-root", "a folder above the home folder"
+	case e.project != "" && under(e.project, p):
+		if p == e.project && all {
+			return "rm-project-root", "everything in the project"
+		}
+		if p == e.project {
+			return "rm-project-root", "the project root"
+		}
+		return "rm-project-root", "a folder above the project root"
+	case e.project != "" && p == e.project+"/.git":
+		return "rm-project-root", "the repository's history (.git)"
+	case e.project != "" && under(p, e.project):
+		return "rm-in-project", "inside the project"
+	}
+	for _, t := range e.temps {
+		if under(p, t) && p != t {
+			return "", "inside a temp folder"
+		}
+	}
+	return "rm-outside-project", "outside the project"
+}
+
+// find_ checks find … -delete on a whole tree (find -exec was turned into
+// commands by the parser).
+func (cc *cmdCtx) find_() {
+	args := cc.args()
+	var starts []shell.Word
+	j := 0
+	for ; j < len(args); j++ {
+		t := args[j].Text
+		if t == "-H" || t == "-L" || t == "-P" {
+			continue
+		}
+		if strings.HasPrefix(t, "-") || t == "(" || t == "!" {
+			break
+		}
+		starts = append(starts, args[j])
+	}
+	del, filtered := false, false
+	for ; j < len(args); j++ {
+		switch t := args[j].Text; t {
+		case "-delete":
+			del = true
+		case "-depth", "-xdev", "-mount", "-follow", "-ignore_readdir_race", "-noleaf", "-d":
+		case "-mindepth", "-maxdepth":
+			j++
+		default:
+			filtered = true
+		}
+	}
+	if !del || filtered {
+		return
+	}
+	if len(starts) == 0 {
+		starts = []shell.Word{{Text: "."}}
+	}
+	for _, s := range starts {
+		cc.deleteTree(s.Text, s.Glob, "find -delete on")
+	}
+}
+
+// chmod checks a recursive chmod, chown or chgrp of the system or the home
+// folder.
+func (cc *cmdCtx) chmod() {
+	recursive := false
+	var pos []string
+	for _, a := range cc.args() {
+		t := a.Text
+		switch {
+		case t == "-R" || t == "--recursive" || len(t) > 1 && t[0] == '-' && !strings.HasPrefix(t, "--") && strings.Contains(t, "R"):
+			recursive = true
+		case strings.HasPrefix(t, "-"):
+		default:
+			pos = append(pos, t)
+		}
+	}
+	if !recursive || len(pos) < 2 {
+		return
+	}
+	e := &cc.ck.env
+	for _, t := range pos[1:] {
+		p, ok := e.expand(t, cc.cwd)
+		if !ok {
+			continue
+		}
+		rule, class := e.deleteClass(p, false)
+		if rule == "rm-root" || rule == "rm-outside-project" && !under(p, e.home) {
+			cc.note(t, p, "write", class)
+			cc.find("chmod-outside-project", p, fmt.Sprintf("%s -R on %s changes %s. Change the files inside the project you mean.", cc.c.Name(), t, p))
+		}
+	}
+}

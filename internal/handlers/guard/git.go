@@ -1,0 +1,300 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/hookwright/hookwright/internal/shell"
+)
+
+// gitGlobalWithValue are git's global options that take the next word as
+// their value.
+func isGitGlobalWithValue(s string) bool {
+	switch s {
+	case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path",
+		"--list-cmds", "--attr-source":
+		return true
+	}
+	return false
+}
+
+// defaultBranches are the branch names whose remote deletion blocks.
+func isDefaultBranch(s string) bool {
+	switch s {
+	case "main", "master", "trunk", "develop", "production":
+		return true
+	}
+	return false
+}
+
+// git checks a git command: global options first, then the subcommand.
+func (cc *cmdCtx) git() {
+	args := cc.args()
+	aliases := map[string]string{}
+	for len(args) > 0 {
+		t := args[0].Text
+		if !strings.HasPrefix(t, "-") {
+			break
+		}
+		if isGitGlobalWithValue(t) && len(args) > 1 {
+			if t == "-c" {
+				if k, v, ok := strings.Cut(args[1].Text, "="); ok {
+					cc.gitConfigValue(k, v)
+					if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok {
+						aliases[name] = v
+					}
+				}
+			}
+			args = args[2:]
+			continue
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return
+	}
+	sub := args[0].Text
+	rest := args[1:]
+	if v, ok := aliases[strings.ToLower(sub)]; ok {
+		if strings.HasPrefix(v, "!") {
+			cc.nested(v[1:], "git alias")
+			return
+		}
+		words := []shell.Word{}
+		for _, f := range strings.Fields(v) {
+			words = append(words, shell.Word{Text: f})
+		}
+		if len(words) == 0 {
+			return
+		}
+		sub, rest = words[0].Text, append(words[1:], rest...)
+	}
+	switch sub {
+	case "push":
+		cc.gitPush(rest)
+	case "reset":
+		for _, a := range rest {
+			if a.Text == "--hard" || a.Text == "--merge" {
+				cc.find("git-reset-hard", "", "git reset "+a.Text+" drops uncommitted work. Commit or stash first (git stash), then reset.")
+				return
+			}
+		}
+	case "checkout":
+		cc.gitCheckout(rest)
+	case "switch":
+		for _, a := range rest {
+			if a.Text == "--discard-changes" || a.Text == "-f" || a.Text == "--force" {
+				cc.find("git-checkout-discard", "", "git switch "+a.Text+" drops uncommitted changes. Commit or stash them first.")
+				return
+			}
+		}
+	case "restore":
+		staged, worktree := false, false
+		for _, a := range rest {
+			switch t := a.Text; {
+			case t == "--staged" || t == "-S":
+				staged = true
+			case t == "--worktree" || t == "-W":
+				worktree = true
+			case len(t) > 1 && t[0] == '-' && t[1] != '-':
+				staged = staged || strings.Contains(t, "S")
+				worktree = worktree || strings.Contains(t, "W")
+			}
+		}
+		if !staged || worktree {
+			cc.find("git-restore-discard", "", "git restore on the working tree drops uncommitted changes. Use git restore --staged to unstage, or git stash to keep the changes.")
+		}
+	case "clean":
+		force, dry := false, false
+		for _, a := range rest {
+			switch t := a.Text; {
+			case t == "--force":
+				force = true
+			case t == "--dry-run":
+				dry = true
+			case len(t) > 1 && t[0] == '-' && t[1] != '-':
+				force = force || strings.Contains(t, "f")
+				dry = dry || strings.Contains(t, "n")
+			}
+		}
+		if force && !dry {
+			cc.find("git-clean-force", "", "git clean -f deletes untracked files for good. List them with git clean -n first, and remove what you mean by name.")
+		}
+	case "stash":
+		if len(rest) > 0 {
+			switch rest[0].Text {
+			case "clear":
+				cc.find("git-stash-clear", "", "git stash clear drops every stash for good.")
+			case "drop":
+				cc.find("git-stash-drop", "", "git stash drop deletes a stash for good.")
+			}
+		}
+	case "branch":
+		del, force := false, false
+		for _, a := range rest {
+			switch t := a.Text; {
+			case t == "--delete":
+				del = true
+			case t == "--force":
+				force = true
+			case len(t) > 1 && t[0] == '-' && t[1] != '-':
+				if strings.Contains(t, "D") {
+					del, force = true, true
+				}
+				del = del || strings.Contains(t, "d")
+				force = force || strings.Contains(t, "f")
+			}
+		}
+		if del && force {
+			cc.find("git-branch-force-delete", "", "git branch -D deletes a branch even when its commits are merged nowhere.")
+		}
+	case "config":
+		var pos []string
+		for _, a := range rest {
+			if !strings.HasPrefix(a.Text, "-") {
+				pos = append(pos, a.Text)
+			}
+		}
+		if len(pos) >= 2 {
+			cc.gitConfigValue(pos[0], pos[1])
+		}
+	}
+}
+
+// gitConfigValue blocks setting a git key that runs a program.
+func (cc *cmdCtx) gitConfigValue(key, value string) {
+	k := strings.ToLower(key)
+	switch {
+	case k == "core.hookspath" || k == "core.fsmonitor" || k == "core.sshcommand" || k == "core.pager" && strings.ContainsAny(value, "|;&$`") ||
+		strings.HasSuffix(k, ".textconv") || strings.HasPrefix(k, "filter.") && (strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge") || strings.HasSuffix(k, ".process")) ||
+		k == "core.editor" && strings.ContainsAny(value, "|;&$`") || k == "credential.helper" && strings.HasPrefix(value, "!"):
+		cc.find("git-config-exec", "", "setting git's "+key+" makes git run a program later; the user must change that setting.")
+	}
+}
+
+// nested parses a string the command runs (a git alias) and checks it.
+func (cc *cmdCtx) nested(text, via string) {
+	cmds, err := shell.Parse(text)
+	for i := range cmds {
+		cmds[i].Via = via + nonEmpty(cmds[i].Via)
+		cmds[i].Depth += cc.c.Depth + 1
+		if cmds[i].Parent < 0 {
+			cmds[i].Parent = -1
+		}
+	}
+	if cc.c.Depth+1 > shell.MaxDepth {
+		cc.ck.rep.ParseError = shell.ErrDepth.Error()
+		cc.find("unparsed", "", "the command nests strings too deeply for the guard to read.")
+		return
+	}
+	cc.ck.commands(cmds, 0)
+	if err != nil && cc.ck.rep.ParseError == "" {
+		cc.ck.rep.ParseError = err.Error()
+	}
+}
+
+func nonEmpty(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " → " + s
+}
+
+// gitCheckout: checkout of paths drops their uncommitted changes.
+func (cc *cmdCtx) gitCheckout(rest []shell.Word) {
+	for k, a := range rest {
+		t := a.Text
+		switch {
+		case t == "--":
+			if k+1 < len(rest) {
+				cc.find("git-checkout-discard", "", "git checkout -- <path> overwrites the file with the committed version and drops uncommitted changes. Use git stash, or git diff first.")
+				return
+			}
+		case t == "-f" || t == "--force":
+			cc.find("git-checkout-discard", "", "git checkout --force drops uncommitted changes.")
+			return
+		case t == "." || t == "./" || t == ":/":
+			cc.find("git-checkout-discard", "", "git checkout . drops every uncommitted change in the working tree. Use git stash to keep them.")
+			return
+		case t == "-b" || t == "-B" || t == "--orphan":
+			return
+		}
+	}
+}
+
+// gitPush checks git push in every spelling of force and delete.
+func (cc *cmdCtx) gitPush(rest []shell.Word) {
+	force, mirror, del, prune := "", false, false, false
+	var pos []string
+	for k := 0; k < len(rest); k++ {
+		t := rest[k].Text
+		switch {
+		case t == "--force" || strings.HasPrefix(t, "--force="):
+			force = t
+		case strings.HasPrefix(t, "--force-with-lease") || t == "--force-if-includes" || t == "--no-force-if-includes":
+		case t == "--mirror":
+			mirror = true
+		case t == "--delete":
+			del = true
+		case t == "--prune":
+			prune = true
+		case t == "--repo" || t == "--receive-pack" || t == "--exec" || t == "--push-option" || t == "-o":
+			k++
+		case strings.HasPrefix(t, "--"):
+		case len(t) > 1 && t[0] == '-':
+			for _, r := range t[1:] {
+				if r == 'o' {
+					k++
+					break
+				}
+				if r == 'f' {
+					force = "-f"
+				}
+				if r == 'd' {
+					del = true
+				}
+			}
+		default:
+			pos = append(pos, t)
+		}
+	}
+	if force != "" {
+		cc.find("git-force-push", "", "git push "+force+" rewrites shared history. Use --force-with-lease, or push a new branch.")
+		return
+	}
+	if mirror {
+		cc.find("git-force-push", "", "git push --mirror overwrites and deletes every ref on the remote.")
+		return
+	}
+	refs := pos
+	if len(refs) > 0 {
+		refs = refs[1:] // the remote
+	}
+	for _, r := range pos {
+		if strings.HasPrefix(r, "+") {
+			cc.find("git-force-push", "", "git push "+r+": a +refspec force-pushes and rewrites shared history. Drop the +, or use --force-with-lease.")
+			return
+		}
+	}
+	for _, r := range refs {
+		target := ""
+		switch {
+		case del:
+			target = r
+		case strings.HasPrefix(r, ":"):
+			target = r[1:]
+		}
+		if target == "" {
+			continue
+		}
+		target = strings.TrimPrefix(target, "refs/heads/")
+		if isDefaultBranch(target) {
+			cc.find("git-push-delete-default", "", "git push deletes the remote's "+target+" branch.")
+			return
+		}
+		cc.find("git-push-delete", "", "git push deletes the remote branch "+target+".")
+		return
+	}
+	if prune {
+		cc.find("git-push-delete", "", "git push --prune deletes remote branches that have no local counterpart.")
+	}
+}

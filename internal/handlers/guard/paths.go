@@ -1,0 +1,486 @@
+package guard
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// env is where a check resolves paths: the home folder, the project, the
+// current folder and the temp folders, all absolute and clean ("" when
+// unknown).
+type env struct {
+	home, project, cwd string
+	temps              []string
+	secrets            []string // the config's extra secret globs
+	// vars are the literal NAME=value assignments seen so far in the
+	// command line (x=/; rm -rf $x).
+	vars map[string]string
+	// links and stats count the symlinks resolved and the Lstat calls
+	// made in this check (both bounded).
+	links, stats int
+}
+
+func newEnv(getenv func(string) string, project, cwd string, secrets []string) env {
+	e := env{secrets: secrets}
+	clean := func(p string) string {
+		if p == "" || !filepath.IsAbs(p) {
+			return ""
+		}
+		return filepath.ToSlash(filepath.Clean(p))
+	}
+	e.home = clean(getenv("HOME"))
+	e.project = clean(project)
+	e.cwd = clean(cwd)
+	if e.cwd == "" {
+		e.cwd = e.project
+	}
+	for _, t := range []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/dev/shm", getenv("TMPDIR"), os.TempDir()} {
+		if t = clean(t); t != "" && t != "/" && t != e.home && !contains(e.temps, t) {
+			e.temps = append(e.temps, t)
+		}
+	}
+	return e
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether p is dir or below it.
+func under(p, dir string) bool {
+	if dir == "" || p == "" {
+		return false
+	}
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
+}
+
+// expand resolves a word to an absolute, clean, slash-separated path
+// relative to cwd: ~, ~/…, $HOME, ${HOME}, $PWD, $TMPDIR and
+// $CLAUDE_PROJECT_DIR are expanded. ok is false when the path depends on
+// something unknown (another variable, an unknown current folder).
+func (e *env) expand(word, cwd string) (string, bool) {
+	w := word
+	switch {
+	case w == "~" || strings.HasPrefix(w, "~/"):
+		if e.home == "" {
+			return "", false
+		}
+		w = e.home + w[1:]
+	case strings.HasPrefix(w, "~"):
+		// ~user: another user's home folder
+		name, rest, _ := strings.Cut(w[1:], "/")
+		w = "/home/" + name + "/" + rest
+	}
+	if strings.Contains(w, "$") {
+		for name, val := range e.vars {
+			w = strings.ReplaceAll(w, "${"+name+"}", val)
+			w = replaceVar(w, "$"+name, val)
+		}
+		for _, v := range []struct{ name, val string }{
+			{"HOME", e.home}, {"PWD", cwd}, {"CLAUDE_PROJECT_DIR", e.project}, {"TMPDIR", firstOr(e.temps, "/tmp")},
+		} {
+			if v.val == "" {
+				continue
+			}
+			w = strings.ReplaceAll(w, "${"+v.name+"}", v.val)
+			w = replaceVar(w, "$"+v.name, v.val)
+		}
+		w = strings.ReplaceAll(w, "$(pwd)", cwd)
+		w = strings.ReplaceAll(w, "`pwd`", cwd)
+		w = strings.ReplaceAll(w, "$(git rev-parse --show-toplevel)", e.project)
+		if strings.Contains(w, "$") || strings.Contains(w, "`") {
+			return "", false
+		}
+	}
+	if !strings.HasPrefix(w, "/") {
+		if cwd == "" {
+			return "", false
+		}
+		w = cwd + "/" + w
+	}
+	return path.Clean(w), true
+}
+
+// replaceVar replaces $NAME where it is not followed by a name character.
+func replaceVar(s, v, val string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, v)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(v)
+		if end < len(s) && isNameByte(s[end]) {
+			b.WriteString(s[:end])
+			s = s[end:]
+			continue
+		}
+		b.WriteString(s[:i])
+		b.WriteString(val)
+		s = s[end:]
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func firstOr(list []string, def string) string {
+	if len(list) > 0 {
+		return list[0]
+	}
+	return def
+}
+
+// maxLinks bounds the symlinks one check resolves, and maxParts the path
+// elements one resolution walks.
+const (
+	maxLinks = 64
+	maxParts = 256
+	maxStats = 2048
+)
+
+// real resolves the symlinks in p (absolute, clean) as far as they exist,
+// with Lstat and Readlink only: nothing is opened, so a FIFO or a device
+// cannot hang the guard. A missing tail is kept as written.
+func (e *env) real(p string) string {
+	if !strings.HasPrefix(p, "/") {
+		return p
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	cur := "/"
+	steps := 0
+	for i := 0; i < len(parts); i++ {
+		steps++
+		if steps > maxParts {
+			return p
+		}
+		part := parts[i]
+		if part == "" || part == "." {
+			continue
+		}
+		if part == ".." {
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, part)
+		e.stats++
+		if e.stats > maxStats {
+			return path.Join(append([]string{next}, parts[i+1:]...)...)
+		}
+		fi, err := os.Lstat(filepath.FromSlash(next))
+		if err != nil {
+			// missing (or unreadable): the rest stays as written
+			return path.Join(append([]string{next}, parts[i+1:]...)...)
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		e.links++
+		if e.links > maxLinks {
+			return path.Join(append([]string{next}, parts[i+1:]...)...)
+		}
+		target, err := os.Readlink(filepath.FromSlash(next))
+		if err != nil {
+			return path.Join(append([]string{next}, parts[i+1:]...)...)
+		}
+		target = filepath.ToSlash(target)
+		rest := append(strings.Split(strings.Trim(target, "/"), "/"), parts[i+1:]...)
+		if strings.HasPrefix(target, "/") {
+			cur = "/"
+		}
+		parts = rest
+		i = -1
+	}
+	return cur
+}
+
+// Path classes.
+const (
+	classSecret       = "secret"
+	classSecretDir    = "secret folder"
+	classPersistence  = "persistence"
+	classGitHooks     = "git hooks or config"
+	classGitInternals = "git internals"
+)
+
+// secretDirs are folders (below the home folder) that hold credentials:
+// everything in them is a secret, except the names in secretDirKeep.
+var secretDirs = []string{".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".password-store", ".local/share/keyrings", "Library/Keychains"}
+
+// secretDirKeep are files in a secret folder that are not secrets:
+// public keys, host lists, trust databases.
+func secretDirKeep(dir, base string) bool {
+	switch {
+	case strings.HasSuffix(base, ".pub"):
+		return true
+	case dir == ".ssh":
+		return base == "known_hosts" || base == "known_hosts.old" || base == "config" || strings.HasPrefix(base, "authorized_keys") || base == "environment" || base == "rc"
+	case dir == ".gnupg":
+		return base == "pubring.kbx" || base == "pubring.gpg" || base == "trustdb.gpg" || base == "gpg.conf" || base == "gpg-agent.conf" || base == "dirmngr.conf"
+	case dir == ".docker":
+		return base != "config.json"
+	case dir == ".kube":
+		return base != "config" && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".yml")
+	case dir == ".aws":
+		return base == "config"
+	}
+	return false
+}
+
+// secretNames are base names that are secrets anywhere.
+func isSecretName(s string) bool {
+	switch s {
+	case ".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".vault-token",
+		"application_default_credentials.json", ".htpasswd", "credentials.tfrc.json", ".pgpass", ".my.cnf",
+		"secring.gpg":
+		return true
+	}
+	return false
+}
+
+// secretHomePaths are files below the home folder that are secrets.
+var secretHomePaths = []string{
+	".claude/.credentials.json", ".config/gh/hosts.yml", ".config/git/credentials", ".cargo/credentials",
+	".cargo/credentials.toml", ".gem/credentials", ".terraform.d/credentials.tfrc.json", ".config/hub",
+}
+
+// secretAbsPaths are system files that are secrets.
+var secretAbsPaths = []string{"/etc/shadow", "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers"}
+
+// isEnvFile reports whether base is a .env file that holds secrets: .env
+// and .env.*, but not templates.
+func isEnvFile(base string) bool {
+	if base != ".env" && !strings.HasPrefix(base, ".env.") {
+		return false
+	}
+	for _, t := range []string{".example", ".sample", ".template", ".dist", ".defaults", ".schema"} {
+		if strings.HasSuffix(base, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// isKeyFile reports whether base looks like private key material.
+func isKeyFile(base string) bool {
+	lower := strings.ToLower(base)
+	if strings.HasSuffix(lower, ".pub") || strings.Contains(lower, ".pub.") {
+		return false
+	}
+	for _, k := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_xmss"} {
+		if strings.HasPrefix(lower, k) {
+			return true
+		}
+	}
+	switch path.Ext(lower) {
+	case ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore":
+		return !strings.Contains(lower, "public")
+	case ".pem":
+		for _, not := range []string{"cert", "chain", "public", "pub", "ca.", "ca-", "bundle"} {
+			if strings.Contains(lower, not) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// classify says what p (absolute, clean) is: a secret, a secret folder, a
+// persistence file, git hooks or config, other git internals, or "".
+func (e *env) classify(p string) string {
+	if p == "" {
+		return ""
+	}
+	base := path.Base(p)
+	if e.home != "" && under(p, e.home) && p != e.home {
+		rel := strings.TrimPrefix(p, e.home+"/")
+		for _, d := range secretDirs {
+			if rel == d {
+				return classSecretDir
+			}
+			if strings.HasPrefix(rel, d+"/") {
+				if secretDirKeep(d, base) {
+					break
+				}
+				return classSecret
+			}
+		}
+		for _, s := range secretHomePaths {
+			if rel == s {
+				return classSecret
+			}
+		}
+		if persistentHome(rel) {
+			return classPersistence
+		}
+	}
+	if isSecretName(base) || isEnvFile(base) || isKeyFile(base) || contains(secretAbsPaths, p) {
+		return classSecret
+	}
+	if strings.HasPrefix(p, "/proc/") && base == "environ" {
+		return classSecret
+	}
+	if strings.HasSuffix(p, "/.kube/config") || strings.HasSuffix(p, "/.aws/credentials") || strings.HasSuffix(p, "/.docker/config.json") {
+		return classSecret
+	}
+	if c := e.extraSecret(p); c != "" {
+		return c
+	}
+	if persistentSystem(p) || controlsHooks(p) {
+		return classPersistence
+	}
+	if i := gitDir(p); i >= 0 {
+		rest := p[i+len("/.git"):]
+		switch {
+		case rest == "/hooks" || strings.HasPrefix(rest, "/hooks/") || rest == "/config":
+			return classGitHooks
+		case rest != "" && rest != "/":
+			return classGitInternals
+		}
+	}
+	return ""
+}
+
+// gitDir returns the index of the first "/.git" element in p, or -1.
+func gitDir(p string) int {
+	for off := 0; ; {
+		i := strings.Index(p[off:], "/.git")
+		if i < 0 {
+			return -1
+		}
+		end := off + i + len("/.git")
+		if end == len(p) || p[end] == '/' {
+			return off + i
+		}
+		off = end
+	}
+}
+
+// persistentHome reports whether rel (below the home folder) runs code or
+// grants access later.
+func persistentHome(rel string) bool {
+	switch rel {
+	case ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
+		".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".xprofile",
+		".xinitrc", ".xsession", ".inputrc", ".config/fish/config.fish", ".ssh/authorized_keys",
+		".ssh/authorized_keys2", ".ssh/config", ".ssh/rc", ".ssh/environment", ".gitconfig", ".config/git/config",
+		".pam_environment", ".bash_aliases":
+		return true
+	}
+	for _, d := range []string{".config/fish/conf.d/", ".config/autostart/", ".config/systemd/user/", "Library/LaunchAgents/", ".config/environment.d/", ".oh-my-zsh/custom/", ".zshrc.d/", ".bashrc.d/"} {
+		if strings.HasPrefix(rel, d) || len(rel) == len(d)-1 && strings.HasPrefix(d, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// controlsHooks reports whether p configures the hooks themselves:
+// Claude Code's settings (where hooks are declared) and hookwright's own
+// config; a model that writes them can switch the guard off.
+func controlsHooks(p string) bool {
+	dir, base := path.Split(p)
+	switch {
+	case strings.HasSuffix(dir, "/.claude/"):
+		return base == "settings.json" || base == "settings.local.json"
+	case strings.HasSuffix(dir, "/.hookwright/"):
+		return base == "config.json"
+	}
+	return false
+}
+
+// persistentSystem reports whether p is a system file that runs code or
+// grants access later.
+func persistentSystem(p string) bool {
+	switch p {
+	case "/etc/profile", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshrc", "/etc/zsh/zshrc", "/etc/zsh/zshenv",
+		"/etc/environment", "/etc/crontab", "/etc/sudoers", "/etc/rc.local", "/etc/ld.so.preload", "/etc/passwd":
+		return true
+	}
+	for _, d := range []string{"/etc/profile.d/", "/etc/cron.", "/etc/cron.d/", "/var/spool/cron/", "/etc/systemd/system/", "/lib/systemd/system/",
+		"/Library/LaunchAgents/", "/Library/LaunchDaemons/", "/etc/sudoers.d/", "/etc/init.d/", "/etc/xdg/autostart/", "/var/at/tabs/"} {
+		if strings.HasPrefix(p, d) || len(p) == len(d)-1 && strings.HasPrefix(d, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// extraSecret matches p against the config's secret globs.
+func (e *env) extraSecret(p string) string {
+	for _, g := range e.secrets {
+		g = strings.TrimSpace(filepath.ToSlash(g))
+		dir := strings.HasSuffix(g, "/")
+		g = strings.TrimSuffix(g, "/")
+		switch {
+		case strings.HasPrefix(g, "~/") && e.home != "":
+			g = e.home + g[1:]
+		case strings.HasPrefix(g, "$HOME/") && e.home != "":
+			g = e.home + g[5:]
+		case !strings.HasPrefix(g, "/") && e.project != "" && strings.HasPrefix(g, "./"):
+			g = e.project + g[1:]
+		}
+		if g == "" {
+			continue
+		}
+		if strings.HasPrefix(g, "/") {
+			if matchPrefix(g, p, dir) {
+				if dir && globCount(g) == globCount(p) && ok(path.Match(g, p)) {
+					return classSecretDir
+				}
+				return classSecret
+			}
+			continue
+		}
+		// relative glob: the path's last elements
+		n := strings.Count(g, "/") + 1
+		segs := strings.Split(p, "/")
+		for start := 1; start+n <= len(segs); start++ {
+			tail := strings.Join(segs[start:start+n], "/")
+			if ok(path.Match(g, tail)) {
+				if dir && start+n == len(segs) {
+					return classSecretDir
+				}
+				if dir || start+n == len(segs) {
+					return classSecret
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func ok(m bool, err error) bool { return m && err == nil }
+
+func globCount(s string) int { return strings.Count(s, "/") }
+
+// matchPrefix reports whether the absolute glob g matches p, or (for a
+// folder glob) one of p's parents.
+func matchPrefix(g, p string, dir bool) bool {
+	if ok(path.Match(g, p)) {
+		return true
+	}
+	if !dir {
+		return false
+	}
+	for q := path.Dir(p); q != "/" && q != "."; q = path.Dir(q) {
+		if ok(path.Match(g, q)) {
+			return true
+		}
+	}
+	return false
+}

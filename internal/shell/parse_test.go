@@ -1,0 +1,152 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// render shows the commands Parse found, one per line: depth, via and the
+// words joined by " | ".
+func render(cmds []Command) string {
+	var b strings.Builder
+	for _, c := range cmds {
+		b.WriteString(strings.Repeat(">", c.Depth))
+		if c.Via != "" {
+			b.WriteString("[" + c.Via + "] ")
+		}
+		b.WriteString(strings.Join(c.Strings(), " | "))
+		if c.HasStdin {
+			b.WriteString(" <<" + strings.TrimSuffix(c.Stdin, "\n"))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`echo hi; git push --force`, "echo | hi\ngit | push | --force\n"},
+		{`a && b || c | d & e`, "a\nb\nc\nd\ne\n"},
+		{"a\nb", "a\nb\n"},
+		{`"git" 'push' \-\-force`, "git | push | --force\n"},
+		{`g"i"t pu''sh`, "git | push\n"},
+		{`$'\x72\x6d' -rf /`, "rm | -rf | /\n"},
+		{`echo "a b" 'c d' e\ f`, "echo | a b | c d | e f\n"},
+		{`zsh -c 'rm -rf ~'`, "zsh | -c | rm -rf ~\n>[zsh -c] rm | -rf | ~\n"},
+		{`bash -lc "sh -c \"x y\""`, "bash | -lc | sh -c \"x y\"\n>[bash -c] sh | -c | x y\n>>[sh -c] x | y\n"},
+		{`eval "git  reset --hard"`, "eval | git  reset --hard\n>[eval] git | reset | --hard\n"},
+		{`nohup env -i nice -n 5 rm -rf / &`, "rm | -rf | /\n"},
+		{`sudo -u root VAR=1 timeout -s 9 10 xargs -0 rm -rf`, "rm | -rf\n"},
+		{`echo "$(rm -rf /)" ` + "`git push -f`", ">[$(…)] rm | -rf | /\n>[`…`] git | push | -f\necho | $(rm -rf /) | `git push -f`\n"},
+		{`(a; b) | c`, "a\nb\nc\n"},
+		{`{ a; b; }`, "a\nb\n"},
+		{`f() { rm -rf /; }; f`, "rm | -rf | /\nf\n"},
+		{`if a; then b; elif c; then d; else e; fi`, "a\nb\nc\nd\ne\n"},
+		{`while read x; do rm "$x"; done < list`, "read | x\nrm | $x\n\n"},
+		{`for x in $(ls); do y; done`, ">[$(…)] ls\ny\n"},
+		{`case $x in a) b;; c|d) e;; esac; f`, "b\ne\nf\n"},
+		{"cat <<EOF\ngit reset --hard\nEOF\necho done", "cat <<git reset --hard\necho | done\n"},
+		{"cat <<'EOF' > f\n$(rm -rf ~)\nEOF", "cat <<$(rm -rf ~)\n"},
+		{"cat <<EOF > f\n$(rm -rf ~)\nEOF", "cat <<$(rm -rf ~)\n>[$(…)] rm | -rf | ~\n"},
+		{"bash <<'X'\nrm -rf ~\nX", "bash <<rm -rf ~\n>[stdin of bash] rm | -rf | ~\n"},
+		{"cat <<-EOF\n\tindented\n\tEOF", "cat <<indented\n"},
+		{`python3 - <<<"import os"`, "python3 | - <<import os\n"},
+		{`echo 'rm -rf /' | sudo bash`, "echo | rm -rf /\nbash\n>[pipe to bash] rm | -rf | /\n"},
+		{`find / -name x -exec rm -rf {} \;`, "find | / | -name | x | -exec | rm | -rf | {} | ;\n[find -exec] rm | -rf | /\n"},
+		{`env -S 'rm -rf /'`, "rm | -rf | /\n"},
+		{`command -v rm`, "command | -v | rm\n"},
+		{`x=1 y=$(z) cmd`, ">[$(…)] z\ncmd\n"},
+		{`echo hi # rm -rf /`, "echo | hi\n"},
+		{`diff <(a) >(b)`, ">[<(…)] a\n>[<(…)] b\ndiff | <(a) | >(b)\n"},
+		{`echo $((1+2)) $HOME ${x:-$(y)}`, ">[$(…)] y\necho | $((1+2)) | $HOME | ${x:-$(y)}\n"},
+		{"a \\\n b", "a | b\n"},
+		{`su -c 'rm -rf /' root`, "su | -c | rm -rf / | root\n>[su -c] rm | -rf | /\n"},
+		{`watch -n 1 'git push -f'`, "\n>[watch] git | push | -f\n"},
+		{`git commit -m "never git push --force"`, "git | commit | -m | never git push --force\n"},
+	} {
+		cmds, err := Parse(c.src)
+		if err != nil {
+			t.Errorf("%q: %v", c.src, err)
+		}
+		if got := render(cmds); got != c.want {
+			t.Errorf("%q:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
+
+func TestParseRedirects(t *testing.T) {
+	cmds, _ := Parse(`git push 2>&1 >/dev/null >> log &> all <in 3<> rw`)
+	var ops []string
+	for _, r := range cmds[0].Redirects {
+		ops = append(ops, r.Op+r.Target.Text)
+	}
+	if got := strings.Join(ops, " "); got != ">&1 >/dev/null >>log &>all <in <>rw" || cmds[0].Redirects[0].Fd != 2 {
+		t.Fatalf("redirects: %q", got)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, src := range []string{`echo "open`, `echo 'open`, `echo $(open`, "echo `open", `a )`, `echo ${x`} {
+		cmds, err := Parse(src)
+		if err == nil {
+			t.Errorf("%q: no error", src)
+		}
+		if len(cmds) == 0 && src != `a )` {
+			t.Errorf("%q: the commands read before the error are lost", src)
+		}
+	}
+	deep := "x"
+	for i := 0; i < MaxDepth+3; i++ {
+		deep = "bash -c " + quote(deep)
+	}
+	if _, err := Parse(deep); err != ErrDepth {
+		t.Errorf("deep nesting: %v, want ErrDepth", err)
+	}
+	if _, err := Parse(strings.Repeat("(", 10000)); err == nil {
+		t.Error("10000 open parentheses: no error")
+	}
+	if _, err := Parse(strings.Repeat("a;", maxCommands+5)); err != ErrTooMany {
+		t.Errorf("too many commands: %v", err)
+	}
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// FuzzParse checks that Parse never panics or hangs, that it keeps its
+// bounds, and that a parsed command keeps its words through a
+// re-quoting round trip.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`echo hi; git push --force`, `zsh -c 'rm -rf ~'`, "cat <<EOF\nx\nEOF", `a $(b "$(c)") ` + "`d`",
+		`case x in a) b;; esac`, `f() { g; }`, `$'\x41'`, `env -S 'a b'`, `find . -exec rm {} +`, `x=(a b) y`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		cmds, err := Parse(src)
+		if len(cmds) > maxCommands+maxCommands/10 {
+			t.Fatalf("%d commands", len(cmds))
+		}
+		for _, c := range cmds {
+			if c.Depth > MaxDepth+1 {
+				t.Fatalf("depth %d", c.Depth)
+			}
+		}
+		if err != nil || len(cmds) != 1 || cmds[0].Depth != 0 || len(cmds[0].Redirects) > 0 || cmds[0].HasStdin || len(cmds[0].Wrappers) > 0 || len(cmds[0].Assigns) > 0 {
+			return
+		}
+		// Round trip: quote every word and parse again; the words stay.
+		words := cmds[0].Strings()
+		var q []string
+		for _, w := range words {
+			q = append(q, quote(w))
+		}
+		again, err := Parse(strings.Join(q, " "))
+		if err != nil || len(again) == 0 {
+			t.Fatalf("re-quoted %q: %v", q, err)
+		}
+		if got := again[0].Strings(); strings.Join(got, "\x00") != strings.Join(words, "\x00") {
+			t.Fatalf("round trip of %q: %q", words, got)
+		}
+	})
+}

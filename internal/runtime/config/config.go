@@ -57,6 +57,9 @@ type Config struct {
 	Work       Work       `json:"work"`
 	Journal    Journal    `json:"journal"`
 	Native     Native     `json:"native"`
+	Loop       Loop       `json:"loop"`
+	Compact    Compact    `json:"compact"`
+	Team       Team       `json:"team"`
 }
 
 // Guard configures the Bash/Write security guard.
@@ -108,6 +111,8 @@ type Scratchpad struct {
 type PDCA struct {
 	Enabled bool   `json:"enabled"`
 	State   string `json:"state"`
+	// Automation is manual, semi (the default) or full.
+	Automation Automation `json:"automation"`
 }
 
 // WorkMode is how strictly edits must belong to a work unit.
@@ -153,10 +158,13 @@ func Default() Config {
 			Headings:    []string{"What I did", "Cross-agent observations", "Unresolved"},
 			Fail:        FailOpen,
 		},
-		PDCA:    PDCA{Enabled: true, State: Dir + "/pdca.json"},
+		PDCA:    PDCA{Enabled: true, State: Dir + "/pdca.json", Automation: AutomationSemi},
 		Work:    Work{Mode: WorkWarn},
 		Journal: Journal{Enabled: true},
 		Native:  Native{Switch: true},
+		Loop:    Loop{MaxRounds: 5, StallRounds: 3, Timeout: 60},
+		Compact: Compact{Enabled: true, Keep: 20},
+		Team:    Team{Enabled: true},
 	}
 }
 
@@ -225,5 +233,5 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s: %q must be a relative path inside the project", name, p)
 		}
 	}
-	return nil
+	return c.validateLifecycle()
 }

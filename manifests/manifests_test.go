@@ -141,7 +141,7 @@ func TestBeforeTeamEventsUsesFallbacks(t *testing.T) {
 		"SubagentStop " + bin + " TeammateIdle --via SubagentStop",
 		"Stop " + bin + " TeammateIdle --via Stop",
 		"Stop " + bin + " Stop",
-		"PostToolUse[TaskUpdate] " + bin + " PostToolUse",
+		"PostToolUse " + bin + " PostToolUse",
 	} {
 		if !contains(cmds, want) {
 			t.Errorf("2.1.32 manifest lacks %q; has %q", want, cmds)
@@ -157,7 +157,7 @@ func TestTeamEventsNativeWithoutDuplicateFallback(t *testing.T) {
 		}
 		cmds := commands(decodeManifest(t, out))
 		for _, want := range []string{"TeammateIdle " + bin + " TeammateIdle", "TaskCompleted " + bin + " TaskCompleted",
-			"PostToolUse[TaskUpdate] " + bin + " PostToolUse"} {
+			"PostToolUse " + bin + " PostToolUse"} {
 			if !contains(cmds, want) {
 				t.Errorf("%s lacks %q; has %q", ver, want, cmds)
 			}

@@ -94,7 +94,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 	}
 	project := hooks.ProjectDir(in, getenv)
 	cfg, cfgErr := config.Load(project)
-	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
+	deadline := builtin.Deadline(cfg, project, in.Base().HookEventName, durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second))
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	mux := builtin.For(cfg, in.Base().HookEventName)

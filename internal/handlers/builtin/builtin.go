@@ -8,8 +8,12 @@ package builtin
 
 import (
 	"github.com/hookwright/hookwright/hooks"
+	"time"
+
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
+	"github.com/hookwright/hookwright/internal/handlers/compact"
 	"github.com/hookwright/hookwright/internal/handlers/guard"
+	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
 	"github.com/hookwright/hookwright/internal/handlers/session"
@@ -38,6 +42,11 @@ var registrations = []registration{
 	{hooks.EventSubagentStart, "", func(c config.Config) hooks.Handler { return scratchpad.Assign{Options: pad(c)} }},
 	{hooks.EventSubagentStop, "", func(c config.Config) hooks.Handler { return scratchpad.SubagentGate{Options: pad(c)} }},
 	{hooks.EventStop, "", func(c config.Config) hooks.Handler { return scratchpad.CoordinatorGate{Options: pad(c)} }},
+
+	// The Stop loop runs after the scratchpad gates: a stop they block is
+	// not a round.
+	{hooks.EventStop, "", func(c config.Config) hooks.Handler { return loop.Stopper{Config: c.Loop} }},
+	{hooks.EventSubagentStop, "", func(c config.Config) hooks.Handler { return loop.Stopper{Config: c.Loop} }},
 	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
 	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return artifacts.Gate{Config: c.Artifacts} }},
 
@@ -45,10 +54,19 @@ var registrations = []registration{
 	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return pdca.Advancer{Config: c.PDCA} }},
 	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return pdca.NextTask{Config: c.PDCA} }},
 	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return work.Gate{Config: c.Work} }},
-	{hooks.EventPostToolUse, "TaskUpdate", func(c config.Config) hooks.Handler { return work.Observer{Config: c.Work} }},
+	{hooks.EventPostToolUse, "", func(c config.Config) hooks.Handler { return work.Observer{Config: c.Work} }},
 	{hooks.EventSessionStart, "", func(config.Config) hooks.Handler { return session.Recorder{} }},
 	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return session.Ender{} }},
 	{hooks.EventSessionEnd, "", func(config.Config) hooks.Handler { return work.Ender{} }},
+
+	// Tool metrics: every tool call's journal line (tool, tool_ms, outcome,
+	// first error line); SessionEnd sums them into the fingerprint.
+	{hooks.EventPostToolUse, "", func(config.Config) hooks.Handler { return session.ToolMetrics{} }},
+	{hooks.EventPostToolUseFailure, "", func(config.Config) hooks.Handler { return session.ToolMetrics{} }},
+
+	// Compaction: a snapshot before, a briefing after.
+	{hooks.EventPreCompact, "", func(c config.Config) hooks.Handler { return compact.Saver{Config: c} }},
+	{hooks.EventSessionStart, "", func(c config.Config) hooks.Handler { return compact.Briefer{Config: c} }},
 }
 
 func pad(c config.Config) scratchpad.Options { return scratchpad.Options{Config: c.Scratchpad} }
@@ -60,6 +78,24 @@ func Mux(cfg config.Config) *hooks.Mux {
 		m.Handle(r.event, r.matcher, r.handler(cfg))
 	}
 	return m
+}
+
+// Deadline is how long one call of event in the project at dir may take,
+// given the runtime's default def: the Stop loop's check may run up to its
+// timeout, so Stop and SubagentStop get that and 10 s more while the loop
+// is on (by config, or armed with hwctl loop start).
+func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duration) time.Duration {
+	if event != hooks.EventStop && event != hooks.EventSubagentStop {
+		return def
+	}
+	l := cfg.Loop
+	if st, err := loop.Load(dir); err == nil {
+		l = st.Effective(l)
+	}
+	if !l.Enabled {
+		return def
+	}
+	return max(def, time.Duration(min(l.Timeout, config.MaxLoopTimeout)+10)*time.Second)
 }
 
 // For returns a mux with only event's handlers, in the same order as in

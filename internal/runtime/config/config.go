@@ -16,10 +16,14 @@
 //	  "scratchpad": {"enabled": true, "dir": ".claude/scratchpad", "fail": "open",
 //	                 "coordinator": "coordinator", "ego": "ego",
 //	                 "headings": ["What I did", "Cross-agent observations", "Unresolved"]},
-//	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json"},
+//	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json", "automation": "semi"},
 //	  "work":      {"mode": "warn"},
 //	  "journal":   {"enabled": true},
-//	  "native":    {"switch": true}
+//	  "native":    {"switch": true},
+//	  "loop":      {"enabled": false, "check": "make test", "promise": "DONE",
+//	                "max_rounds": 5, "stall_rounds": 3, "timeout": 60, "subagents": false},
+//	  "compact":   {"enabled": true, "keep": 20},
+//	  "team":      {"enabled": true}
 //	}
 package config
 

@@ -46,6 +46,9 @@ const compactHooks = `{
 //     (the hook answered it, the next process's request lacks it), so there
 //     the briefing reaches the model only within the compacting process.
 func TestCompactionBriefing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("live tier: needs real Claude Code")
+	}
 	Available(t)
 	t.Run("2.1.33-auto", func(t *testing.T) { testCompaction(t, "2.1.33", true) })
 	t.Run("2.1.330-manual", func(t *testing.T) { testCompaction(t, "2.1.330", false) })

@@ -12,7 +12,9 @@
 //   - the last assistant message carries <promise>TEXT</promise> with the
 //     configured loop.promise as TEXT (the input's last_assistant_message on
 //     2.1.47+, else the transcript's last assistant text, reading at most
-//     its last 256 KiB).
+//     its last 256 KiB; on 2.1.33 the Stop hook runs before the transcript
+//     holds the last lines, so the loop waits up to 1.5 s for its own
+//     previous feedback and the answer after it to appear).
 //
 // Otherwise it blocks the stop (exit 2): the reason names the round, the
 // check and its last output lines (at most 20 lines, 2000 bytes), so the
@@ -126,7 +128,11 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 	var out Outcome
 	if cfg.Promise != "" {
 		if last == "" {
-			last = LastAssistantText(in.Base().TranscriptPath)
+			rounds := 0
+			if rec != nil {
+				rounds = rec.Rounds
+			}
+			last = awaitAssistantText(ctx, in.Base().TranscriptPath, rounds)
 		}
 		if HasPromise(last, cfg.Promise) {
 			verdict = EndPromise
@@ -271,33 +277,68 @@ func HasPromise(text, promise string) bool {
 	}
 }
 
+// transcriptWait bounds how long the loop waits for the transcript to catch
+// up with the stop.
+const transcriptWait = 1500 * time.Millisecond
+
+// awaitAssistantText is LastAssistantText, waiting (at most transcriptWait)
+// until the transcript has caught up with the stop: seen on 2.1.33, the
+// Stop hook runs before the last lines are written, so the transcript may
+// still end before the loop's own feedback of round rounds, or before the
+// assistant's answer to it.
+func awaitAssistantText(ctx context.Context, path string, rounds int) string {
+	deadline := time.Now().Add(transcriptWait)
+	for {
+		text, settled := lastAssistant(path, rounds)
+		if settled || time.Now().After(deadline) {
+			return text
+		}
+		select {
+		case <-ctx.Done():
+			return text
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // LastAssistantText returns the text of the last assistant message in the
 // transcript at path, reading only its last 256 KiB of a regular file; ""
 // when there is none.
 func LastAssistantText(path string) string {
+	text, _ := lastAssistant(path, 0)
+	return text
+}
+
+// lastAssistant returns LastAssistantText and whether the transcript has
+// settled: after the loop's block of round rounds (0: none yet) it holds
+// that feedback and an assistant text after it; before any block, its last
+// message line is the assistant's.
+func lastAssistant(path string, rounds int) (text string, settled bool) {
 	if path == "" {
-		return ""
+		return "", true
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return "", true
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() {
-		return ""
+		return "", true
 	}
 	off := max(info.Size()-transcriptN, 0)
 	data, err := io.ReadAll(io.NewSectionReader(f, off, transcriptN))
 	if err != nil {
-		return ""
+		return "", true
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	if off > 0 && len(lines) > 0 {
 		lines = lines[1:] // the first line is cut
 	}
+	first := true
+	feedback := []byte(fmt.Sprintf("hookwright loop (round %d of", rounds))
 	for i := len(lines) - 1; i >= 0; i-- {
-		if !bytes.Contains(lines[i], []byte(`"assistant"`)) {
+		if !bytes.Contains(lines[i], []byte(`"type"`)) {
 			continue
 		}
 		var line struct {
@@ -306,14 +347,27 @@ func LastAssistantText(path string) string {
 				Content json.RawMessage `json:"content"`
 			} `json:"message"`
 		}
-		if json.Unmarshal(lines[i], &line) != nil || line.Type != "assistant" {
+		if json.Unmarshal(lines[i], &line) != nil || line.Type != "assistant" && line.Type != "user" {
 			continue
 		}
-		if t := contentText(line.Message.Content); t != "" {
-			return t
+		if rounds == 0 && first {
+			settled = line.Type == "assistant"
+		}
+		first = false
+		if line.Type == "user" {
+			if rounds > 0 && bytes.Contains(lines[i], feedback) {
+				return text, text != "" // our feedback: the text after it, if any
+			}
+			continue
+		}
+		if text == "" {
+			text = contentText(line.Message.Content)
+			if text != "" && rounds == 0 {
+				return text, settled
+			}
 		}
 	}
-	return ""
+	return text, rounds == 0 && (settled || first)
 }
 
 // contentText returns the text of a message content: a string, or the text

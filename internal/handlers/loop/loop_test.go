@@ -234,3 +234,61 @@ func TestTail(t *testing.T) {
 		t.Errorf("tail bytes = %q", got)
 	}
 }
+
+// TestAwaitAssistantText covers the 2.1.33 race: the Stop hook runs before
+// the final assistant message is in the transcript.
+func TestAwaitAssistantText(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.jsonl")
+	early := `{"type":"assistant","message":{"content":[{"type":"text","text":"Not yet."}]}}` + "\n" +
+		`{"type":"user","message":{"content":"Stop hook feedback: ..."}}` + "\n"
+	os.WriteFile(path, []byte(early), 0o644)
+	if text, settled := lastAssistant(path, 0); settled || text != "Not yet." {
+		t.Fatalf("lastAssistant = %q, %v; want the old text, unsettled", text, settled)
+	}
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(`{"type":"assistant","message":{"content":[{"type":"text","text":"<promise>OK</promise>"}]}}` + "\n")
+		f.Close()
+	}()
+	if got := awaitAssistantText(context.Background(), path, 0); got != "<promise>OK</promise>" {
+		t.Errorf("awaitAssistantText = %q, want the late message", got)
+	}
+	// A transcript that never catches up is waited for only so long, and a
+	// cancelled context ends the wait at once.
+	os.WriteFile(path, []byte(early), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := awaitAssistantText(ctx, path, 0); got != "Not yet." {
+		t.Errorf("cancelled wait = %q", got)
+	}
+	if _, settled := lastAssistant(filepath.Join(dir, "missing"), 0); !settled {
+		t.Error("a missing transcript must not be waited for")
+	}
+}
+
+func TestLastAssistantAfterRound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	base := `{"type":"assistant","message":{"content":[{"type":"text","text":"Not yet."}]}}` + "\n"
+	fb := `{"type":"user","message":{"content":"Stop hook feedback: hookwright loop (round 1 of 5): ..."}}` + "\n"
+	after := `{"type":"assistant","message":{"content":[{"type":"text","text":"<promise>OK</promise>"}]}}` + "\n"
+	tests := []struct {
+		content string
+		rounds  int
+		text    string
+		settled bool
+	}{
+		{base, 1, "Not yet.", false}, // the feedback is not written yet
+		{base + fb, 1, "", false},    // the answer to it is not written yet
+		{base + fb + after, 1, "<promise>OK</promise>", true},
+		{base + fb + after, 0, "<promise>OK</promise>", true},
+		{base + fb, 0, "Not yet.", false},
+	}
+	for i, tt := range tests {
+		os.WriteFile(path, []byte(tt.content), 0o644)
+		if text, settled := lastAssistant(path, tt.rounds); text != tt.text || settled != tt.settled {
+			t.Errorf("%d: lastAssistant = %q, %v; want %q, %v", i, text, settled, tt.text, tt.settled)
+		}
+	}
+}

@@ -47,7 +47,9 @@ Examples:
    hwctl log -n 20 --follow   the journal as a table, then each new call
    hwctl pdca status          each feature's PDCA phase, from tasks tagged [Plan] [Do] ...
    hwctl work start parser    open a work unit by hand (work.mode strict blocks edits outside one)
-   hwctl sessions             session fingerprints: start, end, Claude Code version, git HEAD
+   hwctl sessions             session fingerprints: start, end, Claude Code version, git HEAD, call totals
+   hwctl team                 each teammate: active or idle, last event, open task
+   hwctl loop start --check 'make test'   keep the session working until the check passes
 
 Exit status: 0 ok, 1 failure, 2 usage error.`
 
@@ -67,6 +69,8 @@ func newApp(s streams) *cli.App {
 			sessionsCommand(s),
 			logCommand(s),
 			dashboardCommand(s),
+			loopCommand(s),
+			teamCommand(s),
 		},
 	}
 	app.OnUsageError = usageErrorLine

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -145,7 +146,7 @@ func sessionsCommand(s streams) *cli.Command {
 				return s.printJSON(list)
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SESSION\tSTARTED\tENDED\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT")
+			fmt.Fprintln(tw, "SESSION\tSTARTED\tENDED\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT\tCALLS\tTOOLS\tBLOCKS\tFAILS\tHOOK MS\tTOP TOOLS")
 			for _, fp := range list {
 				ended, source, head := "-", "-", "-"
 				if !fp.Ended.IsZero() {
@@ -157,8 +158,16 @@ func sessionsCommand(s streams) *cli.Command {
 				if fp.GitHead != "" {
 					head = fp.GitHead[:min(len(fp.GitHead), 10)]
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", fp.SessionID, fp.Started.Local().Format(time.DateTime),
-					ended, source, dash(fp.ClaudeVersion), head, dash(fp.HookwrightVersion))
+				calls, tools, blocks, fails, hookMS, top := "-", "-", "-", "-", "-", "-"
+				if t := fp.Totals; t != nil {
+					calls, tools, blocks, fails = fmt.Sprint(t.Calls), fmt.Sprint(t.ToolCalls()), fmt.Sprint(t.Blocks), fmt.Sprint(t.Failures)
+					hookMS, top = fmt.Sprint(t.HookMillis), dash(strings.Join(t.TopTools(3), " "))
+					if t.Partial {
+						calls += "+"
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", fp.SessionID, fp.Started.Local().Format(time.DateTime),
+					ended, source, dash(fp.ClaudeVersion), head, dash(fp.HookwrightVersion), calls, tools, blocks, fails, hookMS, top)
 			}
 			return tw.Flush()
 		},

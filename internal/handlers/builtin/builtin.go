@@ -17,6 +17,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
 	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/handlers/teamctx"
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
@@ -53,6 +54,11 @@ var registrations = []registration{
 	// PDCA, work units and session fingerprints.
 	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return pdca.Advancer{Config: c.PDCA} }},
 	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return pdca.NextTask{Config: c.PDCA} }},
+
+	// Teammate status runs after the gates and next-task: an idle they send
+	// back to work leaves the teammate active.
+	{hooks.EventTeammateIdle, "", func(c config.Config) hooks.Handler { return teamstatus.Recorder{Config: c.Team} }},
+	{hooks.EventTaskCompleted, "", func(c config.Config) hooks.Handler { return teamstatus.Recorder{Config: c.Team} }},
 	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config) hooks.Handler { return work.Gate{Config: c.Work} }},
 	{hooks.EventPostToolUse, "", func(c config.Config) hooks.Handler { return work.Observer{Config: c.Work} }},
 	{hooks.EventSessionStart, "", func(config.Config) hooks.Handler { return session.Recorder{} }},

@@ -17,8 +17,8 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
 	"github.com/hookwright/hookwright/internal/handlers/session"
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/handlers/teamctx"
+	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )

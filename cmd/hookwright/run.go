@@ -99,7 +99,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 	defer cancel()
 	mux := builtin.For(cfg, in.Base().HookEventName)
 	dog := arm(deadline, mux, stdout, stderr, exitProcess)
-	res, faults := mux.Dispatch(ctx, in)
+	res, faults := dispatch(ctx, mux, in, cfg, getenv)
 	if !dog.disarm() {
 		select {} // the watchdog answered and is ending the process
 	}

@@ -86,6 +86,23 @@ func Mux(cfg config.Config) *hooks.Mux {
 	return m
 }
 
+// FailsClosed names the gate on event that is configured to fail closed
+// ("artifacts.fail", "scratchpad.fail"), or "" when every gate there fails
+// open: what the runtime does when the hook contract is broken.
+func FailsClosed(cfg config.Config, event hooks.Event) string {
+	switch event {
+	case hooks.EventTeammateIdle, hooks.EventTaskCompleted:
+		if cfg.Artifacts.Enabled && cfg.Artifacts.Fail == config.FailClosed {
+			return "artifacts.fail"
+		}
+	case hooks.EventStop, hooks.EventSubagentStop:
+		if cfg.Scratchpad.Enabled && cfg.Scratchpad.Fail == config.FailClosed {
+			return "scratchpad.fail"
+		}
+	}
+	return ""
+}
+
 // Deadline is how long one call of event in the project at dir may take,
 // given the runtime's default def: the Stop loop's check may run up to its
 // timeout, so Stop and SubagentStop get that and 10 s more while the loop

@@ -14,7 +14,9 @@ import (
 // contract runs no handler: it fails open with a one-line fault, or blocks
 // where a gate on this event is configured to fail closed.
 func dispatch(ctx context.Context, mux *hooks.Mux, in hooks.Input, cfg config.Config, getenv func(string) string) (hooks.Result, []hooks.Fault) {
-	contract := hooks.Contract{RequireProject: true, RequirePluginRoot: runsAsPlugin()}
+	// Only look for the plugin folder when the variable is missing: the
+	// usual call pays for no extra system call.
+	contract := hooks.Contract{RequireProject: true, RequirePluginRoot: getenv("CLAUDE_PLUGIN_ROOT") == "" && runsAsPlugin()}
 	if err := contract.Check(in, getenv); err != nil {
 		if gate := builtin.FailsClosed(cfg, in.Base().HookEventName); gate != "" {
 			return hooks.Result{Decision: hooks.Block, Handler: "contract",

@@ -3,7 +3,10 @@
 // [Recorder] runs last on TeammateIdle and TaskCompleted (natively, or
 // through the fallbacks on older releases), after the gates, so it sees
 // only what went through: an idle that a gate or next-task sent back to
-// work leaves the teammate active. Each one updates
+// work leaves the teammate active. A teammate's stop is its idle: before
+// 2.1.33 TeammateIdle runs through the Stop and SubagentStop fallbacks, so
+// those stops land here too; a plain Stop handler would see the stop before
+// the artifact gate's verdict on it, so none is registered. Each one updates
 // .hookwright/team/<team>.json:
 //
 //	{"team": "core", "updated": "...",

@@ -3,23 +3,25 @@
 // [Recorder] runs last on TeammateIdle and TaskCompleted (natively, or
 // through the fallbacks on older releases), after the gates, so it sees
 // only what went through: an idle that a gate or next-task sent back to
-// work leaves the teammate active. A teammate's stop is its idle: before
-// 2.1.33 TeammateIdle runs through the Stop and SubagentStop fallbacks, so
-// those stops land here too; a plain Stop handler would see the stop before
-// the artifact gate's verdict on it, so none is registered. Each one updates
+// work leaves the teammate active. Each call updates
 // .hookwright/team/<team>.json:
 //
 //	{"team": "core", "updated": "...",
 //	 "teammates": {"alice": {"state": "idle", "last_event": "TeammateIdle",
 //	                         "last_seen": "...", "open_task": "#3 [Do] login: build"}}}
 //
+// A teammate's stop is its idle: before 2.1.33 TeammateIdle runs through
+// the Stop and SubagentStop fallbacks, so those stops land here too. No
+// plain Stop handler is registered: it would run beside the fallback and
+// record the stop before the artifact gate's verdict on it.
+//
 // A completion marks the teammate active, an idle marks it idle; open_task
 // is the teammate's task in progress, else its first pending task, from the
 // team's task list. The file is updated under a lock and written atomically
 // (internal/runtime/statefile); team and teammate names pass safepath.Name
 // first (an unsafe one is skipped without a second report: the artifact
-// gate already names it), at most [MaxTeammates] teammates are kept (the longest unseen are
-// dropped), and every text is bounded.
+// gate already names it), at most [MaxTeammates] teammates are kept (the
+// longest unseen are dropped), and every text is bounded.
 //
 // `hwctl team` shows it; next-task (package pdca) reads it so that it
 // does not hand an idle teammate a task another active teammate already

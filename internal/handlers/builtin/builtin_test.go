@@ -69,3 +69,28 @@ func TestDeadline(t *testing.T) {
 		}
 	}
 }
+
+func TestFailsClosed(t *testing.T) {
+	closed := config.Default()
+	closed.Artifacts.Fail, closed.Scratchpad.Fail = config.FailClosed, config.FailClosed
+	offClosed := closed
+	offClosed.Artifacts.Enabled = false
+	tests := []struct {
+		cfg   config.Config
+		event hooks.Event
+		want  string
+	}{
+		{config.Default(), hooks.EventTaskCompleted, ""},
+		{closed, hooks.EventTaskCompleted, "artifacts.fail"},
+		{closed, hooks.EventTeammateIdle, "artifacts.fail"},
+		{closed, hooks.EventStop, "scratchpad.fail"},
+		{closed, hooks.EventSubagentStop, "scratchpad.fail"},
+		{closed, hooks.EventPreToolUse, ""},
+		{offClosed, hooks.EventTaskCompleted, ""},
+	}
+	for _, tt := range tests {
+		if got := FailsClosed(tt.cfg, tt.event); got != tt.want {
+			t.Errorf("FailsClosed(%s) = %q, want %q", tt.event, got, tt.want)
+		}
+	}
+}

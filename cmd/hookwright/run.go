@@ -94,12 +94,12 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 	}
 	project := hooks.ProjectDir(in, getenv)
 	cfg, cfgErr := config.Load(project)
-	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
+	deadline := builtin.Deadline(cfg, project, in.Base().HookEventName, durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second))
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	mux := builtin.For(cfg, in.Base().HookEventName)
 	dog := arm(deadline, mux, stdout, stderr, exitProcess)
-	res, faults := mux.Dispatch(ctx, in)
+	res, faults := dispatch(ctx, mux, in, cfg, getenv)
 	if !dog.disarm() {
 		select {} // the watchdog answered and is ending the process
 	}
@@ -122,7 +122,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 			res.SystemMessage = strings.TrimPrefix(res.SystemMessage+"\n"+msg, "\n")
 		}
 	}
-	code := hooks.Emit(stdout, stderr, inv.event, res, inv.band)
+	code := hooks.Emit(stdout, stderr, replyAs(inv, res), res, inv.band)
 	if project != "" && cfg.Journal.Enabled {
 		e := journal.Entry{
 			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via),
@@ -138,6 +138,17 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, getenv func(st
 		}
 	}
 	return code
+}
+
+// replyAs is the event whose output shape the reply takes: the canonical
+// event, except that a fallback fired as PostToolUse answers as PostToolUse
+// when it neither blocks nor halts, so that Context reaches the model as
+// additionalContext (TaskCompleted itself takes none).
+func replyAs(inv invocation, res hooks.Result) hooks.Event {
+	if inv.via == hooks.EventPostToolUse && res.Decision != hooks.Block && !res.Halt {
+		return inv.via
+	}
+	return inv.event
 }
 
 // parseArgs reads <Event> [--via E] [--proto V].

@@ -44,6 +44,9 @@ type Options struct {
 	Home, Dir string
 	// Timeout is the hard limit on the run; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Args are extra command-line arguments after the others, e.g.
+	// "--continue" to go on with the project's last session.
+	Args []string
 }
 
 // Result is what a session left behind.
@@ -107,7 +110,7 @@ func args(opts Options) []string {
 	if opts.Debug {
 		a = append(a, "--debug")
 	}
-	return a
+	return append(a, opts.Args...)
 }
 
 // sessionEnv is baseEnv plus the model API settings and opts.Env; later

@@ -547,6 +547,8 @@ func witness(t *testing.T, v *semver.Version, hs []Handler, entries []journal.En
 			row.Result = "fired (debug log); the runtime lets TodoWrite through unjournaled (documented difference)"
 		case event == "TeammateIdle" && via == "":
 			row.Result = "n/a: fires only for agent-team teammates, which headless -p does not start"
+		case event == "PreCompact" && v.LessThan(semver.MustParse("2.1.0")):
+			row.Result = "n/a: this release counts the context from the replies' usage, and the stand-in reports 10 input tokens, so no scripted session reaches even a 1% auto-compact threshold"
 		default:
 			row.Result = "FAIL: never fired"
 			t.Errorf("%s %s `%s` never fired in any scenario", v, groupName(h.Event, h.Matcher), h.Command)

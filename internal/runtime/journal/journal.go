@@ -67,8 +67,12 @@ func Append(dir string, e Entry) error {
 	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
 	f, err := os.OpenFile(name, flags, 0o644)
 	if errors.Is(err, fs.ErrNotExist) { // first call in this project: make the folder
-		if err := os.MkdirAll(folder, 0o755); err != nil {
-			return fmt.Errorf("journal: %w", err)
+		// .hookwright, then journal, one level each: a project folder that
+		// does not exist is an error, never a folder to create.
+		for _, d := range []string{filepath.Dir(folder), folder} {
+			if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("journal: %w", err)
+			}
 		}
 		f, err = os.OpenFile(name, flags, 0o644)
 	}

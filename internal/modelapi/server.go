@@ -15,6 +15,10 @@ import (
 // DoneText is the answer of a lane whose scripted turns have run out.
 const DoneText = "done."
 
+// WaitText is the answer of a lane whose next turn waits for a text no
+// request has carried yet (see [Turn.WaitFor]).
+const WaitText = "waiting."
+
 // SideText is the answer to every side request.
 const SideText = "Scripted session"
 

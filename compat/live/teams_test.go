@@ -290,7 +290,7 @@ func tmuxTeamScript(team string) modelapi.Script {
 		modelapi.ToolUse("Agent", map[string]any{"description": "alice works", "prompt": teammateMarker + ": run the scripted steps.", "subagent_type": "general-purpose", "name": "alice"}),
 		modelapi.Text("lead: waiting for alice"),
 		in("TaskUpdate", map[string]any{"taskId": "1", "status": "in_progress", "owner": "alice"}), // 4
-		in("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),                    // 5: refused
+		in("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),                     // 5: refused
 		in("TaskGet", map[string]any{"taskId": "1"}),                                               // 6: still open
 		modelapi.Text("alice: going idle").In(teammateMarker),
 		in("Bash", map[string]any{"command": deliver, "description": "write the deliverables"}),

@@ -29,7 +29,7 @@ const teammateMarker = "HW-TEAMMATE-ALICE"
 const payloadDir = ".hw-payloads"
 
 // recordedEvents are the events whose raw payloads the tests keep.
-var recordedEvents = []string{"TeammateIdle", "TaskCompleted", "SubagentStop", "Stop"}
+var recordedEvents = []string{"TeammateIdle", "TaskCompleted", "SubagentStop", "Stop", "PostToolUse"}
 
 // teamPlugin writes a plugin with the manifest hookgen generates for
 // version, plus a recorder hook on recordedEvents that keeps each raw
@@ -47,7 +47,8 @@ func teamPlugin(t *testing.T, version string) string {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	record := `d="$CLAUDE_PROJECT_DIR/` + payloadDir + `"; mkdir -p "$d" && head -c 65536 > "$d/$$.json"`
+	// The file name carries the tmux pane (%N) the hook ran in, if any.
+	record := `d="$CLAUDE_PROJECT_DIR/` + payloadDir + `"; mkdir -p "$d" && head -c 65536 > "$d/$$-pane${TMUX_PANE#%}.json"`
 	for _, ev := range recordedEvents {
 		if _, ok := doc.Hooks[ev]; ok {
 			doc.Hooks[ev] = append(doc.Hooks[ev], map[string]any{"hooks": []any{

@@ -46,6 +46,12 @@ type InteractiveOptions struct {
 	Timeout time.Duration
 }
 
+// interactiveEnv is added to every interactive session. Prompt suggestions
+// are off: 2.1.33 otherwise asks the model "[SUGGESTION MODE: ...]" with
+// tools offered after each turn, which the stand-in would take for the main
+// conversation.
+var interactiveEnv = []string{"CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION=false"}
+
 // DefaultReady matches the input prompt of the TUI: "❯" (2.1.330) or ">"
 // at the start of a line, followed by a space or a no-break space (2.1.330
 // draws "❯" and U+00A0).
@@ -83,11 +89,14 @@ func RunInteractive(ctx context.Context, opts InteractiveOptions) (Result, error
 		return res, fmt.Errorf("live: tmux socket folder: %w", err)
 	}
 	defer os.RemoveAll(sockDir)
-	t := tmuxServer{bin: tmux, socket: filepath.Join(sockDir, "s")}
-	env := append(sessionEnv(res.Home, Options{BaseURL: opts.BaseURL, Env: opts.Env}), "TERM=xterm-256color")
-	command := shellJoin(append(append([]string{"env", "-i"}, env...), append([]string{opts.Claude}, opts.Args...)...))
-	// claude is the pane's process (env execs it); the pane keeps its last
-	// screen after claude exits, for the capture.
+	// The server starts with the session's clean environment, which every
+	// pane inherits (tmux adds TMUX and TMUX_PANE): claude, and the tmux
+	// teammates it may split off into panes of their own.
+	t := tmuxServer{bin: tmux, socket: filepath.Join(sockDir, "s"),
+		env: append(sessionEnv(res.Home, Options{BaseURL: opts.BaseURL, Env: append(interactiveEnv, opts.Env...)}), "TERM=xterm-256color")}
+	command := shellJoin(append([]string{opts.Claude}, opts.Args...))
+	// claude is the pane's process; the pane keeps its last screen after
+	// claude exits, for the capture.
 	if out, err := t.run("-f", os.DevNull, "new-session", "-d", "-s", "hw", "-x", "200", "-y", "50", "-c", res.Dir,
 		"exec "+command, ";", "set-option", "-t", "hw", "remain-on-exit", "on"); err != nil {
 		return res, fmt.Errorf("live: tmux new-session: %w\n%s", err, out)
@@ -116,13 +125,17 @@ func RunInteractive(ctx context.Context, opts InteractiveOptions) (Result, error
 	return res, runErr
 }
 
-// tmuxServer is one private tmux server, addressed by its socket.
-type tmuxServer struct{ bin, socket string }
+// tmuxServer is one private tmux server, addressed by its socket, started
+// with env.
+type tmuxServer struct {
+	bin, socket string
+	env         []string
+}
 
 // run runs one tmux command against the server.
 func (t tmuxServer) run(args ...string) ([]byte, error) {
 	cmd := exec.Command(t.bin, append([]string{"-S", t.socket}, args...)...)
-	cmd.Env = append(baseEnv(os.TempDir()), "TERM=xterm-256color")
+	cmd.Env = t.env
 	return cmd.CombinedOutput()
 }
 
@@ -150,26 +163,68 @@ func (t tmuxServer) typePrompt(ctx context.Context, prompt string) error {
 	return err
 }
 
-// stop ends the session: the server is killed, which hangs up on claude,
-// and stop waits (up to 15 s, then kills it) until claude has exited, so
+// stop ends the session: the server is killed, which hangs up on claude
+// and on any teammate it started in a pane of its own, and stop waits (up
+// to 15 s, then kills them) until every pane's process has exited, so
 // nothing writes into HOME or the project after RunInteractive returns.
 func (t tmuxServer) stop() {
-	out, _ := t.run("display-message", "-p", "-t", "hw", "#{pane_pid}")
-	_, _ = t.run("kill-server") // best effort: the server may be gone
-	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
-	if err != nil || pid <= 0 {
-		return
-	}
-	proc, err := os.FindProcess(pid)
-	if err != nil {
-		return
-	}
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if exited(proc) {
-			return
+	out, _ := t.run("list-panes", "-a", "-F", "#{pane_pid}")
+	var pids []int
+	for _, field := range strings.Fields(string(out)) {
+		if pid, err := strconv.Atoi(field); err == nil && pid > 0 {
+			pids = append(pids, pid)
 		}
 	}
-	_ = proc.Kill()
+	// A tmux teammate is a child of its pane's shell: wait for it too.
+	pids = append(pids, descendants(pids)...)
+	_, _ = t.run("kill-server") // best effort: the server may be gone
+	deadline := time.Now().Add(15 * time.Second)
+	for _, pid := range pids {
+		proc, err := os.FindProcess(pid)
+		if err != nil {
+			continue
+		}
+		for !exited(proc) && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if !exited(proc) {
+			_ = proc.Kill()
+		}
+	}
+}
+
+// descendants returns the processes below roots, read from /proc (none
+// where there is no /proc).
+func descendants(roots []int) []int {
+	children := map[int][]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		i := strings.LastIndexByte(s, ')') // "pid (comm) state ppid ..."
+		fields := strings.Fields(s[i+1:])
+		pid, err1 := strconv.Atoi(strings.Fields(s)[0])
+		if i < 0 || len(fields) < 2 || err1 != nil {
+			continue
+		}
+		if ppid, err := strconv.Atoi(fields[1]); err == nil {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	var out []int
+	queue := append([]int(nil), roots...)
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
 }
 
 // exited reports whether proc is gone or a zombie: once the tmux server is

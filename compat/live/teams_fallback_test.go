@@ -37,7 +37,7 @@ func fallbackTeamScript() modelapi.Script {
 		modelapi.ToolUse("SendMessage", map[string]any{"type": "message", "recipient": "alice", "content": "HW-LEAD-PING: anything left?", "summary": "ping"}).Awaiting("HW-ALICE-DELIVERED"),
 		in("TaskUpdate", map[string]any{"taskId": "1", "status": "in_progress"}), // 6
 		in("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),   // 7: PostToolUse blocks after the update
-		in("TaskGet", map[string]any{"taskId": "1"}),                              // 8: already completed
+		in("TaskGet", map[string]any{"taskId": "1"}),                             // 8: already completed
 		text("alice: going idle"),
 		in("Bash", map[string]any{"command": deliver, "description": "write the deliverables"}),
 		in("SendMessage", map[string]any{"type": "message", "recipient": "team-lead", "content": "HW-ALICE-DELIVERED", "summary": "deliverables written"}),

@@ -82,6 +82,9 @@ type scenario struct {
 		Text  string          `json:"text"`
 		Tool  string          `json:"tool"`
 		Input json.RawMessage `json:"input"`
+		// Wait holds the turn until its lane hears this text (see
+		// modelapi.Turn.WaitFor).
+		Wait string `json:"wait"`
 	} `json:"turns"`
 	Expect struct {
 		ToolResults []struct {
@@ -149,7 +152,7 @@ func (s scenario) script(v *semver.Version, project string) modelapi.Script {
 	var out modelapi.Script
 	for _, tu := range s.Turns {
 		tool := strings.ReplaceAll(tu.Tool, "$SUBAGENT", subagentTool(v))
-		t := modelapi.Turn{Text: tu.Text, Tool: tool, Marker: tu.Lane}
+		t := modelapi.Turn{Text: tu.Text, Tool: tool, Marker: tu.Lane, WaitFor: tu.Wait}
 		if len(tu.Input) > 0 {
 			t.Input = json.RawMessage(strings.ReplaceAll(string(tu.Input), "$PROJECT", project))
 		}
@@ -290,7 +293,13 @@ type report struct {
 	handlers  []handlerRow
 	scenarios []scenarioRow
 	agree     []string
+	teams     []teamRow
 	abouts    map[string]string // scenario → what it shows
+}
+
+// teamRow is what a teammate's native event did in the team scenario.
+type teamRow struct {
+	Release, Event, Result string
 }
 
 type edgeRow struct {
@@ -415,6 +424,11 @@ func testReleases(t *testing.T, rep *report) {
 						}
 						outcomes[sc.Name][release] = taskOutcomeOf(s)
 						mu.Unlock()
+						if sc.Name == teamScenario {
+							rep.mu.Lock()
+							rep.teams = append(rep.teams, teamRows(release, s)...)
+							rep.mu.Unlock()
+						}
 					})
 					rep.mu.Lock()
 					rep.scenarios = append(rep.scenarios, scenarioRow{release, sc.Name, ok})
@@ -437,6 +451,48 @@ func testReleases(t *testing.T, rep *report) {
 		t.Errorf("TaskCompleted: native on 2.1.33 %+v, fallback on 2.1.32 %+v", a, b)
 	}
 	rep.agree = append(rep.agree, fmt.Sprintf("TaskCompleted: native on 2.1.33 exits %s, fallback (PostToolUse on TaskUpdate) on 2.1.32 exits %s; the model's TaskUpdate(completed) result is an error on neither (%v / %v)", a.exits, b.exits, a.modelError, b.modelError))
+}
+
+// teamScenario is the scenario that runs a real agent team.
+const teamScenario = "team-native"
+
+// teamRows summarises the native TeammateIdle and TaskCompleted lines of a
+// team-native session: every such line comes from the teammate, since the
+// lead has no team identity to gate.
+func teamRows(release string, s session) []teamRow {
+	var rows []teamRow
+	for _, ev := range []string{"TeammateIdle", "TaskCompleted"} {
+		counts := map[string]int{}
+		var order []string
+		for _, e := range s.journal {
+			if e.Event != ev || e.Via != "" {
+				continue
+			}
+			kind := "let through (exit 0)"
+			switch {
+			case e.Exit == 2 && strings.HasPrefix(e.Reason, "hookwright artifacts:"):
+				kind = "held by the artifact gate (exit 2)"
+			case e.Exit == 2 && strings.HasPrefix(e.Reason, "Next task:"):
+				kind = "handed the next task (exit 2)"
+			case e.Exit != 0:
+				kind = fmt.Sprintf("exit %d", e.Exit)
+			}
+			if counts[kind] == 0 {
+				order = append(order, kind)
+			}
+			counts[kind]++
+		}
+		parts := []string{}
+		for _, k := range order {
+			parts = append(parts, fmt.Sprintf("%s ×%d", k, counts[k]))
+		}
+		result := "FAIL: never fired"
+		if len(parts) > 0 {
+			result = "fired: " + strings.Join(parts, ", ")
+		}
+		rows = append(rows, teamRow{release, ev, result})
+	}
+	return rows
 }
 
 // taskOutcome is how a TaskCompleted gate ended in a session.
@@ -545,7 +601,7 @@ func witness(t *testing.T, v *semver.Version, hs []Handler, entries []journal.En
 		case h.Matcher == "TodoWrite" && todoWriteMatched.MatchString(debugLog):
 			row.Result = "fired (debug log); the runtime lets TodoWrite through unjournaled (documented difference)"
 		case event == "TeammateIdle" && via == "":
-			row.Result = "n/a: fires only for agent-team teammates, which headless -p does not start"
+			row.Result = "n/a: no agent team runs headless on this release (see compat/live/TEAMS.md; 2.1.330 is proven under tmux by compat/live TestTeamsInteractive)"
 		default:
 			row.Result = "FAIL: never fired"
 			t.Errorf("%s %s `%s` never fired in any scenario", v, groupName(h.Event, h.Matcher), h.Command)
@@ -602,6 +658,18 @@ func (r *report) markdown() []byte {
 	})
 	for _, s := range r.scenarios {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.Release, s.Scenario, passFail(s.OK))
+	}
+
+	b.WriteString("\n## Agent teams\n\n")
+	b.WriteString("A real lead and teammate (scenario " + teamScenario + "): the native events the teammate raised, as the\n")
+	b.WriteString("runtime's journal recorded them. Releases that start no team headless are covered under tmux by\n")
+	b.WriteString("compat/live (TestTeamsInteractive, TestTeamsFallback); what each release does is in compat/live/TEAMS.md.\n\n")
+	b.WriteString("| release | event from the teammate | result |\n|---|---|---|\n")
+	sort.SliceStable(r.teams, func(i, j int) bool {
+		return semver.MustParse(r.teams[i].Release).LessThan(semver.MustParse(r.teams[j].Release))
+	})
+	for _, row := range r.teams {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", row.Release, row.Event, row.Result)
 	}
 
 	b.WriteString("\n## Native and fallback agree\n\n")

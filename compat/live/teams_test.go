@@ -106,6 +106,7 @@ func requireTeamFields(t *testing.T, project, event, teammate, team string) payl
 // teamScenario is the part of a scenario file (compat/testdata/scenarios)
 // the team tests read; compat/suite runs the same file.
 type teamScenario struct {
+	Args         []string          `json:"args"`
 	Env          []string          `json:"env"`
 	AllowedTools []string          `json:"allowedTools"`
 	Files        map[string]string `json:"files"`
@@ -273,39 +274,10 @@ func checkTeamRun(t *testing.T, srv *modelapi.Server, project, team string, comp
 	}
 }
 
-// tmuxTeamScript is the team scenario for releases whose teammates start
-// only in an interactive session (2.1.330): there is no TeamCreate (the
-// session has one implicit team), the Agent tool spawns a named teammate,
-// and SendMessage takes "to" and "message". The session is ended by the
-// test once the teammate went idle for good, so there is no shutdown.
-func tmuxTeamScript(team string) modelapi.Script {
-	in := func(tool string, input map[string]any) modelapi.Turn {
-		return modelapi.ToolUse(tool, input).In(teammateMarker)
-	}
-	dir := ".agent/teams/" + team + "/alice"
-	deliver := "mkdir -p " + dir + " && printf 'index:\\n  - task: parser\\n    files: [parser.go, parser_test.go]\\n    status: done\\n' > " + dir + "/L1-index.yaml" +
-		" && printf '# Summary\\n\\nWrote the config parser and its tests. The parser rejects unknown keys and reports the line of each error.\\n' > " + dir + "/L2-summary.md"
-	return modelapi.Script{
-		modelapi.ToolUse("TaskCreate", map[string]any{"subject": "[Do] parser: write it", "description": "parse the config", "activeForm": "Writing the parser"}),
-		modelapi.ToolUse("TaskCreate", map[string]any{"subject": "[Check] parser: review the tests", "description": "review parser_test.go", "activeForm": "Reviewing the tests"}),
-		modelapi.ToolUse("Agent", map[string]any{"description": "alice works", "prompt": teammateMarker + ": run the scripted steps.", "subagent_type": "general-purpose", "name": "alice"}),
-		modelapi.Text("lead: waiting for alice"),
-		in("TaskUpdate", map[string]any{"taskId": "1", "status": "in_progress", "owner": "alice"}), // 4
-		in("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),                     // 5: refused
-		in("TaskGet", map[string]any{"taskId": "1"}),                                               // 6: still open
-		modelapi.Text("alice: going idle").In(teammateMarker),
-		in("Bash", map[string]any{"command": deliver, "description": "write the deliverables"}),
-		in("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),
-		modelapi.Text("alice: idle again").In(teammateMarker),
-		in("TaskUpdate", map[string]any{"taskId": "2", "status": "in_progress", "owner": "alice"}),
-		in("TaskUpdate", map[string]any{"taskId": "2", "status": "completed"}),
-		in("SendMessage", map[string]any{"to": "main", "summary": "alice finished", "message": "HW-ALICE-FINISHED"}),
-		modelapi.Text("alice: all done").In(teammateMarker),
-	}
-}
-
 // TestTeamsInteractive drives a real agent team on the newest release in
-// an interactive session under tmux: 2.1.330 starts no teammate in -p.
+// an interactive session under tmux (2.1.330 starts no teammate in -p): the
+// scenario team-interactive (compat/suite runs it too), checked here down
+// to the payloads.
 func TestTeamsInteractive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("live tier: needs real Claude Code")
@@ -316,30 +288,25 @@ func TestTeamsInteractive(t *testing.T) {
 	Available(t)
 	const version = "2.1.330"
 	// The implicit team is named after the session: session-<first 8 of
-	// its id>. Fixing the id fixes the team, so its folder can exist.
-	const sessionID = "5e55104a-7ea3-4c0d-9d1e-000000000330"
+	// its id>. The scenario fixes the id (--session-id), so the team's
+	// folder can exist beforehand.
 	const team = "session-5e55104a"
+	sc := loadTeamScenario(t, "team-interactive")
 	claude := installT(t, version)
 	project, home := filepath.Join(t.TempDir(), "project"), filepath.Join(t.TempDir(), "home")
-	writeFiles(t, project, map[string]string{
-		".agent/teams/" + team + "/README.md": "team folder\n",
-		".hookwright/config.json":             `{"scratchpad": {"enabled": false}}` + "\n",
-	})
-	srv := modelapi.New(tmuxTeamScript(team))
+	writeFiles(t, project, sc.Files)
+	srv := modelapi.New(sc.script())
 	srv.LogDir = requestLogDir(t)
 	srv.Start()
 	t.Cleanup(srv.Close)
-	tools := []string{"Agent", "Bash", "SendMessage", "TaskCreate", "TaskUpdate", "TaskGet", "TaskList"}
 	// Done once the teammate was let go and the lead heard of it.
 	done := func() bool {
 		return hasSequence(idleOutcomes(t, project), wantIdleSequence) && laneSaw(srv, "", "idle_notification")
 	}
+	args := append([]string{"--plugin-dir", teamPlugin(t, version), "--allowedTools", strings.Join(sc.AllowedTools, ","), "--debug"}, sc.Args...)
 	res, err := RunInteractive(context.Background(), InteractiveOptions{
-		Claude: claude, Prompt: "Run the scripted steps.", BaseURL: srv.URL(),
-		Args: []string{"--plugin-dir", teamPlugin(t, version), "--allowedTools", strings.Join(tools, ","),
-			"--permission-mode", "default", "--session-id", sessionID, "--debug"},
-		Env:  []string{"CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1", "CLAUDE_CODE_ENABLE_TASKS=1"},
-		Home: home, Dir: project, Done: done, Timeout: 150 * time.Second,
+		Claude: claude, Prompt: "Run the scripted steps.", BaseURL: srv.URL(), Args: args,
+		Env: sc.Env, Home: home, Dir: project, Done: done, Timeout: 150 * time.Second,
 	})
 	if err != nil {
 		t.Fatalf("interactive run: %v\nTeammateIdle outcomes: %v\nrequests logged in %s", err, idleOutcomes(t, project), srv.LogDir)

@@ -56,3 +56,20 @@ func TestWaitForInToolResult(t *testing.T) {
 		t.Fatalf("got %+v, want the held text turn", g)
 	}
 }
+
+// TestFinished: the script is finished once every lane served its last
+// turn; a lane nobody asked yet keeps it unfinished.
+func TestFinished(t *testing.T) {
+	s := start(t, Script{Text("lead"), Text("sub").In("SUB-1")})
+	if s.Finished() {
+		t.Fatal("finished before any request")
+	}
+	ask(t, s, true, user("go"))
+	if s.Finished() {
+		t.Fatal("finished with the SUB-1 lane never asked")
+	}
+	ask(t, s, true, user("SUB-1 go"))
+	if !s.Finished() {
+		t.Fatal("not finished after both lanes served their turns")
+	}
+}

@@ -16,6 +16,10 @@ import (
 // DefaultTimeout bounds a run whose Options.Timeout is zero.
 const DefaultTimeout = 2 * time.Minute
 
+// APIKey is the ANTHROPIC_API_KEY every session gets; the stand-in ignores
+// it.
+const APIKey = "test"
+
 // ErrTimeout is returned (wrapped) when a run hit its hard timeout.
 var ErrTimeout = errors.New("live: claude timed out")
 
@@ -116,7 +120,7 @@ func args(opts Options) []string {
 // sessionEnv is baseEnv plus the model API settings and opts.Env; later
 // entries win, as exec does for duplicates.
 func sessionEnv(home string, opts Options) []string {
-	env := append(baseEnv(home), "ANTHROPIC_BASE_URL="+opts.BaseURL, "ANTHROPIC_API_KEY=test")
+	env := append(baseEnv(home), "ANTHROPIC_BASE_URL="+opts.BaseURL, "ANTHROPIC_API_KEY="+APIKey)
 	return append(env, opts.Env...)
 }
 

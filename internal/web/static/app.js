@@ -14,7 +14,8 @@ const state = { calls: 0, blocks: 0, pending: [], selected: "", source: null, la
 function fmtTime(ts) {
   if (!ts || ts.startsWith("0001")) return "-";
   const d = new Date(ts);
-  return d.toLocaleString(undefined, { hour12: false });
+  const p = (n) => String(n).padStart(2, "0");
+  return d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + " " + p(d.getHours()) + ":" + p(d.getMinutes()) + ":" + p(d.getSeconds());
 }
 function short(s) { return s ? s.slice(0, 8) : "-"; }
 function cell(tr, text, cls) {

@@ -117,6 +117,10 @@ async function startFeed() {
 // --- sessions ------------------------------------------------------------
 async function loadSessions() {
   const data = await api("/api/sessions?limit=200");
+  if (!state.selected && data.sessions.length) {
+    state.selected = data.sessions[0].id; // the most recent, until one is picked
+    loadTimeline(state.selected).catch(report);
+  }
   const body = $("session-rows");
   body.textContent = "";
   for (const s of data.sessions) {
@@ -137,8 +141,8 @@ function showFingerprint(s) {
   $("timeline-title").textContent = "session " + s.id;
   const dl = $("fingerprint");
   dl.textContent = "";
-  const add = (k, v) => { if (!v) return; const dt = document.createElement("dt"); dt.textContent = k; const dd = document.createElement("dd"); dd.textContent = v; dl.append(dt, dd); };
-  add("started", fmtTime(s.started)); add("ended", s.ended ? fmtTime(s.ended) + (s.end_reason ? " (" + s.end_reason + ")" : "") : "");
+  const add = (k, v) => { if (!v || v === "-" || !String(v).trim()) return; const dt = document.createElement("dt"); dt.textContent = k; const dd = document.createElement("dd"); dd.textContent = v; dl.append(dt, dd); };
+  add("started", fmtTime(s.started || s.first_seen)); add("ended", s.ended ? fmtTime(s.ended) + (s.end_reason ? " (" + s.end_reason + ")" : "") : "");
   add("source", s.source); add("Claude Code", s.claude_version); add("model", s.model);
   add("git", (s.git_branch || "") + " " + (s.git_head || "")); add("hookwright", s.hookwright_version);
   add("cwd", s.cwd); add("parent pid", s.ppid); add("terminal", s.terminal);

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -16,19 +12,17 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
-// maxLine caps one journal line; longer lines are skipped as bad.
-const maxLine = 8 << 20
-
-// tailer reads a project's journal incrementally: each poll reads only the
-// bytes appended since the last one, keeps the last `keep` entries and
+// tailer follows a project's journal (journaltail): each poll reads only
+// the lines appended since the last one, keeps the last `keep` entries and
 // counts every entry by event and decision. Its memory is bounded by keep.
 type tailer struct {
-	dir     string
-	keep    int
-	offsets map[string]int64
+	dir    string
+	keep   int
+	cursor journaltail.Cursor
 
 	last   []journal.Entry // ring, oldest first once full
 	counts map[string]map[string]int
@@ -37,78 +31,24 @@ type tailer struct {
 }
 
 func newTailer(dir string, keep int) *tailer {
-	return &tailer{dir: dir, keep: max(keep, 1), offsets: map[string]int64{}, counts: map[string]map[string]int{}}
+	return &tailer{dir: dir, keep: max(keep, 1), counts: map[string]map[string]int{}}
 }
 
 // poll reads what was appended and calls fn for each new entry.
 func (t *tailer) poll(fn func(journal.Entry)) error {
-	files, err := filepath.Glob(filepath.Join(t.dir, journal.Dir, "*.jsonl"))
-	if err != nil {
-		return err
-	}
-	sort.Strings(files)
-	for _, name := range files {
-		if err := t.readFile(name, fn); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (t *tailer) readFile(name string, fn func(journal.Entry)) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	off := t.offsets[name]
-	if info, err := f.Stat(); err == nil && info.Size() < off {
-		off = 0 // the file was replaced or truncated
-	}
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return err
-	}
-	r := bufio.NewReaderSize(f, 64<<10)
-	var (
-		buf       []byte
-		long      bool // inside a line longer than maxLine
-		lineStart = off
-	)
-	for {
-		chunk, err := r.ReadSlice('\n')
-		off += int64(len(chunk))
-		switch {
-		case err == bufio.ErrBufferFull:
-			if !long {
-				buf = append(buf, chunk...)
-				if len(buf) > maxLine {
-					long, buf = true, buf[:0]
-				}
-			}
-			continue
-		case err == io.EOF:
-			// Nothing more, or a partial last line: read it again next time.
-			t.offsets[name] = lineStart
-			return nil
-		case err != nil:
-			return err
-		}
-		if long {
+	next, err := journaltail.Read(t.dir, t.cursor, 0, func(l journaltail.Line) error {
+		if l.Err != nil {
 			t.bad++
-		} else {
-			buf = append(buf, chunk...)
-			var e journal.Entry
-			if json.Unmarshal(bytes.TrimSpace(buf), &e) != nil {
-				t.bad++
-			} else {
-				t.add(e)
-				if fn != nil {
-					fn(e)
-				}
-			}
+			return nil
 		}
-		long, buf, lineStart = false, buf[:0], off
-	}
+		t.add(l.Entry)
+		if fn != nil {
+			fn(l.Entry)
+		}
+		return nil
+	})
+	t.cursor = next
+	return err
 }
 
 func (t *tailer) add(e journal.Entry) {

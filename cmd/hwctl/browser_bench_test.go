@@ -49,7 +49,7 @@ func BenchmarkDashboardUnderLoad(b *testing.B) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("status").textContent === "live"`)); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(time.Since(start).Milliseconds()), "ms-to-live-page")
+	toLive := time.Since(start) // the page's first load: counts, first page, stream open
 	// The probe: delivery latency per message, and the event loop's
 	// longest stall (a 10 ms timer that fires late).
 	const probe = `(() => { window.bench = { lat: [], maxLag: 0, stalls: 0 };
@@ -114,10 +114,11 @@ func BenchmarkDashboardUnderLoad(b *testing.B) {
 	b.ReportMetric(r.MaxLag, "max-stall-ms")
 	b.ReportMetric(float64(r.Stalls), "stalls>100ms")
 	b.ReportMetric(base.MaxLag, "idle-max-stall-ms")
+	b.ReportMetric(float64(toLive.Milliseconds()), "ms-to-live-page")
 	load, _ := os.ReadFile("/proc/loadavg")
-	b.Logf("%d-line journal, 100 calls/s for 10 s: %d of %d calls seen, latency p50 %.0f ms p99 %.0f ms max %.0f ms; "+
+	b.Logf("%d-line journal: page live %s after opening it; 100 calls/s for 10 s: %d of %d calls seen, latency p50 %.0f ms p99 %.0f ms max %.0f ms; "+
 		"longest event-loop stall %.0f ms (%d over 100 ms in 10 s), idle for 5 s before: %.0f ms (%d over 100 ms); %d rows kept; load average %.14s",
-		n, r.Got, rate*seconds, r.P50, r.P99, r.Max, r.MaxLag, r.Stalls, base.MaxLag, base.Stalls, r.Rows, load)
+		n, toLive.Round(time.Millisecond), r.Got, rate*seconds, r.P50, r.P99, r.Max, r.MaxLag, r.Stalls, base.MaxLag, base.Stalls, r.Rows, load)
 }
 
 // writeBig writes n journal lines over the last 10 days.

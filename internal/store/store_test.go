@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
@@ -213,5 +215,46 @@ func TestConcurrentIngest(t *testing.T) {
 	}
 	if got := count(t, a.DB(), "SELECT sum(n) FROM counts"); got != n {
 		t.Fatalf("counts sum %d", got)
+	}
+}
+
+// TestRowsMatchJournalOneForOne reads each stored row's line back from the
+// journal at its file and offset and compares the two.
+func TestRowsMatchJournalOneForOne(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	ts := time.Date(2026, 11, 22, 23, 59, 59, 0, time.UTC)
+	for i := range 300 {
+		e := journal.Entry{Time: ts.Add(time.Duration(i) * 10 * time.Millisecond), Session: "s" + string(rune('a'+i%5)), Event: "PreToolUse",
+			Tool: "Bash", Micros: int64(i), Reason: "line\nbreak \"quoted\" ✓", Faults: []string{"f"}}
+		journal.Append(p, e) // crosses midnight: two files
+	}
+	appendRaw(t, p, "2026-11-22.jsonl", "{bad\n")
+	s := open(t, p)
+	if _, err := s.Ingest(ctx, 64); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Events(ctx, Filter{Limit: MaxLimit})
+	if err != nil || len(rows) != 301 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		file, off, _ := journaltail.ParseID(r.Line)
+		data, err := os.ReadFile(filepath.Join(p, journal.Dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := data[off:]
+		line = line[:strings.IndexByte(string(line), '\n')]
+		var e journal.Entry
+		if json.Unmarshal(line, &e) != nil {
+			if r.Bad == "" {
+				t.Errorf("%s: the line does not parse but the row is not marked bad", r.Line)
+			}
+			continue
+		}
+		if !e.Time.Equal(r.Time) || e.Session != r.Session || e.Micros != r.Micros || e.Reason != r.Reason || len(r.Faults) != 1 {
+			t.Errorf("%s: row %+v differs from line %s", r.Line, r, line)
+		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	_ "modernc.org/sqlite" // the pure Go SQLite driver "sqlite"
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // File is the database, relative to the project.
@@ -135,7 +136,13 @@ type Store struct {
 // schema up to date. A database newer than this build, or one that is not
 // a database, is an error that says to rebuild.
 func Open(ctx context.Context, project string) (*Store, error) {
+	if info, err := os.Stat(project); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("store: project folder %s: not found", project)
+	}
 	path := filepath.Join(project, File)
+	if err := safepath.Within(project, filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("store: %w", err) // a .hookwright symlinked out of the project
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}

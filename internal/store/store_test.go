@@ -258,3 +258,28 @@ func TestRowsMatchJournalOneForOne(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenWritesNothingForAMissingProject(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-project")
+	if s, err := Open(context.Background(), missing); err == nil {
+		s.Close()
+		t.Fatal("opened a store in a missing project")
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Fatalf("the missing project was created: %v", err)
+	}
+}
+
+func TestOpenRefusesAStateFolderOutsideTheProject(t *testing.T) {
+	p, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(p, ".hookwright")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if s, err := Open(context.Background(), p); err == nil {
+		s.Close()
+		t.Fatal("opened a store through a symlink out of the project")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Fatalf("wrote outside the project: %v", ents)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // the pure Go SQLite driver "sqlite"
 
@@ -128,8 +129,9 @@ type Store struct {
 	project string
 	path    string
 
-	mu    sync.Mutex // one ingest at a time in this process
-	stamp map[string]string
+	mu     sync.Mutex // one ingest at a time in this process
+	stamp  map[string]string
+	synced time.Time // when the state files were last looked at
 }
 
 // Open opens (creating it if needed) the project's database and brings its

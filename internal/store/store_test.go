@@ -283,3 +283,25 @@ func TestOpenRefusesAStateFolderOutsideTheProject(t *testing.T) {
 		t.Fatalf("wrote outside the project: %v", ents)
 	}
 }
+
+// TestMigrationUpgradesInPlace appends a migration, as the next schema
+// change will, and reopens a store of the previous version: the rows stay
+// and the new schema is there.
+func TestMigrationUpgradesInPlace(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	journal.Append(p, journal.Entry{Time: time.Now(), Event: "Stop"})
+	s := open(t, p)
+	s.Ingest(ctx, 0)
+	s.Close()
+	saved := migrations
+	t.Cleanup(func() { migrations = saved })
+	migrations = append(migrations[:len(migrations):len(migrations)], `ALTER TABLE events ADD COLUMN note TEXT NOT NULL DEFAULT ''`)
+	s2 := open(t, p)
+	if v := count(t, s2.DB(), "PRAGMA user_version"); v != len(saved)+1 {
+		t.Fatalf("user_version %d", v)
+	}
+	if n := count(t, s2.DB(), "SELECT count(*) FROM events WHERE note = ''"); n != 1 {
+		t.Fatalf("rows after the migration: %d", n)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/store"
 )
 
 // tailer follows a project's journal (journaltail): each poll reads only
@@ -113,14 +114,23 @@ func dashboardCommand(s streams) *cli.Command {
 			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "refresh interval"},
 			&cli.BoolFlag{Name: "once", Usage: "draw once and exit (no screen clearing)"},
 		},
-		Description: `On a terminal the screen is redrawn in place every --interval. When stdout
-is not a terminal (a pipe, a file) each frame is plain text, no escape codes,
-appended after the last.`,
+		Description: `Reads the store (.hookwright/hookwright.db), adding what the journal gained
+before each frame. On a terminal the screen is redrawn in place every
+--interval. When stdout is not a terminal (a pipe, a file) each frame is
+plain text, no escape codes, appended after the last.`,
 		Action: func(c *cli.Context) error {
 			dir := s.projectDir(c)
-			t := newTailer(dir, c.Int("n"))
+			st, err := s.openStore(c)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
 			draw := func(clear bool) error {
-				if err := t.poll(nil); err != nil {
+				if _, err := st.Ingest(c.Context, 0); err != nil {
+					return err
+				}
+				t, err := fromStore(c.Context, st, c.Int("n"))
+				if err != nil {
 					return err
 				}
 				var b strings.Builder
@@ -128,7 +138,7 @@ appended after the last.`,
 					b.WriteString("\x1b[H\x1b[2J")
 				}
 				t.render(&b, dir, time.Now())
-				_, err := io.WriteString(s.out, b.String())
+				_, err = io.WriteString(s.out, b.String())
 				return err
 			}
 			if c.Bool("once") {
@@ -146,6 +156,44 @@ appended after the last.`,
 			})
 		},
 	}
+}
+
+// fromStore fills a tailer's view from the store: the counts of every
+// call and the last n calls.
+func fromStore(ctx context.Context, st *store.Store, n int) (*tailer, error) {
+	t := newTailer("", n)
+	counts, err := st.Counts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range counts {
+		if c.Event == "" { // lines that did not parse
+			t.bad += int(c.N)
+			continue
+		}
+		d := c.Decision
+		if d == "" {
+			d = "none"
+		}
+		if t.counts[c.Event] == nil {
+			t.counts[c.Event] = map[string]int{}
+		}
+		t.counts[c.Event][d] += int(c.N)
+		t.total += int(c.N)
+	}
+	last, err := st.Events(ctx, store.Filter{Limit: min(max(n, 1), store.MaxLimit)})
+	if err != nil {
+		return nil, err
+	}
+	for i := len(last) - 1; i >= 0; i-- {
+		e := last[i]
+		if e.Bad != "" {
+			continue
+		}
+		t.last = append(t.last, journal.Entry{Time: e.Time, Session: e.Session, Event: e.Event, Via: e.Via, Target: e.Target, Tool: e.Tool,
+			Agent: e.Agent, Team: e.Team, Band: e.Band, Decision: e.Decision, Reason: e.Reason, Handler: e.Handler, Exit: e.Exit, Micros: e.Micros})
+	}
+	return t, nil
 }
 
 // render writes the dashboard screen.

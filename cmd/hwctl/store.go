@@ -36,7 +36,8 @@ func ingestCommand(s streams) *cli.Command {
 or with --rebuild to delete the database and rebuild it from the journal
 (after a crash, a corrupt file or a schema from a newer hwctl). A run that is
 killed loses nothing and a re-run adds nothing: the read offsets are stored
-in the same transaction as the rows.`,
+in the same transaction as the rows. Restart a running "hwctl serve" after a
+rebuild: it keeps the database it opened.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "rebuild", Usage: "delete the database first and rebuild it from the journal"},
 			&cli.IntFlag{Name: "batch", Value: store.DefaultBatch, Usage: "journal lines per transaction"},

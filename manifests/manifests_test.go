@@ -150,7 +150,7 @@ func TestBeforeTeamEventsUsesFallbacks(t *testing.T) {
 		"SubagentStop " + bin + " TeammateIdle --via SubagentStop",
 		"Stop " + bin + " TeammateIdle --via Stop",
 		"Stop " + bin + " Stop",
-		"PostToolUse[TaskUpdate] " + bin + " PostToolUse",
+		"PostToolUse " + bin + " PostToolUse",
 	} {
 		if !contains(cmds, want) {
 			t.Errorf("2.1.32 manifest lacks %q; has %q", want, cmds)
@@ -166,7 +166,7 @@ func TestTeamEventsNativeWithoutDuplicateFallback(t *testing.T) {
 		}
 		cmds := commands(decodeManifest(t, out))
 		for _, want := range []string{"TeammateIdle " + bin + " TeammateIdle", "TaskCompleted " + bin + " TaskCompleted",
-			"PostToolUse[TaskUpdate] " + bin + " PostToolUse"} {
+			"PostToolUse " + bin + " PostToolUse"} {
 			if !contains(cmds, want) {
 				t.Errorf("%s lacks %q; has %q", ver, want, cmds)
 			}

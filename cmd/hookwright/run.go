@@ -95,8 +95,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, dog *watchdog, deadline time.Duration, log *slog.Logger) int {
 	start := env.Time().UTC() // UTC: the journal never needs /etc/localtime
 	getenv := project.Getenv(env.Getenv)
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
 	fired := inv.event
 	if inv.via != "" {
 		fired = inv.via
@@ -129,10 +127,17 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	project := hooks.ProjectDir(in, getenv)
 	dog.at("reading the config")
 	cfg, cfgErr := config.Load(project)
+	// The Stop loop may need longer than the default (builtin.Deadline).
+	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline); d != deadline {
+		deadline = d
+		dog.extend(d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
 	mux := builtin.For(cfg, in.Base().HookEventName, env)
 	dog.watch(mux)
 	dog.at("dispatching")
-	res, faults := mux.Dispatch(ctx, in)
+	res, faults := dispatch(ctx, mux, in, cfg, getenv)
 	var notes []string
 	if cfgErr != nil {
 		notes = append(notes, "hookwright: "+cfgErr.Error())
@@ -156,7 +161,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 				fmt.Fprintln(stderr, n)
 			}
 		}
-		return hooks.Emit(stdout, stderr, inv.event, res, inv.band)
+		return hooks.Emit(stdout, stderr, replyAs(inv, res), res, inv.band)
 	})
 	if !ok {
 		select {} // the watchdog answered and is ending the process
@@ -177,6 +182,17 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		}
 	}
 	return code
+}
+
+// replyAs is the event whose output shape the reply takes: the canonical
+// event, except that a fallback fired as PostToolUse answers as PostToolUse
+// when it neither blocks nor halts, so that Context reaches the model as
+// additionalContext (TaskCompleted itself takes none).
+func replyAs(inv invocation, res hooks.Result) hooks.Event {
+	if inv.via == hooks.EventPostToolUse && res.Decision != hooks.Block && !res.Halt {
+		return inv.via
+	}
+	return inv.event
 }
 
 // parseArgs reads <Event> [--via E] [--proto V].

@@ -70,6 +70,18 @@ func (w *watchdog) answer(write func() int) (code int, ok bool) {
 	return w.code, true
 }
 
+// extend moves the deadline to after from now, for a call that may take
+// longer (the Stop loop's check).
+func (w *watchdog) extend(after time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.written {
+		return
+	}
+	w.after = after
+	w.timer.Reset(after + watchdogGrace)
+}
+
 // disarm stops the watchdog.
 func (w *watchdog) disarm() { w.timer.Stop() }
 

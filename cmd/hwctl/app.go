@@ -38,16 +38,19 @@ dashboard, adding what is new before each query; "hwctl ingest --rebuild"
 deletes the database and rebuilds it from the journal.
 
 Examples:
-   hwctl serve                    web dashboard on 127.0.0.1: live feed, sessions, PDCA, work, team
-   hwctl events --decision block --since 24h     every block of the last day
-   hwctl events --session S --follow             one session's calls, then each new one
-   hwctl sessions --json          session fingerprints: start, end, Claude Code version, git HEAD
-   hwctl dashboard                live terminal view (plain text when piped)
-   hwctl log -n 20 --follow       the journal itself as a table, then each new call
-   hwctl pdca status              each feature's PDCA phase, from tasks tagged [Plan] [Do] ...
-   hwctl work start parser        open a work unit by hand (work.mode strict blocks edits outside one)
-   hwctl export otlp --follow     ship the journal to an OpenTelemetry Collector as OTLP logs
-   hwctl explain -- 'git push -f origin main'   how the guard reads a command, and which rule decides
+   hwctl serve                                 web dashboard on 127.0.0.1: feed, sessions, PDCA, work, team
+   hwctl events --decision block --since 24h   every block of the last day
+   hwctl events --session S --follow           one session's calls, then each new one
+   hwctl sessions --json                       fingerprints: start, end, Claude Code version, git HEAD, call totals
+   hwctl ingest --rebuild                      rebuild the store from the journal
+   hwctl dashboard                             live terminal view (plain text when piped)
+   hwctl log -n 20 --follow                    the journal itself as a table, then each new call
+   hwctl pdca status                           each feature's PDCA phase, from tasks tagged [Plan] [Do] ...
+   hwctl work start parser                     open a work unit by hand (work.mode strict blocks edits outside one)
+   hwctl team                                  each teammate: active or idle, last event, open task
+   hwctl loop start --check 'make test'        keep the session working until the check passes
+   hwctl export otlp --follow                  ship the journal to an OpenTelemetry Collector as OTLP logs
+   hwctl explain -- 'git push -f origin main'  how the guard reads a command, and which rule decides
 
 ` + hwcli.ExitCodesHelp
 
@@ -63,6 +66,8 @@ func commands(s streams) []*cli.Command {
 		logCommand(s),
 		pdcaCommand(s),
 		workCommand(s),
+		teamCommand(s),
+		loopCommand(s),
 		exportCommand(s),
 		explainCommand(s),
 	}

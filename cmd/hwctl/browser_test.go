@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,33 @@ func TestBrowserSeesBlockLive(t *testing.T) {
 		t.Fatalf("the page reloaded (%v)", err)
 	}
 	t.Logf("the block showed on the open page %s after the hook exited", waited.Round(time.Millisecond))
+
+	// The other views show the seeded state.
+	for _, v := range []struct{ hash, probe, want string }{
+		{"#sessions", `document.getElementById("session-rows").textContent`, "7c1e9a40"},
+		{"#sessions", `document.getElementById("timeline-rows").textContent`, "git push --force"},
+		{"#pdca", `document.querySelector('[data-phase="Do"]').textContent`, "parser"},
+		{"#pdca", `document.querySelector('[data-phase="Check"]').textContent`, "cli-ux"},
+		{"#work", `document.getElementById("work-rows").textContent`, "parser"},
+		{"#team", `document.getElementById("team-rows").textContent`, "bobidleTeammateIdle"},
+		{"#team", `document.getElementById("team-rows").textContent`, "carolactivePostToolUse"},
+	} {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash = "`+v.hash+`"`)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](v.probe+`.includes(`+strconv.Quote(v.want)+`)`,
+			chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](v.probe))
+			t.Errorf("%s: no %q in %q", v.hash, v.want, got)
+		}
+		if os.Getenv("HWCTL_VIEW_SHOTS") != "" {
+			png, _ := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			os.WriteFile(filepath.Join(os.Getenv("HWCTL_VIEW_SHOTS"), v.hash[1:]+".png"), png, 0o644)
+		}
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash = "#feed"`)); err != nil {
+		t.Fatal(err)
+	}
 
 	if *screenshot != "" {
 		chromedp.Do(ctx, chromedp.Sleep(1500*time.Millisecond)) // let the fresh-row highlight fade

@@ -9,7 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwright/hookwright/hooks"
+	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
+	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
@@ -147,5 +152,85 @@ func TestHelpTeaches(t *testing.T) {
 	}
 	if out, _, code := hwctl(t, "work"); code != 0 || !strings.Contains(out, "start the work unit <name>") {
 		t.Errorf("hwctl work: exit %d\n%s", code, out)
+	}
+}
+
+func TestTeam(t *testing.T) {
+	dir := t.TempDir()
+	if out, _, code := hwctl(t, "team", "--dir", dir); code != 0 || !strings.Contains(out, "no teammate status yet") {
+		t.Fatalf("empty: %d %q", code, out)
+	}
+	now := time.Now()
+	teamstatus.Set(dir, hooks.Team{TeamName: "core", TeammateName: "alice"}, teamstatus.Teammate{State: teamstatus.Idle, LastEvent: "TeammateIdle", LastSeen: now})
+	teamstatus.Set(dir, hooks.Team{TeamName: "core", TeammateName: "bob"}, teamstatus.Teammate{State: teamstatus.Active, LastEvent: "TaskCompleted", LastSeen: now, OpenTask: "#3 parser"})
+	out, _, code := hwctl(t, "team", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "core  alice     idle    TeammateIdle") || !strings.Contains(out, "bob       active  TaskCompleted") || !strings.Contains(out, "#3 parser") {
+		t.Fatalf("table: %d\n%s", code, out)
+	}
+	if out, _, _ := hwctl(t, "team", "--dir", dir, "--json", "core"); !strings.Contains(out, `"state": "idle"`) {
+		t.Fatalf("json: %s", out)
+	}
+	if _, errs, code := hwctl(t, "team", "--dir", dir, "../x"); code != hwcli.ExitFailure || !strings.Contains(errs, "unsafe") {
+		t.Fatalf("unsafe team: %d %q", code, errs)
+	}
+}
+
+func TestLoopCommands(t *testing.T) {
+	dir := t.TempDir()
+	if out, _, code := hwctl(t, "loop", "status", "--dir", dir); code != 0 || !strings.HasPrefix(out, "loop: off") {
+		t.Fatalf("status: %d %q", code, out)
+	}
+	if _, errs, code := hwctl(t, "loop", "start", "--dir", dir); code != 2 || !strings.Contains(errs, "give --check or --promise") {
+		t.Fatalf("start without a way to end: %d %q", code, errs)
+	}
+	if _, _, code := hwctl(t, "loop", "start", "--dir", dir, "--check", "true", "--timeout", "1000"); code != 2 {
+		t.Fatalf("a timeout over the bound: exit %d", code)
+	}
+	out, _, code := hwctl(t, "loop", "start", "--dir", dir, "--check", "make test", "--max-rounds", "7")
+	if code != 0 || !strings.Contains(out, `check "make test"`) || !strings.Contains(out, "max 7 rounds") {
+		t.Fatalf("start: %d %q", code, out)
+	}
+	loop.Update(dir, func(st *loop.State) error {
+		st.Sessions["s1"] = &loop.Session{Rounds: 2, LastExit: 1, LastCheck: "FAIL parser", Seen: time.Now()}
+		return nil
+	})
+	out, _, _ = hwctl(t, "loop", "status", "--dir", dir)
+	if !strings.Contains(out, "loop: armed") || !strings.Contains(out, "s1") || !strings.Contains(out, "exit 1 FAIL parser") {
+		t.Fatalf("status after start:\n%s", out)
+	}
+	if out, _, code := hwctl(t, "loop", "stop", "--dir", dir); code != 0 || !strings.Contains(out, "cancelled") {
+		t.Fatalf("stop: %d %q", code, out)
+	}
+	if out, _, _ := hwctl(t, "loop", "status", "--dir", dir, "--json"); !strings.Contains(out, `"cancelled": true`) || !strings.Contains(out, `"enabled": false`) {
+		t.Fatalf("json after stop: %s", out)
+	}
+}
+
+func TestSessionsShowTotals(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now().UTC()
+	for _, e := range []journal.Entry{
+		{Time: now, Session: "s1", Event: "PostToolUse", Tool: "Bash", Outcome: "success", Micros: 1500},
+		{Time: now, Session: "s1", Event: "PostToolUseFailure", Tool: "Bash", Outcome: "failure", Micros: 1500},
+		{Time: now, Session: "s1", Event: "Stop", Decision: "block", Micros: 1000},
+	} {
+		journal.Append(dir, e)
+	}
+	end := &hooks.SessionEnd{}
+	end.HookEventName, end.SessionID = hooks.EventSessionEnd, "s1"
+	if _, err := (session.Ender{Dir: dir, Now: time.Now}).Handle(context.Background(), end); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := hwctl(t, "sessions", "--dir", dir)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 || !strings.Contains(lines[0], "CALLS  BLOCKS") || !strings.Contains(lines[0], "TOOLS  FAILS  HOOK MS  TOP TOOLS") {
+		t.Fatalf("%d\n%s", code, out)
+	}
+	if f := strings.Fields(lines[1]); len(f) < 4 || strings.Join(f[len(f)-4:], " ") != "2 1 4 Bash×2" {
+		t.Fatalf("totals columns: %q", lines[1])
+	}
+	js, _, _ := hwctl(t, "sessions", "--dir", dir, "--json")
+	if !strings.Contains(js, `"calls": 3`) || !strings.Contains(js, `"blocks": 1`) || !strings.Contains(js, `"failures": 1`) || !strings.Contains(js, `"hook_ms": 4`) {
+		t.Fatalf("json: %s", js)
 	}
 }

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -16,19 +12,18 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/store"
 )
 
-// maxLine caps one journal line; longer lines are skipped as bad.
-const maxLine = 8 << 20
-
-// tailer reads a project's journal incrementally: each poll reads only the
-// bytes appended since the last one, keeps the last `keep` entries and
+// tailer follows a project's journal (journaltail): each poll reads only
+// the lines appended since the last one, keeps the last `keep` entries and
 // counts every entry by event and decision. Its memory is bounded by keep.
 type tailer struct {
-	dir     string
-	keep    int
-	offsets map[string]int64
+	dir    string
+	keep   int
+	cursor journaltail.Cursor
 
 	last   []journal.Entry // ring, oldest first once full
 	counts map[string]map[string]int
@@ -37,78 +32,24 @@ type tailer struct {
 }
 
 func newTailer(dir string, keep int) *tailer {
-	return &tailer{dir: dir, keep: max(keep, 1), offsets: map[string]int64{}, counts: map[string]map[string]int{}}
+	return &tailer{dir: dir, keep: max(keep, 1), counts: map[string]map[string]int{}}
 }
 
 // poll reads what was appended and calls fn for each new entry.
 func (t *tailer) poll(fn func(journal.Entry)) error {
-	files, err := filepath.Glob(filepath.Join(t.dir, journal.Dir, "*.jsonl"))
-	if err != nil {
-		return err
-	}
-	sort.Strings(files)
-	for _, name := range files {
-		if err := t.readFile(name, fn); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (t *tailer) readFile(name string, fn func(journal.Entry)) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	off := t.offsets[name]
-	if info, err := f.Stat(); err == nil && info.Size() < off {
-		off = 0 // the file was replaced or truncated
-	}
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return err
-	}
-	r := bufio.NewReaderSize(f, 64<<10)
-	var (
-		buf       []byte
-		long      bool // inside a line longer than maxLine
-		lineStart = off
-	)
-	for {
-		chunk, err := r.ReadSlice('\n')
-		off += int64(len(chunk))
-		switch {
-		case err == bufio.ErrBufferFull:
-			if !long {
-				buf = append(buf, chunk...)
-				if len(buf) > maxLine {
-					long, buf = true, buf[:0]
-				}
-			}
-			continue
-		case err == io.EOF:
-			// Nothing more, or a partial last line: read it again next time.
-			t.offsets[name] = lineStart
-			return nil
-		case err != nil:
-			return err
-		}
-		if long {
+	next, err := journaltail.Read(t.dir, t.cursor, 0, func(l journaltail.Line) error {
+		if l.Err != nil {
 			t.bad++
-		} else {
-			buf = append(buf, chunk...)
-			var e journal.Entry
-			if json.Unmarshal(bytes.TrimSpace(buf), &e) != nil {
-				t.bad++
-			} else {
-				t.add(e)
-				if fn != nil {
-					fn(e)
-				}
-			}
+			return nil
 		}
-		long, buf, lineStart = false, buf[:0], off
-	}
+		t.add(l.Entry)
+		if fn != nil {
+			fn(l.Entry)
+		}
+		return nil
+	})
+	t.cursor = next
+	return err
 }
 
 func (t *tailer) add(e journal.Entry) {
@@ -173,14 +114,23 @@ func dashboardCommand(s streams) *cli.Command {
 			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "refresh interval"},
 			&cli.BoolFlag{Name: "once", Usage: "draw once and exit (no screen clearing)"},
 		},
-		Description: `On a terminal the screen is redrawn in place every --interval. When stdout
-is not a terminal (a pipe, a file) each frame is plain text, no escape codes,
-appended after the last.`,
+		Description: `Reads the store (.hookwright/hookwright.db), adding what the journal gained
+before each frame. On a terminal the screen is redrawn in place every
+--interval. When stdout is not a terminal (a pipe, a file) each frame is
+plain text, no escape codes, appended after the last.`,
 		Action: func(c *cli.Context) error {
 			dir := s.projectDir(c)
-			t := newTailer(dir, c.Int("n"))
+			st, err := s.openStore(c)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
 			draw := func(clear bool) error {
-				if err := t.poll(nil); err != nil {
+				if _, err := st.Ingest(c.Context, 0); err != nil {
+					return err
+				}
+				t, err := fromStore(c.Context, st, c.Int("n"))
+				if err != nil {
 					return err
 				}
 				var b strings.Builder
@@ -188,7 +138,7 @@ appended after the last.`,
 					b.WriteString("\x1b[H\x1b[2J")
 				}
 				t.render(&b, dir, time.Now())
-				_, err := io.WriteString(s.out, b.String())
+				_, err = io.WriteString(s.out, b.String())
 				return err
 			}
 			if c.Bool("once") {
@@ -206,6 +156,44 @@ appended after the last.`,
 			})
 		},
 	}
+}
+
+// fromStore fills a tailer's view from the store: the counts of every
+// call and the last n calls.
+func fromStore(ctx context.Context, st *store.Store, n int) (*tailer, error) {
+	t := newTailer("", n)
+	counts, err := st.Counts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range counts {
+		if c.Event == "" { // lines that did not parse
+			t.bad += int(c.N)
+			continue
+		}
+		d := c.Decision
+		if d == "" {
+			d = "none"
+		}
+		if t.counts[c.Event] == nil {
+			t.counts[c.Event] = map[string]int{}
+		}
+		t.counts[c.Event][d] += int(c.N)
+		t.total += int(c.N)
+	}
+	last, err := st.Events(ctx, store.Filter{Limit: min(max(n, 1), store.MaxLimit)})
+	if err != nil {
+		return nil, err
+	}
+	for i := len(last) - 1; i >= 0; i-- {
+		e := last[i]
+		if e.Bad != "" {
+			continue
+		}
+		t.last = append(t.last, journal.Entry{Time: e.Time, Session: e.Session, Event: e.Event, Via: e.Via, Target: e.Target, Tool: e.Tool,
+			Agent: e.Agent, Team: e.Team, Band: e.Band, Decision: e.Decision, Reason: e.Reason, Handler: e.Handler, Exit: e.Exit, Micros: e.Micros})
+	}
+	return t, nil
 }
 
 // render writes the dashboard screen.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/store"
 )
 
@@ -35,7 +36,8 @@ func ingestCommand(s streams) *cli.Command {
 or with --rebuild to delete the database and rebuild it from the journal
 (after a crash, a corrupt file or a schema from a newer hwctl). A run that is
 killed loses nothing and a re-run adds nothing: the read offsets are stored
-in the same transaction as the rows.`,
+in the same transaction as the rows. Restart a running "hwctl serve" after a
+rebuild: it keeps the database it opened.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "rebuild", Usage: "delete the database first and rebuild it from the journal"},
 			&cli.IntFlag{Name: "batch", Value: store.DefaultBatch, Usage: "journal lines per transaction"},
@@ -96,18 +98,32 @@ func sessionsCommand(s streams) *cli.Command {
 			if err != nil {
 				return err
 			}
+			totals := sessionTotals(s.projectDir(c))
 			if c.Bool("json") {
-				return s.printJSON(list)
+				type withTotals struct {
+					store.Session
+					Totals *session.Totals `json:"totals,omitempty"`
+				}
+				out := make([]withTotals, len(list))
+				for i, x := range list {
+					out[i] = withTotals{x, totals[x.ID]}
+				}
+				return s.printJSON(out)
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SESSION\tSTARTED\tLAST SEEN\tENDED\tCALLS\tBLOCKS\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT")
+			fmt.Fprintln(tw, "SESSION\tSTARTED\tLAST SEEN\tENDED\tCALLS\tBLOCKS\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT\tTOOLS\tFAILS\tHOOK MS\tTOP TOOLS")
 			for _, x := range list {
 				head := x.GitHead[:min(len(x.GitHead), 10)]
 				if x.GitBranch != "" {
 					head = x.GitBranch + "@" + head
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", x.ID, when(x.Started), when(x.LastSeen), when(x.Ended),
-					x.Calls, x.Blocks, dash(x.Source), dash(x.ClaudeVersion), dash(head), dash(x.HookwrightVersion))
+				tools, fails, hookMS, top := "-", "-", "-", "-"
+				if t := totals[x.ID]; t != nil {
+					tools, fails, hookMS = fmt.Sprint(t.ToolCalls()), fmt.Sprint(t.Failures), fmt.Sprint(t.HookMillis)
+					top = dash(strings.Join(t.TopTools(3), " "))
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, when(x.Started), when(x.LastSeen), when(x.Ended),
+					x.Calls, x.Blocks, dash(x.Source), dash(x.ClaudeVersion), dash(head), dash(x.HookwrightVersion), tools, fails, hookMS, top)
 			}
 			return tw.Flush()
 		},
@@ -263,4 +279,19 @@ func jsonLine(v any) []byte {
 		b = []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
 	}
 	return append(b, '\n')
+}
+
+// sessionTotals returns the totals each session's fingerprint got at its
+// SessionEnd (calls per event and tool, failures, hook time), by session
+// id. A session still running, or a fingerprint that cannot be read, has
+// none.
+func sessionTotals(dir string) map[string]*session.Totals {
+	out := map[string]*session.Totals{}
+	list, _ := session.List(dir, 0)
+	for _, fp := range list {
+		if fp.Totals != nil {
+			out[fp.SessionID] = fp.Totals
+		}
+	}
+	return out
 }

@@ -203,3 +203,22 @@ func TestDashboardPlainWhenPiped(t *testing.T) {
 		t.Fatalf("piped dashboard:\n%q", out.String())
 	}
 }
+
+// TestStoreOpensInTheSQLiteShell checks that another SQLite client (the
+// sqlite3 shell, when installed) reads the store: integrity, and one row
+// per journal line.
+func TestStoreOpensInTheSQLiteShell(t *testing.T) {
+	shell, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("no sqlite3 shell on PATH")
+	}
+	p := t.TempDir()
+	writeLines(t, p, "2026-11-22.jsonl", 1234)
+	if _, errs, code := hwctl(t, "ingest", "--dir", p); code != 0 {
+		t.Fatalf("ingest: %d %s", code, errs)
+	}
+	out, err := exec.Command(shell, filepath.Join(p, store.File), "PRAGMA integrity_check; SELECT count(*) FROM events; PRAGMA journal_mode;").CombinedOutput()
+	if err != nil || strings.Join(strings.Fields(string(out)), " ") != "ok 1234 wal" {
+		t.Fatalf("sqlite3: %v %q", err, out)
+	}
+}

@@ -28,6 +28,12 @@
 // published releases, rewriting compat/testdata/probes). The facts they
 // established are in compat/FACTS.md.
 //
+// [RunInteractive] drives the TUI instead, in a private tmux server: it
+// writes the first-run state that skips every dialog, types the prompt, and
+// ends the session when the caller's Done reports true. Agent teams need
+// it on releases that start no teammate in -p (2.1.330); what real
+// releases do with teams is written down in TEAMS.md beside this file.
+//
 // # Observed release behaviour
 //
 // Flags: 2.0.30, 2.1.33 and 2.1.330 all accept

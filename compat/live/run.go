@@ -16,6 +16,10 @@ import (
 // DefaultTimeout bounds a run whose Options.Timeout is zero.
 const DefaultTimeout = 2 * time.Minute
 
+// APIKey is the ANTHROPIC_API_KEY every session gets; the stand-in ignores
+// it.
+const APIKey = "test"
+
 // ErrTimeout is returned (wrapped) when a run hit its hard timeout.
 var ErrTimeout = errors.New("live: claude timed out")
 
@@ -44,6 +48,9 @@ type Options struct {
 	Home, Dir string
 	// Timeout is the hard limit on the run; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Args are extra command-line arguments after the others, e.g.
+	// "--continue" to go on with the project's last session.
+	Args []string
 }
 
 // Result is what a session left behind.
@@ -107,13 +114,13 @@ func args(opts Options) []string {
 	if opts.Debug {
 		a = append(a, "--debug")
 	}
-	return a
+	return append(a, opts.Args...)
 }
 
 // sessionEnv is baseEnv plus the model API settings and opts.Env; later
 // entries win, as exec does for duplicates.
 func sessionEnv(home string, opts Options) []string {
-	env := append(baseEnv(home), "ANTHROPIC_BASE_URL="+opts.BaseURL, "ANTHROPIC_API_KEY=test")
+	env := append(baseEnv(home), "ANTHROPIC_BASE_URL="+opts.BaseURL, "ANTHROPIC_API_KEY="+APIKey)
 	return append(env, opts.Env...)
 }
 

@@ -109,6 +109,7 @@ func Run(o Options) Report {
 	} else {
 		add("config", true, "", "no %s: the defaults apply", cfgPath)
 	}
+	r = append(r, contract(o)...)
 	cache, _ := os.UserCacheDir()
 	add("state", true, "", "journal %s; config and state under %s; native-switch markers under %s",
 		filepath.Join(o.Project, journal.Dir), filepath.Join(o.Project, config.Dir), filepath.Join(cache, "hookwright"))

@@ -42,6 +42,15 @@
 // the same. When a lane's turns run out it answers "done." with stop_reason
 // end_turn.
 //
+// # Waiting for another agent
+//
+// A turn with [Turn.WaitFor] set is held back until a request of its lane
+// carries that text in a user message; until then the lane answers
+// [WaitText] (end_turn) without consuming a turn. An agent-team lead uses
+// it to act only once its teammate has reported (its messages arrive in
+// the lead's conversation as <teammate-message> user messages), whatever
+// else arrives first.
+//
 // # Wire format
 //
 // With "stream": true the answer is a server-sent event stream: message_start,

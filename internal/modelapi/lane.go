@@ -1,6 +1,9 @@
 package modelapi
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // lane is the cursor over the turns of one conversation (see the package
 // comment, "Advancing"). Its methods run under Server.mu.
@@ -24,6 +27,9 @@ func (l *lane) next(req request) (reply, int) {
 		return reply{Text: DoneText, StopReason: "end_turn"}, -1
 	}
 	t, i := l.turns[l.pos], l.index[l.pos]
+	if t.WaitFor != "" && !strings.Contains(req.userText(), t.WaitFor) {
+		return reply{Text: WaitText, StopReason: "end_turn"}, -1
+	}
 	msg, err := replyFor(t, i)
 	if err != nil {
 		msg = reply{Text: err.Error(), StopReason: "end_turn"}

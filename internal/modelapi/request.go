@@ -83,6 +83,17 @@ func (r request) openingUserText() string {
 	return strings.Join(parts, "\n")
 }
 
+// userText returns the text of every user message, tool results included.
+func (r request) userText() string {
+	var parts []string
+	for _, m := range r.Messages {
+		if m.Role == "user" {
+			parts = append(parts, text(m.Content))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // toolResults returns every tool_result block the request carries, in order.
 func (r request) toolResults() []ToolResult {
 	var out []ToolResult

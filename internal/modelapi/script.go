@@ -16,6 +16,14 @@ type Turn struct {
 	// Marker routes the turn to the lane of requests whose system prompt or
 	// first user message contains it. Empty means the main conversation.
 	Marker string
+	// WaitFor, when set, holds the turn back until a request of its lane
+	// carries this text in a user message (a prompt, a tool_result, or a
+	// message another agent sent, such as a teammate's notice). Until then
+	// the lane answers [WaitText] and ends the assistant's turn without
+	// consuming anything. Agent teams need it: the lead must not clean up
+	// before its teammate has approved the shutdown, and when that happens
+	// depends on the teammate, not on the lead's own progress.
+	WaitFor string
 }
 
 // Script is the ordered list of assistant turns. Turns with the same Marker
@@ -33,6 +41,13 @@ func ToolUse(name string, input any) Turn { return Turn{Tool: name, Input: input
 // [Turn.Marker]).
 func (t Turn) In(marker string) Turn {
 	t.Marker = marker
+	return t
+}
+
+// Awaiting returns a copy of t that is served only once a request of its
+// lane carries text (see [Turn.WaitFor]).
+func (t Turn) Awaiting(text string) Turn {
+	t.WaitFor = text
 	return t
 }
 

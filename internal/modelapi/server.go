@@ -15,6 +15,10 @@ import (
 // DoneText is the answer of a lane whose scripted turns have run out.
 const DoneText = "done."
 
+// WaitText is the answer of a lane whose next turn waits for a text no
+// request has carried yet (see [Turn.WaitFor]).
+const WaitText = "waiting."
+
 // SideText is the answer to every side request.
 const SideText = "Scripted session"
 
@@ -111,6 +115,26 @@ func (s *Server) ToolResults() []ToolResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]ToolResult(nil), s.results...)
+}
+
+// Finished reports whether every lane of the script has served all its
+// turns. A lane no request reached yet is not finished. An interactive
+// session never exits by itself; a driver polls this to know when the
+// script has played out.
+func (s *Server) Finished() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range append([]string{""}, s.markers...) {
+		turns, _ := s.script.lane(m)
+		if len(turns) == 0 {
+			continue
+		}
+		l, ok := s.lanes[m]
+		if !ok || l.pos < len(l.turns) {
+			return false
+		}
+	}
+	return true
 }
 
 // ToolResultFor returns the tool_result answering the tool call of script

@@ -26,7 +26,13 @@ type cursorDoc struct {
 
 // cursorPath is CursorFile under dir, confined to the project.
 func cursorPath(dir string) (safepath.Path, error) {
-	return project.Path(dir, CursorFile)
+	p, err := project.Path(dir, CursorFile)
+	if err != nil {
+		return p, err
+	}
+	// The cursor and the lock are written by name (atomicfile, os): check
+	// that no symlinked folder leads out of the project.
+	return p, safepath.Within(dir, p.String())
 }
 
 // LoadCursor reads the project's export cursor; none yet is an empty one.

@@ -157,10 +157,14 @@ func BenchmarkQueryFirstPage(b *testing.B) {
 			l, err := s.Events(ctx, Filter{Event: "TeammateIdle", Since: now.Add(-48 * time.Hour)})
 			return len(l), err
 		},
-		"events-tool":         func() (int, error) { l, err := s.Events(ctx, Filter{Tool: "Write"}); return len(l), err },
-		"events-agent":        func() (int, error) { l, err := s.Events(ctx, Filter{Agent: "mate-3"}); return len(l), err },
-		"events-since-1h":     func() (int, error) { l, err := s.Events(ctx, Filter{Since: now.Add(-time.Hour)}); return len(l), err },
-		"events-nothing":      func() (int, error) { l, err := s.Events(ctx, Filter{Decision: "ask"}); return len(l), err },
+		"events-tool":     func() (int, error) { l, err := s.Events(ctx, Filter{Tool: "Write"}); return len(l), err },
+		"events-agent":    func() (int, error) { l, err := s.Events(ctx, Filter{Agent: "mate-3"}); return len(l), err },
+		"events-since-1h": func() (int, error) { l, err := s.Events(ctx, Filter{Since: now.Add(-time.Hour)}); return len(l), err },
+		"events-nothing":  func() (int, error) { l, err := s.Events(ctx, Filter{Decision: "ask"}); return len(l), err },
+		"events-since-few": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Since: now.Add(-10 * 24 * time.Hour / time.Duration(n) * 10)})
+			return len(l), err
+		},
 		"events-since-future": func() (int, error) { l, err := s.Events(ctx, Filter{Since: now.Add(time.Hour)}); return len(l), err },
 		"events-rare-tool": func() (int, error) {
 			l, err := s.Events(ctx, Filter{Tool: "NotebookEdit", Since: now.Add(-time.Hour)})

@@ -14,6 +14,10 @@ import (
 // DefaultBatch is how many journal lines one ingest transaction takes.
 const DefaultBatch = 5000
 
+// resync is how often Ingest looks at the state files when the journal
+// did not grow.
+const resync = 2 * time.Second
+
 // insertRows is how many rows one INSERT statement carries; insertCols
 // is the number of columns it sets.
 const (
@@ -59,8 +63,14 @@ func (s *Store) Ingest(ctx context.Context, batch int) (Stats, error) {
 			break
 		}
 	}
-	if err := s.syncFiles(ctx); err != nil {
-		return st, err
+	// The state files change with the calls that write journal lines;
+	// without new lines they are looked at every few seconds, so that a
+	// follower polling many times a second does not stat them all each time.
+	if st.Lines > 0 || time.Since(s.synced) >= resync {
+		if err := s.syncFiles(ctx); err != nil {
+			return st, err
+		}
+		s.synced = time.Now()
 	}
 	err := s.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM events").Scan(&st.LastID)
 	return st, err

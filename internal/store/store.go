@@ -16,10 +16,12 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // the pure Go SQLite driver "sqlite"
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // File is the database, relative to the project.
@@ -127,15 +129,22 @@ type Store struct {
 	project string
 	path    string
 
-	mu    sync.Mutex // one ingest at a time in this process
-	stamp map[string]string
+	mu     sync.Mutex // one ingest at a time in this process
+	stamp  map[string]string
+	synced time.Time // when the state files were last looked at
 }
 
 // Open opens (creating it if needed) the project's database and brings its
 // schema up to date. A database newer than this build, or one that is not
 // a database, is an error that says to rebuild.
 func Open(ctx context.Context, project string) (*Store, error) {
+	if info, err := os.Stat(project); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("store: project folder %s: not found", project)
+	}
 	path := filepath.Join(project, File)
+	if err := safepath.Within(project, filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("store: %w", err) // a .hookwright symlinked out of the project
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -143,6 +152,7 @@ func Open(ctx context.Context, project string) (*Store, error) {
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "cache_size(-32768)") // 32 MiB: the indexes of a big ingest stay in memory
 	q.Add("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
 	if err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
@@ -213,5 +215,93 @@ func TestConcurrentIngest(t *testing.T) {
 	}
 	if got := count(t, a.DB(), "SELECT sum(n) FROM counts"); got != n {
 		t.Fatalf("counts sum %d", got)
+	}
+}
+
+// TestRowsMatchJournalOneForOne reads each stored row's line back from the
+// journal at its file and offset and compares the two.
+func TestRowsMatchJournalOneForOne(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	ts := time.Date(2026, 11, 22, 23, 59, 59, 0, time.UTC)
+	for i := range 300 {
+		e := journal.Entry{Time: ts.Add(time.Duration(i) * 10 * time.Millisecond), Session: "s" + string(rune('a'+i%5)), Event: "PreToolUse",
+			Tool: "Bash", Micros: int64(i), Reason: "line\nbreak \"quoted\" ✓", Faults: []string{"f"}}
+		journal.Append(p, e) // crosses midnight: two files
+	}
+	appendRaw(t, p, "2026-11-22.jsonl", "{bad\n")
+	s := open(t, p)
+	if _, err := s.Ingest(ctx, 64); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Events(ctx, Filter{Limit: MaxLimit})
+	if err != nil || len(rows) != 301 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		file, off, _ := journaltail.ParseID(r.Line)
+		data, err := os.ReadFile(filepath.Join(p, journal.Dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := data[off:]
+		line = line[:strings.IndexByte(string(line), '\n')]
+		var e journal.Entry
+		if json.Unmarshal(line, &e) != nil {
+			if r.Bad == "" {
+				t.Errorf("%s: the line does not parse but the row is not marked bad", r.Line)
+			}
+			continue
+		}
+		if !e.Time.Equal(r.Time) || e.Session != r.Session || e.Micros != r.Micros || e.Reason != r.Reason || len(r.Faults) != 1 {
+			t.Errorf("%s: row %+v differs from line %s", r.Line, r, line)
+		}
+	}
+}
+
+func TestOpenWritesNothingForAMissingProject(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-project")
+	if s, err := Open(context.Background(), missing); err == nil {
+		s.Close()
+		t.Fatal("opened a store in a missing project")
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Fatalf("the missing project was created: %v", err)
+	}
+}
+
+func TestOpenRefusesAStateFolderOutsideTheProject(t *testing.T) {
+	p, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(p, ".hookwright")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if s, err := Open(context.Background(), p); err == nil {
+		s.Close()
+		t.Fatal("opened a store through a symlink out of the project")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Fatalf("wrote outside the project: %v", ents)
+	}
+}
+
+// TestMigrationUpgradesInPlace appends a migration, as the next schema
+// change will, and reopens a store of the previous version: the rows stay
+// and the new schema is there.
+func TestMigrationUpgradesInPlace(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	journal.Append(p, journal.Entry{Time: time.Now(), Event: "Stop"})
+	s := open(t, p)
+	s.Ingest(ctx, 0)
+	s.Close()
+	saved := migrations
+	t.Cleanup(func() { migrations = saved })
+	migrations = append(migrations[:len(migrations):len(migrations)], `ALTER TABLE events ADD COLUMN note TEXT NOT NULL DEFAULT ''`)
+	s2 := open(t, p)
+	if v := count(t, s2.DB(), "PRAGMA user_version"); v != len(saved)+1 {
+		t.Fatalf("user_version %d", v)
+	}
+	if n := count(t, s2.DB(), "SELECT count(*) FROM events WHERE note = ''"); n != 1 {
+		t.Fatalf("rows after the migration: %d", n)
 	}
 }

@@ -93,26 +93,53 @@ func (g Gate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) 
 	if !g.Config.Enabled {
 		return hooks.Result{}, nil
 	}
-	var team hooks.Team
+	var (
+		team   hooks.Team
+		prefix string // names the refused task on TaskCompleted
+	)
 	switch e := in.(type) {
 	case *hooks.TeammateIdle:
 		team = e.Team
 	case *hooks.TaskCompleted:
-		team = e.Team
+		team, prefix = e.Team, Refusal(e.Task)
 	default:
 		return hooks.Result{}, nil
 	}
 	missing, err := g.Check(ctx, project.Dir(g.Project, in, g.Getenv), team)
 	if err != nil {
 		if g.Config.Fail == config.FailClosed {
-			return hooks.Blocked(fmt.Sprintf("hookwright artifacts: could not check the deliverables of %q (%v); the gate is set to fail closed.", team.TeammateName, err)), nil
+			return hooks.Blocked(prefix + fmt.Sprintf("hookwright artifacts: could not check the deliverables of %q (%v); the gate is set to fail closed.", team.TeammateName, err)), nil
 		}
 		return hooks.Result{}, err
 	}
 	if len(missing) == 0 {
 		return hooks.Result{}, nil
 	}
-	return hooks.Blocked(Feedback(team, missing)), nil
+	return hooks.Blocked(prefix + Feedback(team, missing)), nil
+}
+
+// maxSubject bounds the task subject quoted in a refusal.
+const maxSubject = 120
+
+// Refusal is the first words of a refused completion, naming the task:
+// "Cannot complete task '<subject>': ". The subject is the one on the
+// event: natively Claude Code's, on the PostToolUse(TaskUpdate) fallback
+// the one read back from the task file. It is cut to one line of at most
+// 120 bytes; without a subject the task id stands in ("#3").
+func Refusal(t hooks.Task) string {
+	name, _, _ := strings.Cut(strings.TrimSpace(t.TaskSubject), "\n")
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = "#" + t.TaskID
+	}
+	if len(name) > maxSubject {
+		cut := maxSubject
+		for cut > 0 && name[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		name = name[:cut] + "..."
+	}
+	return "Cannot complete task '" + name + "': "
 }
 
 // Problem is one deliverable that is missing or too small.

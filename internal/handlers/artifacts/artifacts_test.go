@@ -37,6 +37,12 @@ func completed(team, mate string) hooks.Input {
 	return e
 }
 
+func completedTask(subject string) hooks.Input {
+	e := completed("core", "alice").(*hooks.TaskCompleted)
+	e.TaskID, e.TaskSubject = "7", subject
+	return e
+}
+
 func TestGate(t *testing.T) {
 	const (
 		l1 = ".agent/teams/core/alice/L1-index.yaml"
@@ -77,6 +83,19 @@ func TestGate(t *testing.T) {
 			reason: []string{"write .agent/teams/alice/alice/L1-index.yaml"}},
 		{name: "a folder named like the file does not count", in: idle("core", "alice"),
 			files: map[string]int{l1 + "/inner": 80, l2: 100}, block: true, reason: []string{"L1-index.yaml"}},
+		{name: "a refused completion names the task", in: completedTask("[Do] login: write the handler"), dirs: []string{".agent/teams/core"}, block: true,
+			reason: []string{"Cannot complete task '[Do] login: write the handler': hookwright artifacts:", "write .agent/teams/core/alice/L1-index.yaml"}},
+		{name: "a task without a subject is named by its id", in: completedTask(""), dirs: []string{".agent/teams/core"}, block: true,
+			reason: []string{"Cannot complete task '#7': "}},
+		{name: "a many-line subject is cut to its first line", in: completedTask("first\nsecond"), dirs: []string{".agent/teams/core"}, block: true,
+			reason: []string{"Cannot complete task 'first': "}},
+		{name: "an idle names no task", in: idle("core", "alice"), dirs: []string{".agent/teams/core"}, block: true,
+			reason: []string{"hookwright artifacts: teammate"}},
+		{name: "a fail-closed completion names the task", in: func() hooks.Input {
+			e := completedTask("ship it").(*hooks.TaskCompleted)
+			e.TeammateName = "a/b"
+			return e
+		}(), fail: config.FailClosed, block: true, reason: []string{"Cannot complete task 'ship it': hookwright artifacts: could not check"}},
 		{name: "unsafe team fails open", in: idle("..", "alice"), errs: true, reason: []string{`team ".." is a relative folder`}},
 		{name: "unsafe teammate fails open", in: idle("core", "../../etc"), dirs: []string{".agent/teams/core"}, errs: true,
 			reason: []string{"contains a path separator"}},
@@ -173,5 +192,24 @@ func TestProjectFallsBackToEnvThenCwd(t *testing.T) {
 	t.Setenv("CLAUDE_PROJECT_DIR", "")
 	if res, _ := g.Handle(context.Background(), in); res.Decision != hooks.None {
 		t.Fatalf("with cwd (no team folder): %+v", res)
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	long := strings.Repeat("é", 100) // 200 bytes: cut on a rune boundary
+	tests := []struct {
+		task hooks.Task
+		want string
+	}{
+		{hooks.Task{TaskID: "3", TaskSubject: "Write the parser"}, "Cannot complete task 'Write the parser': "},
+		{hooks.Task{TaskID: "3", TaskSubject: "  padded  "}, "Cannot complete task 'padded': "},
+		{hooks.Task{TaskID: "3"}, "Cannot complete task '#3': "},
+		{hooks.Task{TaskID: "3", TaskSubject: "one\ntwo"}, "Cannot complete task 'one': "},
+		{hooks.Task{TaskID: "3", TaskSubject: long}, "Cannot complete task '" + strings.Repeat("é", 60) + "...': "},
+	}
+	for _, tt := range tests {
+		if got := Refusal(tt.task); got != tt.want {
+			t.Errorf("Refusal(%+v) = %q, want %q", tt.task, got, tt.want)
+		}
 	}
 }

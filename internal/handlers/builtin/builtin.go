@@ -10,12 +10,17 @@ package builtin
 
 import (
 	"github.com/hookwright/hookwright/hooks"
+	"time"
+
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
+	"github.com/hookwright/hookwright/internal/handlers/compact"
 	"github.com/hookwright/hookwright/internal/handlers/guard"
+	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
 	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/handlers/teamctx"
+	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
@@ -48,6 +53,11 @@ var registrations = []registration{
 	{hooks.EventStop, "", func(c config.Config, env project.Env) hooks.Handler {
 		return scratchpad.CoordinatorGate{Options: pad(c, env)}
 	}},
+
+	// The Stop loop runs after the scratchpad gates: a stop they block is
+	// not a round.
+	{hooks.EventStop, "", func(c config.Config, _ project.Env) hooks.Handler { return loop.Stopper{Config: c.Loop} }},
+	{hooks.EventSubagentStop, "", func(c config.Config, _ project.Env) hooks.Handler { return loop.Stopper{Config: c.Loop} }},
 	{hooks.EventTeammateIdle, "", func(c config.Config, env project.Env) hooks.Handler {
 		return artifacts.Gate{Config: c.Artifacts, Getenv: env.Getenv}
 	}},
@@ -62,10 +72,15 @@ var registrations = []registration{
 	{hooks.EventTeammateIdle, "", func(c config.Config, env project.Env) hooks.Handler {
 		return pdca.NextTask{Config: c.PDCA, Getenv: env.Getenv}
 	}},
+
+	// Teammate status runs after the gates and next-task: an idle they send
+	// back to work leaves the teammate active.
+	{hooks.EventTeammateIdle, "", func(c config.Config, _ project.Env) hooks.Handler { return teamstatus.Recorder{Config: c.Team} }},
+	{hooks.EventTaskCompleted, "", func(c config.Config, _ project.Env) hooks.Handler { return teamstatus.Recorder{Config: c.Team} }},
 	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config, env project.Env) hooks.Handler {
 		return work.Gate{Config: c.Work, Getenv: env.Getenv, Now: env.Now}
 	}},
-	{hooks.EventPostToolUse, "TaskUpdate", func(c config.Config, env project.Env) hooks.Handler {
+	{hooks.EventPostToolUse, "", func(c config.Config, env project.Env) hooks.Handler {
 		return work.Observer{Config: c.Work, Getenv: env.Getenv, Now: env.Now}
 	}},
 	{hooks.EventSessionStart, "", func(_ config.Config, env project.Env) hooks.Handler {
@@ -75,6 +90,15 @@ var registrations = []registration{
 		return session.Ender{Getenv: env.Getenv, Now: env.Now}
 	}},
 	{hooks.EventSessionEnd, "", func(_ config.Config, env project.Env) hooks.Handler { return work.Ender{Getenv: env.Getenv} }},
+
+	// Tool metrics: every tool call's journal line (tool, tool_ms, outcome,
+	// first error line); SessionEnd sums them into the fingerprint.
+	{hooks.EventPostToolUse, "", func(config.Config, project.Env) hooks.Handler { return session.ToolMetrics{} }},
+	{hooks.EventPostToolUseFailure, "", func(config.Config, project.Env) hooks.Handler { return session.ToolMetrics{} }},
+
+	// Compaction: a snapshot before, a briefing after.
+	{hooks.EventPreCompact, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Saver{Config: c} }},
+	{hooks.EventSessionStart, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Briefer{Config: c} }},
 }
 
 func pad(c config.Config, env project.Env) scratchpad.Options {
@@ -90,6 +114,41 @@ func Mux(cfg config.Config) *hooks.Mux {
 		m.Handle(r.event, r.matcher, r.handler(cfg, project.Env{}))
 	}
 	return m
+}
+
+// FailsClosed names the gate on event that is configured to fail closed
+// ("artifacts.fail", "scratchpad.fail"), or "" when every gate there fails
+// open: what the runtime does when the hook contract is broken.
+func FailsClosed(cfg config.Config, event hooks.Event) string {
+	switch event {
+	case hooks.EventTeammateIdle, hooks.EventTaskCompleted:
+		if cfg.Artifacts.Enabled && cfg.Artifacts.Fail == config.FailClosed {
+			return "artifacts.fail"
+		}
+	case hooks.EventStop, hooks.EventSubagentStop:
+		if cfg.Scratchpad.Enabled && cfg.Scratchpad.Fail == config.FailClosed {
+			return "scratchpad.fail"
+		}
+	}
+	return ""
+}
+
+// Deadline is how long one call of event in the project at dir may take,
+// given the runtime's default def: the Stop loop's check may run up to its
+// timeout, so Stop and SubagentStop get that and 10 s more while the loop
+// is on (by config, or armed with hwctl loop start).
+func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duration) time.Duration {
+	if event != hooks.EventStop && event != hooks.EventSubagentStop {
+		return def
+	}
+	l := cfg.Loop
+	if st, err := loop.Load(dir); err == nil {
+		l = st.Effective(l)
+	}
+	if !l.Enabled {
+		return def
+	}
+	return max(def, time.Duration(min(l.Timeout, config.MaxLoopTimeout)+10)*time.Second)
 }
 
 // For returns a mux with only event's handlers, in the same order as in

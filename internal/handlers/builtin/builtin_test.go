@@ -1,6 +1,9 @@
 package builtin
 
 import (
+	"time"
+
+	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"testing"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -37,5 +40,58 @@ func TestForMatchesMux(t *testing.T) {
 	}
 	if total != len(all.Routes()) || total == 0 {
 		t.Fatalf("For covered %d routes of %d", total, len(all.Routes()))
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	def := 5 * time.Second
+	on := config.Default()
+	on.Loop.Enabled, on.Loop.Check, on.Loop.Timeout = true, "true", 30
+	armed := t.TempDir()
+	if err := loop.Start(armed, loop.Settings{Check: "true", Timeout: 90}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		cfg   config.Config
+		dir   string
+		event hooks.Event
+		want  time.Duration
+	}{
+		{"loop off", config.Default(), t.TempDir(), hooks.EventStop, def},
+		{"loop on, Stop", on, t.TempDir(), hooks.EventStop, 40 * time.Second},
+		{"loop on, SubagentStop", on, t.TempDir(), hooks.EventSubagentStop, 40 * time.Second},
+		{"loop on, another event", on, t.TempDir(), hooks.EventPreToolUse, def},
+		{"armed by hwctl", config.Default(), armed, hooks.EventStop, 100 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := Deadline(tt.cfg, tt.dir, tt.event, def); got != tt.want {
+			t.Errorf("%s: Deadline = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestFailsClosed(t *testing.T) {
+	closed := config.Default()
+	closed.Artifacts.Fail, closed.Scratchpad.Fail = config.FailClosed, config.FailClosed
+	offClosed := closed
+	offClosed.Artifacts.Enabled = false
+	tests := []struct {
+		cfg   config.Config
+		event hooks.Event
+		want  string
+	}{
+		{config.Default(), hooks.EventTaskCompleted, ""},
+		{closed, hooks.EventTaskCompleted, "artifacts.fail"},
+		{closed, hooks.EventTeammateIdle, "artifacts.fail"},
+		{closed, hooks.EventStop, "scratchpad.fail"},
+		{closed, hooks.EventSubagentStop, "scratchpad.fail"},
+		{closed, hooks.EventPreToolUse, ""},
+		{offClosed, hooks.EventTaskCompleted, ""},
+	}
+	for _, tt := range tests {
+		if got := FailsClosed(tt.cfg, tt.event); got != tt.want {
+			t.Errorf("FailsClosed(%s) = %q, want %q", tt.event, got, tt.want)
+		}
 	}
 }

@@ -48,8 +48,18 @@
 //     so the fallback reads the subject from the task file Claude Code keeps
 //     (see internal/runtime/tasklist and internal/runtime/fallback).
 //
-// The handler answers with a short note ("PDCA login-flow: Do done; next:
-// Check"), which Claude Code shows as a system message. Errors fail open.
+// What it says depends on config pdca.automation:
+//
+//   - "manual": it records the phase and says nothing;
+//   - "semi" (the default): it also answers with a short note ("PDCA
+//     login-flow: Do done; next: Check.");
+//   - "full": the note adds that an idle teammate is offered the next
+//     phase's task first, and [NextTask] does so (see below).
+//
+// The note is the Result's Context: additionalContext, for the model, where
+// the event takes it (the PostToolUse(TaskUpdate) fallback), and a
+// systemMessage on native TaskCompleted, which takes no additionalContext.
+// Errors fail open.
 //
 // # The idle teammate
 //
@@ -57,7 +67,11 @@
 // they carry team fields). It reads the team's task list and, when the
 // teammate still owns a task in progress, or a pending task is ready (owned
 // by the teammate or by nobody, with every blocker completed), it blocks the
-// idle with "Next task: #N <subject> ...".
+// idle with "Next task: #N <subject> ...". With pdca.automation "full" it
+// first looks for a ready pending task tagged with the next phase of a
+// feature in progress ("[Check] login" after "[Do] login"), the most
+// recently advanced feature first. An unowned task that the team status
+// (package teamstatus) shows open with another active teammate is skipped.
 //
 // The channel is exit 2 with that text on stderr. TeammateIdle accepts no
 // hookSpecificOutput, so additionalContext is not available; a

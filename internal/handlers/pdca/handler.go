@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
@@ -55,14 +57,29 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	if !changed {
+	if !changed || a.Config.Automation == config.AutomationManual {
 		return hooks.Result{}, nil
 	}
 	note := fmt.Sprintf("PDCA %s: %s done", tag.Feature, tag.Label())
 	if next := Next(tag.Label()); next != "" && tag.Phase != Report {
 		note += "; next: " + next
+		if a.Config.Automation == config.AutomationFull {
+			note += fmt.Sprintf(" (an idle teammate is offered the next [%s] %s task first)", nextTag(tag.Label()), tag.Feature)
+		}
 	}
 	return hooks.Context(note + "."), nil
+}
+
+// nextTag is the tag of the phase after label, as a task subject starts:
+// "Check" after "Do", "Do" after an Act round, "Act" after Check.
+func nextTag(label string) string {
+	switch {
+	case label == Check:
+		return Act
+	case strings.HasPrefix(label, Act):
+		return Do
+	}
+	return Next(label)
 }
 
 // TaskKey names a task across sessions: "<task list>/<task id>", with the
@@ -113,11 +130,20 @@ func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	t, ok := Pick(ev.TeammateName, tasks)
+	dir := project.Dir(n.Dir, in, getenv)
+	tasks = n.untaken(dir, ev.Team, tasks)
+	var t tasklist.Task
+	ok = false
+	if n.Config.Automation == config.AutomationFull {
+		t, ok = n.nextPhase(dir, ev.TeammateName, tasks)
+	}
+	if !ok {
+		t, ok = Pick(ev.TeammateName, tasks)
+	}
 	if !ok {
 		return hooks.Result{}, nil
 	}
-	path, err := project.Path(project.Dir(n.Dir, in, getenv), IdleFile)
+	path, err := project.Path(dir, IdleFile)
 	if err != nil {
 		return hooks.Result{}, err
 	}
@@ -129,6 +155,57 @@ func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		return hooks.Result{}, nil
 	}
 	return hooks.Blocked(Message(ev.TeammateName, t)), nil
+}
+
+// untaken drops the unowned tasks the team status shows open with another
+// active teammate: two idle teammates are not handed the same task before
+// either has claimed it.
+func (n NextTask) untaken(dir string, team hooks.Team, tasks []tasklist.Task) []tasklist.Task {
+	st, err := teamstatus.Load(dir, team.TeamName)
+	if err != nil || len(st.Teammates) == 0 {
+		return tasks
+	}
+	out := tasks[:0:0]
+	for _, t := range tasks {
+		if t.Owner == "" && len(st.TakenBy(t.ID, team.TeammateName)) > 0 {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// nextPhase is full automation's choice: a ready task, owned by teammate or
+// by nobody, whose tag is the next phase of a feature in the PDCA state
+// (the most recently advanced feature first).
+func (n NextTask) nextPhase(dir, teammate string, tasks []tasklist.Task) (tasklist.Task, bool) {
+	path, err := project.Path(dir, n.Config.State)
+	if err != nil {
+		return tasklist.Task{}, false
+	}
+	st, err := LoadPath(path)
+	if err != nil {
+		return tasklist.Task{}, false
+	}
+	names := make([]string, 0, len(st.Features))
+	for name, f := range st.Features {
+		if f != nil && f.Phase != Report {
+			names = append(names, name)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return st.Features[names[i]].Updated.After(st.Features[names[j]].Updated) })
+	for _, name := range names {
+		want := nextTag(st.Features[name].Phase)
+		for _, t := range tasks {
+			tag, ok, _ := Parse(t.Subject)
+			if !ok || tag.Feature != name || tag.Phase != want || t.Status != tasklist.Pending ||
+				t.Owner != "" && t.Owner != teammate || !tasklist.Ready(t, tasks) {
+				continue
+			}
+			return t, true
+		}
+	}
+	return tasklist.Task{}, false
 }
 
 // Pick chooses the task to hand to teammate: a task it owns that is in

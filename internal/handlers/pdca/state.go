@@ -41,12 +41,15 @@ type Step struct {
 }
 
 // Load reads the state file at path; a missing file is an empty State.
-func Load(path string) (State, error) {
-	data, err := statefile.Read(safepath.At(path))
+func Load(path string) (State, error) { return LoadPath(safepath.At(path)) }
+
+// LoadPath is [Load] for a state file confined to its root.
+func LoadPath(path safepath.Path) (State, error) {
+	data, err := statefile.Read(path)
 	if err != nil {
 		return State{}, err
 	}
-	return decode(path, data)
+	return decode(path.String(), data)
 }
 
 func decode(path string, data []byte) (State, error) {

@@ -371,8 +371,9 @@ func (h CoordinatorGate) FailClosed() bool {
 	return h.Config.Enabled && h.Config.Fail == config.FailClosed
 }
 
-// wroteToday lists the agents other than the coordinator that have a
-// scratchpad for date, in name order.
+// wroteToday lists the agents that have a scratchpad for date, in name
+// order: the delegates. The coordinator's own notes and the ego assessment
+// are not delegation, so neither is listed.
 func (o Options) wroteToday(project, date string) ([]string, error) {
 	root := filepath.Join(project, filepath.FromSlash(o.Config.Dir))
 	if err := safepath.Within(project, root); err != nil {
@@ -387,7 +388,7 @@ func (o Options) wroteToday(project, date string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || e.Name() == o.Config.Coordinator {
+		if !e.IsDir() || e.Name() == o.Config.Coordinator || e.Name() == o.Config.Ego {
 			continue
 		}
 		info, err := os.Stat(filepath.Join(root, e.Name(), date+".md"))

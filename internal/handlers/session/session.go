@@ -10,7 +10,10 @@
 //
 // A resumed, cleared or compacted session adds to "starts" (the last
 // [MaxStarts] are kept). At SessionEnd, [Ender] sets "ended" and
-// "end_reason".
+// "end_reason", and "totals": the session's hook calls per event, its tool
+// calls per tool, blocks, failed tool calls, the time spent in hookwright
+// and in the tools, summed from the journal ([Sum]; at most [TotalsDays]
+// files, the last [TotalsBytes] of each).
 //
 // The Claude Code version is read from the first transcript lines that carry
 // a "version" field (every transcript line does on the releases seen), and
@@ -68,6 +71,8 @@ type Fingerprint struct {
 	GitHead           string    `json:"git_head,omitempty"`
 	GitBranch         string    `json:"git_branch,omitempty"`
 	HookwrightVersion string    `json:"hookwright_version,omitempty"`
+	// Totals are the session's hook calls, written at SessionEnd.
+	Totals *Totals `json:"totals,omitempty"`
 }
 
 // Start is one SessionStart of a session.
@@ -143,10 +148,13 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return hooks.Result{}, nil
 	}
 	getenv, now := project.Getenv(e.Getenv), project.Now(e.Now).UTC()
-	err := change(project.Dir(e.Dir, in, getenv), ev.SessionID, func(fp *Fingerprint) {
+	dir := project.Dir(e.Dir, in, getenv)
+	err := change(dir, ev.SessionID, func(fp *Fingerprint) {
 		if fp.Started.IsZero() {
 			fp.Started = now // SessionStart was missed (hookwright installed mid-session)
 		}
+		totals := Sum(dir, ev.SessionID, fp.Started, now)
+		fp.Totals = &totals
 		fp.Ended, fp.EndReason = now, ev.Reason
 		if fp.ClaudeVersion == "" {
 			fp.ClaudeVersion = ClaudeVersion(ev.TranscriptPath, getenv)

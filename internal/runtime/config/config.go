@@ -23,10 +23,14 @@
 //	  "scratchpad": {"enabled": true, "dir": ".claude/scratchpad", "fail": "open",
 //	                 "coordinator": "coordinator", "ego": "ego",
 //	                 "headings": ["What I did", "Cross-agent observations", "Unresolved"]},
-//	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json"},
+//	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json", "automation": "semi"},
 //	  "work":      {"mode": "warn"},
 //	  "journal":   {"enabled": true},
-//	  "native":    {"switch": true}
+//	  "native":    {"switch": true},
+//	  "loop":      {"enabled": false, "check": "make test", "promise": "DONE",
+//	                "max_rounds": 5, "stall_rounds": 3, "timeout": 60, "subagents": false},
+//	  "compact":   {"enabled": true, "keep": 20},
+//	  "team":      {"enabled": true}
 //	}
 package config
 
@@ -71,6 +75,9 @@ type Config struct {
 	Work       Work       `json:"work"`
 	Journal    Journal    `json:"journal"`
 	Native     Native     `json:"native"`
+	Loop       Loop       `json:"loop"`
+	Compact    Compact    `json:"compact"`
+	Team       Team       `json:"team"`
 }
 
 // Guard configures the security guard (package guard).
@@ -162,6 +169,8 @@ type Scratchpad struct {
 type PDCA struct {
 	Enabled bool   `json:"enabled"`
 	State   string `json:"state"`
+	// Automation is manual, semi (the default) or full.
+	Automation Automation `json:"automation"`
 }
 
 // WorkMode is how strictly edits must belong to a work unit.
@@ -207,10 +216,13 @@ func Default() Config {
 			Headings:    []string{"What I did", "Cross-agent observations", "Unresolved"},
 			Fail:        FailOpen,
 		},
-		PDCA:    PDCA{Enabled: true, State: Dir + "/pdca.json"},
+		PDCA:    PDCA{Enabled: true, State: Dir + "/pdca.json", Automation: AutomationSemi},
 		Work:    Work{Mode: WorkWarn},
 		Journal: Journal{Enabled: true},
 		Native:  Native{Switch: true},
+		Loop:    Loop{MaxRounds: 5, StallRounds: 3, Timeout: 60},
+		Compact: Compact{Enabled: true, Keep: 20},
+		Team:    Team{Enabled: true},
 	}
 }
 
@@ -301,7 +313,7 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s: %q must be a relative path inside the project", name, p)
 		}
 	}
-	return nil
+	return c.validateLifecycle()
 }
 
 // Strict decodes the one JSON object in data into v, a pointer to a struct,

@@ -97,3 +97,37 @@ func TestReadmeExampleIsValid(t *testing.T) {
 		t.Fatalf("the README's example is not the defaults:\n got %+v\nwant %+v", cfg, Default())
 	}
 }
+
+// TestLifecycleSections covers the pdca.automation, loop, compact and team
+// sections: their defaults, an override, and each bad value.
+func TestLifecycleSections(t *testing.T) {
+	d := Default()
+	if d.PDCA.Automation != AutomationSemi || d.Loop.Enabled || d.Loop.MaxRounds != 5 || d.Loop.StallRounds != 3 ||
+		d.Loop.Timeout != 60 || !d.Compact.Enabled || d.Compact.Keep != 20 || !d.Team.Enabled {
+		t.Fatalf("defaults: %+v %+v %+v %+v", d.PDCA, d.Loop, d.Compact, d.Team)
+	}
+	cfg, err := Parse([]byte(`{"pdca":{"automation":"full"},"loop":{"enabled":true,"check":"make test","promise":"DONE","max_rounds":9,"stall_rounds":0,"timeout":100,"subagents":true},"compact":{"keep":1},"team":{"enabled":false}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PDCA.Automation != AutomationFull || cfg.Loop.Check != "make test" || cfg.Loop.MaxRounds != 9 || cfg.Loop.StallRounds != 0 ||
+		!cfg.Loop.Subagents || cfg.Compact.Keep != 1 || cfg.Team.Enabled || cfg.PDCA.State != ".hookwright/pdca.json" {
+		t.Fatalf("override: %+v", cfg)
+	}
+	for bad, mention := range map[string]string{
+		`{"pdca":{"automation":"auto"}}`:                "pdca.automation",
+		`{"loop":{"enabled":true}}`:                     "neither a check nor a promise",
+		`{"loop":{"max_rounds":0}}`:                     "loop.max_rounds",
+		`{"loop":{"stall_rounds":-1}}`:                  "loop.stall_rounds",
+		`{"loop":{"timeout":0}}`:                        "loop.timeout",
+		`{"loop":{"timeout":101}}`:                      "loop.timeout",
+		`{"loop":{"promise":"<b>"}}`:                    "loop.promise",
+		`{"compact":{"keep":0}}`:                        "compact.keep",
+		`{"loop":{"enabled":true,"check":"x","max":1}}`: "max",
+		`{"team":{"enabled":true,"file":"x"}}`:          "file",
+	} {
+		if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), mention) {
+			t.Errorf("%s: err = %v, want it to mention %q", bad, err, mention)
+		}
+	}
+}

@@ -70,3 +70,15 @@ func TestAppendLineMatchesEncodingJSON(t *testing.T) {
 		t.Fatalf("omitempty differs: %s", empty)
 	}
 }
+
+// TestAppendNeverCreatesTheProject: a project folder that does not exist
+// (a stale CLAUDE_PROJECT_DIR) is an error, not a folder to create.
+func TestAppendNeverCreatesTheProject(t *testing.T) {
+	gone := filepath.Join(t.TempDir(), "gone")
+	if err := Append(gone, Entry{Time: time.Now(), Event: "Stop"}); err == nil {
+		t.Fatal("Append into a missing project succeeded")
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Fatalf("Append created the missing project folder: %v", err)
+	}
+}

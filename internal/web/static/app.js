@@ -3,14 +3,19 @@
 // written with textContent, never as HTML.
 "use strict";
 
-const MAX_ROWS = 500;
+const MAX_ROWS = 300;
+// The feed redraws at most every FLUSH_MS: at 100 calls a second that is a
+// few inserts a second of many rows each, not one layout per call. A call
+// after a quiet spell is drawn at once.
+const FLUSH_MS = 200;
 const $ = (id) => document.getElementById(id);
 const state = { calls: 0, blocks: 0, pending: [], selected: "", source: null, lastId: 0 };
 
 function fmtTime(ts) {
   if (!ts || ts.startsWith("0001")) return "-";
   const d = new Date(ts);
-  return d.toLocaleString(undefined, { hour12: false });
+  const p = (n) => String(n).padStart(2, "0");
+  return d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + " " + p(d.getHours()) + ":" + p(d.getMinutes()) + ":" + p(d.getSeconds());
 }
 function short(s) { return s ? s.slice(0, 8) : "-"; }
 function cell(tr, text, cls) {
@@ -49,13 +54,12 @@ function countEvent(e) {
 }
 function flush() {
   state.flushQueued = false;
+  state.lastFlush = performance.now();
   const rows = $("feed-rows");
   const batch = state.pending.splice(0);
   const frag = document.createDocumentFragment();
   for (let i = batch.length - 1; i >= 0; i--) {
-    const tr = eventRow(batch[i], true);
-    tr.classList.add("fresh");
-    frag.appendChild(tr);
+    frag.appendChild(eventRow(batch[i], true));
   }
   rows.insertBefore(frag, rows.firstChild);
   while (rows.children.length > MAX_ROWS) rows.removeChild(rows.lastChild);
@@ -68,8 +72,7 @@ function queue(e) {
   if (state.pending.length > MAX_ROWS) state.pending.splice(0, state.pending.length - MAX_ROWS);
   if (!state.flushQueued) {
     state.flushQueued = true;
-    requestAnimationFrame(flush);
-    setTimeout(() => state.flushQueued && flush(), 250); // hidden tabs get no animation frames
+    setTimeout(flush, Math.max(0, FLUSH_MS - (performance.now() - (state.lastFlush || 0))));
   }
 }
 async function api(path) {
@@ -114,6 +117,10 @@ async function startFeed() {
 // --- sessions ------------------------------------------------------------
 async function loadSessions() {
   const data = await api("/api/sessions?limit=200");
+  if (!state.selected && data.sessions.length) {
+    state.selected = data.sessions[0].id; // the most recent, until one is picked
+    loadTimeline(state.selected).catch(report);
+  }
   const body = $("session-rows");
   body.textContent = "";
   for (const s of data.sessions) {
@@ -134,8 +141,8 @@ function showFingerprint(s) {
   $("timeline-title").textContent = "session " + s.id;
   const dl = $("fingerprint");
   dl.textContent = "";
-  const add = (k, v) => { if (!v) return; const dt = document.createElement("dt"); dt.textContent = k; const dd = document.createElement("dd"); dd.textContent = v; dl.append(dt, dd); };
-  add("started", fmtTime(s.started)); add("ended", s.ended ? fmtTime(s.ended) + (s.end_reason ? " (" + s.end_reason + ")" : "") : "");
+  const add = (k, v) => { if (!v || v === "-" || !String(v).trim()) return; const dt = document.createElement("dt"); dt.textContent = k; const dd = document.createElement("dd"); dd.textContent = v; dl.append(dt, dd); };
+  add("started", fmtTime(s.started || s.first_seen)); add("ended", s.ended ? fmtTime(s.ended) + (s.end_reason ? " (" + s.end_reason + ")" : "") : "");
   add("source", s.source); add("Claude Code", s.claude_version); add("model", s.model);
   add("git", (s.git_branch || "") + " " + (s.git_head || "")); add("hookwright", s.hookwright_version);
   add("cwd", s.cwd); add("parent pid", s.ppid); add("terminal", s.terminal);

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
+)
+
+func teamCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:      "team",
+		Usage:     "who in each agent team is working and who is idle",
+		ArgsUsage: "[team]",
+		Description: `Reads .hookwright/team/<team>.json, which the hooks update on each
+TeammateIdle (idle) and TaskCompleted (active), after the gates: an idle that a
+gate or next-task sent back to work leaves the teammate active. OPEN TASK is
+the teammate's task in progress, else its first pending one.
+
+   hwctl team            every team
+   hwctl team core       one team
+   hwctl team --json`,
+		Flags: []cli.Flag{dirFlag, jsonFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usageError("team takes at most one [team]")
+			}
+			dir := s.projectDir(c)
+			var teams []teamstatus.Status
+			if c.NArg() == 1 {
+				st, err := teamstatus.Load(dir, c.Args().First())
+				if err != nil {
+					return err
+				}
+				teams = []teamstatus.Status{st}
+			} else {
+				var err error
+				if teams, err = teamstatus.LoadAll(dir); err != nil {
+					return err
+				}
+			}
+			if c.Bool("json") {
+				if teams == nil {
+					teams = []teamstatus.Status{}
+				}
+				return s.printJSON(teams)
+			}
+			if len(teams) == 0 || len(teams) == 1 && len(teams[0].Teammates) == 0 {
+				fmt.Fprintln(s.out, "no teammate status yet (it is written on TeammateIdle and TaskCompleted in an agent team)")
+				return nil
+			}
+			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "TEAM\tTEAMMATE\tSTATE\tLAST EVENT\tLAST SEEN\tOPEN TASK")
+			for _, st := range teams {
+				for _, name := range st.Names() {
+					m := st.Teammates[name]
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Team, name, m.State, m.LastEvent,
+						m.LastSeen.Local().Format(time.DateTime), dash(cutLine(m.OpenTask, 60)))
+				}
+			}
+			return tw.Flush()
+		},
+	}
+}

@@ -1,0 +1,74 @@
+package doctor
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// contract checks, from outside, what the runtime's hook contract
+// (hooks.Contract) requires of this installation: an existing project
+// folder, and a plugin whose hooks reach the binary through
+// "${CLAUDE_PLUGIN_ROOT}", which Claude Code sets for plugin hooks and the
+// runtime requires when it runs from a plugin's bin/.
+func contract(o Options) Report {
+	var r Report
+	add := func(ok bool, fix, format string, args ...any) {
+		r = append(r, Finding{Topic: "contract", OK: ok, Detail: fmt.Sprintf(format, args...), Fix: fix})
+	}
+	switch info, err := os.Stat(o.Project); {
+	case o.Project == "":
+		add(false, "run from the project folder or set CLAUDE_PROJECT_DIR", "no project folder: every hook call would fail open")
+	case err != nil:
+		add(false, "run from the project folder or set CLAUDE_PROJECT_DIR to it", "project folder %s: %v: every hook call would fail open", o.Project, err)
+	case !info.IsDir():
+		add(false, "set CLAUDE_PROJECT_DIR to the project folder", "project folder %s is not a folder", o.Project)
+	default:
+		add(true, "", "project folder %s exists", o.Project)
+	}
+	if o.PluginRoot == "" {
+		return r
+	}
+	if _, err := os.Stat(filepath.Join(o.PluginRoot, ".claude-plugin", "plugin.json")); err != nil {
+		add(false, "reinstall the plugin", "%s has no .claude-plugin/plugin.json, so it does not run as a plugin", o.PluginRoot)
+		return r
+	}
+	data, err := os.ReadFile(filepath.Join(o.PluginRoot, "hooks", "hooks.json"))
+	if err != nil {
+		return r // the manifest finding already says so
+	}
+	var file struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(data, &file) != nil {
+		return r
+	}
+	var bad []string
+	n := 0
+	for ev, groups := range file.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if !strings.Contains(h.Command, "hookwright") {
+					continue
+				}
+				n++
+				if !strings.HasPrefix(h.Command, `"${CLAUDE_PLUGIN_ROOT}/`) {
+					bad = append(bad, ev)
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		add(false, "regenerate the manifest with hookgen (commands start with the quoted \"${CLAUDE_PLUGIN_ROOT}/bin/hookwright\")",
+			"%d hookwright hooks do not start with the quoted \"${CLAUDE_PLUGIN_ROOT}/...\" path (%s)", len(bad), strings.Join(uniq(bad), ", "))
+		return r
+	}
+	add(true, "", "%d hookwright hooks reach the binary through \"${CLAUDE_PLUGIN_ROOT}\", which Claude Code sets for plugin hooks", n)
+	return r
+}

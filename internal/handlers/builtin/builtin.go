@@ -38,8 +38,8 @@ type registration struct {
 // event the order matters: PDCA and next-task run after the artifact gate,
 // so when it blocks, the task stays open and nothing advances.
 var registrations = []registration{
-	{hooks.EventPreToolUse, guard.CommandTools, func(c config.Config, _ project.Env) hooks.Handler { return guard.New(c.Guard) }},
-	{hooks.EventPreToolUse, guard.ReadTools, func(c config.Config, _ project.Env) hooks.Handler { return guard.New(c.Guard) }},
+	{hooks.EventPreToolUse, guard.CommandTools, guardFor},
+	{hooks.EventPreToolUse, guard.ReadTools, guardFor},
 
 	// Team gates and the scratchpad chain.
 	{hooks.EventSessionStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Startup{Options: pad(c, env)} }},
@@ -99,6 +99,12 @@ var registrations = []registration{
 	// Compaction: a snapshot before, a briefing after.
 	{hooks.EventPreCompact, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Saver{Config: c} }},
 	{hooks.EventSessionStart, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Briefer{Config: c} }},
+}
+
+func guardFor(c config.Config, env project.Env) hooks.Handler {
+	g := guard.New(c.Guard)
+	g.Getenv = env.Getenv
+	return g
 }
 
 func pad(c config.Config, env project.Env) scratchpad.Options {

@@ -42,7 +42,8 @@ func contract(o Options) Report {
 	var file struct {
 		Hooks map[string][]struct {
 			Hooks []struct {
-				Command string `json:"command"`
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -58,7 +59,7 @@ func contract(o Options) Report {
 					continue
 				}
 				n++
-				if !strings.HasPrefix(h.Command, `"${CLAUDE_PLUGIN_ROOT}/`) {
+				if !reachesPluginRoot(h.Command, h.Args != nil) {
 					bad = append(bad, ev)
 				}
 			}
@@ -71,4 +72,15 @@ func contract(o Options) Report {
 	}
 	add(true, "", "%d hookwright hooks reach the binary through \"${CLAUDE_PLUGIN_ROOT}\", which Claude Code sets for plugin hooks", n)
 	return r
+}
+
+// reachesPluginRoot reports whether a hook command starts the binary under
+// "${CLAUDE_PLUGIN_ROOT}": quoted in the shell form, and bare in the exec
+// form ("args" present, 2.1.139+), where no shell splits the path and
+// Claude Code substitutes the variable in place.
+func reachesPluginRoot(command string, exec bool) bool {
+	if exec {
+		return strings.HasPrefix(command, "${CLAUDE_PLUGIN_ROOT}/")
+	}
+	return strings.HasPrefix(command, `"${CLAUDE_PLUGIN_ROOT}/`)
 }

@@ -59,7 +59,7 @@ func TestMain(m *testing.M) {
 //
 // The binary runs through `sh -c` with CLAUDE_PROJECT_DIR set to a fresh
 // project folder, exactly as Claude Code runs a hook, in an environment of
-// PATH and a temporary HOME only. -update rewrites
+// PATH and a temporary HOME only (plus a generous stdin deadline). -update rewrites
 // stdout, stderr and exit.
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
@@ -102,7 +102,10 @@ func runCase(t *testing.T, file string) {
 	// A hermetic environment: PATH and a fresh HOME, nothing inherited, so
 	// running the tests inside a Claude Code session (CLAUDE_*, TMUX_PANE,
 	// AI_AGENT ...) cannot change their result.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "HOOKWRIGHT_BIN=" + binPath, "CLAUDE_PROJECT_DIR=" + project}
+	// The stdin deadline is raised from 1 s: on a loaded machine the pipe
+	// may take longer than that to deliver (a case's own env may lower it).
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "HOOKWRIGHT_BIN=" + binPath,
+		"CLAUDE_PROJECT_DIR=" + project, "HOOKWRIGHT_STDIN_TIMEOUT=10s"}
 	for _, kv := range strings.Split(strings.TrimSpace(string(sec["env"])), "\n") {
 		if kv != "" {
 			cmd.Env = append(cmd.Env, strings.ReplaceAll(kv, "$PROJECT", project))

@@ -104,22 +104,19 @@ func TestTeamsFallback(t *testing.T) {
 			t.Errorf("a %s payload carries team fields: %v", p.str("hook_event_name"), p)
 		}
 	}
-	// TaskCompleted via PostToolUse: when the gate finds alice, its reason
-	// reaches her beside the tool_result, but the update already ran (the
-	// documented difference). It often does not find her: 2.1.33 rewrites
-	// the team config in place (truncate, then write) right as the
-	// teammate's completion lands, the pane lookup reads an empty file and
-	// the gate fails open (TEAMS.md, "A race in the fallback"). So this
-	// outcome is logged, not asserted; the task is completed either way.
+	// TaskCompleted via PostToolUse: the gate finds alice by her pane, and
+	// its reason reaches her beside the tool_result, but the update already
+	// ran (the documented difference). 2.1.33 rewrites the team config in
+	// place (truncate, then write) right as the teammate's completion
+	// lands; the lookup waits the rewrite out (TEAMS.md, "A race in the
+	// fallback"), so the gate must find her every time.
 	refusal := `teammate "alice" of team "core" must leave its deliverables`
 	jsonRefusal := strings.ReplaceAll(refusal, `"`, `\"`)
 	if r, ok := srv.ToolResultFor(8); !ok || !strings.Contains(r.Content, "Status: completed") {
 		t.Errorf("TaskGet after the completion = %+v (found %v), want the task completed (the fallback cannot keep it open)", r, ok)
 	}
-	if laneSaw(srv, teammateMarker, "toolu_hw_0007", "PostToolUse:TaskUpdate hook blocking error", jsonRefusal) && completions(t, project, 2) > 0 {
-		t.Logf("TaskCompleted via PostToolUse found the teammate and blocked after the update")
-	} else {
-		t.Logf("TaskCompleted via PostToolUse did not find the teammate (exits 0: %d); see TEAMS.md", completions(t, project, 0))
+	if !laneSaw(srv, teammateMarker, "toolu_hw_0007", "PostToolUse:TaskUpdate hook blocking error", jsonRefusal) || completions(t, project, 2) == 0 {
+		t.Errorf("TaskCompleted via PostToolUse did not find the teammate (exits 0: %d); see TEAMS.md", completions(t, project, 0))
 	}
 	// TeammateIdle via Stop found alice by her pane and held her, then
 	// next-task handed her task 2 at a fresh idle.

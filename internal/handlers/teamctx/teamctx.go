@@ -191,18 +191,8 @@ func Teams(dir string) ([]Team, error) {
 		default:
 			continue
 		}
-		// Inside the teams folder, without blocking, regular files only.
-		f, info, err := safepath.Open(safepath.Path{Root: dir, Rel: rel})
-		if err != nil {
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(f, maxGC+1))
-		f.Close()
-		if err != nil || len(data) > maxGC {
-			continue
-		}
-		var t Team
-		if json.Unmarshal(data, &t) != nil {
+		t, info, ok := readTeam(safepath.Path{Root: dir, Rel: rel})
+		if !ok {
 			continue
 		}
 		if t.Name == "" {
@@ -212,6 +202,40 @@ func Teams(dir string) ([]Team, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// Claude Code rewrites a team's config in place, and the file is empty for
+// 40-300 ms at each write (seen on 2.1.33; compat/live/TEAMS.md). A config
+// that is empty or does not parse is read again, every rewriteWait, for up
+// to rewriteTries reads, before it is skipped.
+const (
+	rewriteWait  = 50 * time.Millisecond
+	rewriteTries = 9
+)
+
+// readTeam reads one team config: inside the teams folder, without
+// blocking, regular files only, at most maxGC bytes; waiting out an
+// in-place rewrite.
+func readTeam(p safepath.Path) (Team, fs.FileInfo, bool) {
+	for try := 1; ; try++ {
+		f, info, err := safepath.Open(p)
+		if err != nil {
+			return Team{}, nil, false
+		}
+		data, err := io.ReadAll(io.LimitReader(f, maxGC+1))
+		f.Close()
+		if err != nil || len(data) > maxGC {
+			return Team{}, nil, false
+		}
+		var t Team
+		if len(data) > 0 && json.Unmarshal(data, &t) == nil {
+			return t, info, true
+		}
+		if try == rewriteTries {
+			return Team{}, nil, false
+		}
+		time.Sleep(rewriteWait)
+	}
 }
 
 // ByPane returns the team and the teammate that run in tmux pane pane

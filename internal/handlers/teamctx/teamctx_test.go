@@ -167,3 +167,28 @@ func TestByPane(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamsWaitsOutAnInPlaceRewrite: Claude Code 2.1.33 rewrites a team's
+// config.json in place and leaves it empty for 40-300 ms at each write
+// (compat/live/TEAMS.md). A read in that window must not lose the team,
+// or a gate on the fallback path would let a teammate through.
+func TestTeamsWaitsOutAnInPlaceRewrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "core", "config.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, nil, 0o644) // truncated: the rewrite has begun
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(150 * time.Millisecond)
+		os.WriteFile(path, []byte(`{"name":"core","members":[{"agentId":"alice@core","name":"alice","tmuxPaneId":"%5"}]}`), 0o644)
+	}()
+	teams, err := Teams(dir)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if team, mate, ok := ByPane(teams, "%5"); !ok || team != "core" || mate != "alice" {
+		t.Fatalf("Teams during a rewrite = %+v: the team was lost", teams)
+	}
+}

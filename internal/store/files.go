@@ -98,13 +98,8 @@ func jsonFiles(root *os.Root, dir string) ([]fs.FileInfo, error) {
 	return out, nil
 }
 
-// fingerprint is a session file: the recorder's fields, plus a parent PID
-// and terminal where a recorder writes them.
-type fingerprint struct {
-	session.Fingerprint
-	PPID     int64  `json:"ppid"`
-	Terminal string `json:"terminal"`
-}
+// fingerprint is a session file, as the recorder writes it.
+type fingerprint = session.Fingerprint
 
 func (s *Store) syncSessions(ctx context.Context, root *os.Root) error {
 	infos, err := jsonFiles(root, session.Dir)

@@ -71,6 +71,12 @@ type Fingerprint struct {
 	GitHead           string    `json:"git_head,omitempty"`
 	GitBranch         string    `json:"git_branch,omitempty"`
 	HookwrightVersion string    `json:"hookwright_version,omitempty"`
+	// PPID is the process that started the hook: Claude Code itself, or
+	// the shell it ran the command through. Terminal is the terminal the
+	// session runs in, from $TERM_PROGRAM, else $TERM; empty when
+	// headless.
+	PPID     int    `json:"ppid,omitempty"`
+	Terminal string `json:"terminal,omitempty"`
 	// Totals are the session's hook calls, written at SessionEnd.
 	Totals *Totals `json:"totals,omitempty"`
 }
@@ -91,6 +97,8 @@ type Recorder struct {
 	Getenv func(string) string
 	// Now is the clock (main's project.Env); nil reads as the zero time.
 	Now func() time.Time
+	// PPID returns the parent process id; nil means os.Getppid.
+	PPID func() int
 }
 
 // Name names the handler in reports.
@@ -110,6 +118,14 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	}
 	claude := ClaudeVersion(ev.TranscriptPath, getenv)
 	head, branch := GitHead(dir)
+	ppid := os.Getppid
+	if r.PPID != nil {
+		ppid = r.PPID
+	}
+	terminal := getenv("TERM_PROGRAM")
+	if terminal == "" {
+		terminal = getenv("TERM")
+	}
 	err := change(dir, ev.SessionID, func(fp *Fingerprint) {
 		if fp.Started.IsZero() {
 			fp.Started = now
@@ -124,6 +140,7 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		set(&fp.GitHead, head)
 		set(&fp.GitBranch, branch)
 		fp.HookwrightVersion = version
+		fp.PPID, fp.Terminal = ppid(), terminal
 	})
 	if err != nil {
 		return hooks.Result{}, err

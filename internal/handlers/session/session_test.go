@@ -24,7 +24,13 @@ func TestStartEnd(t *testing.T) {
 	now := func() time.Time { return t0 }
 
 	start := &hooks.SessionStart{Common: hooks.Common{SessionID: "abc-1", Cwd: dir, TranscriptPath: transcript, HookEventName: hooks.EventSessionStart}, Source: "startup"}
-	rec := session.Recorder{Dir: dir, Version: "v0.1.0", Getenv: noEnv, Now: now}
+	term := func(k string) string {
+		if k == "TERM" {
+			return "xterm-256color"
+		}
+		return ""
+	}
+	rec := session.Recorder{Dir: dir, Version: "v0.1.0", Getenv: term, Now: now, PPID: func() int { return 4242 }}
 	if _, err := rec.Handle(ctx, start); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +47,7 @@ func TestStartEnd(t *testing.T) {
 	fp := list[0]
 	if fp.ClaudeVersion != "2.1.33" || fp.GitHead[:8] != "01234567" || fp.GitBranch != "main" ||
 		fp.HookwrightVersion != "v0.1.0" || !fp.Started.Equal(t0) || !fp.Ended.Equal(t0.Add(time.Hour)) ||
-		len(fp.Starts) != 1 || fp.EndReason != "other" {
+		len(fp.Starts) != 1 || fp.EndReason != "other" || fp.PPID != 4242 || fp.Terminal != "xterm-256color" {
 		t.Fatalf("fingerprint %+v", fp)
 	}
 }

@@ -42,11 +42,11 @@ type invocation struct {
 // run is the whole program; it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	log := newLogger(stderr, getenv)
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		return runUnnamed(stdin, stdout, stderr, getenv, log)
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintf(stderr, usage, eventList())
-		if len(args) == 0 {
-			return hooks.ExitError
-		}
 		return hooks.ExitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {

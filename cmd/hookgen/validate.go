@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/hookwright/hookwright/schemas"
 	"github.com/urfave/cli/v2"
@@ -113,10 +111,7 @@ func runValidate(o *validateOptions) error {
 }
 
 func (o *validateOptions) read() ([]byte, error) {
-	if o.file == "-" {
-		return io.ReadAll(o.In)
-	}
-	b, err := os.ReadFile(o.file)
+	b, err := readInput(o.file, o.In)
 	if err != nil {
 		return nil, fmt.Errorf("reading the manifest: %w", err)
 	}

@@ -21,7 +21,7 @@ func doctorCommand(e env) *cli.Command {
 		UsageText: "hookgen doctor [--plugin-dir DIR] [--project DIR] [--cc-version V]",
 		Description: `Without --plugin-dir, the hookwright plugin the release runs is inspected:
 the copy in ~/.claude/plugins/cache, or the folder of a folder marketplace,
-which 2.0.30 and 2.1.200+ run in place. Prints one line per check, each problem with its fix; exits 1 when
+which 2.0.30 and 2.1.101+ run in place. Prints one line per check, each problem with its fix; exits 1 when
 there is a problem.
 
    hookgen doctor

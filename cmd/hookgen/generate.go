@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
@@ -85,13 +84,7 @@ func loadSpec(path string, stdin io.Reader) (manifests.Spec, error) {
 	if path == "" {
 		return manifests.Hookwright(), nil
 	}
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(stdin, 16<<20))
-	} else {
-		b, err = os.ReadFile(path)
-	}
+	b, err := readInput(path, stdin)
 	if err != nil {
 		return manifests.Spec{}, fmt.Errorf("reading the spec: %w", err)
 	}

@@ -3,11 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 
-	"github.com/hookwright/hookwright/schemas"
 	"github.com/urfave/cli/v2"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/schemas"
 )
 
 // validateOptions are `hookgen validate`'s flags and argument.
@@ -39,8 +39,14 @@ With --json it prints one JSON array of {"pointer", "message", "severity"}
 objects ("error" or "warning"; [] when clean) on stdout and exits the same
 way; a file that is not JSON is one violation at the root.
 
-   hookgen validate --cc-version 2.0.30 plugin/hooks/hooks.json
-   /hooks/TeammateIdle: event TeammateIdle arrives in Claude Code 2.1.33 (2.1.32 rejects it: ...)`,
+Examples:
+   hookgen validate --cc-version 2.0.30 plugin/hooks/bands/2.1.33.json
+   /hooks/TeammateIdle: event TeammateIdle arrives in Claude Code 2.1.33 (hookgen writes a fallback ...
+   hookgen validate --cc-version 2.1.257 hooks.json    an unknown event: a warning, exit 0
+   hookgen --cc-version 2.1.32 | hookgen validate --cc-version 2.1.32 -
+   hookgen validate --json --cc-version 2.0.30 hooks/hooks.json
+
+` + hwcli.ExitCodesHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to check for (required)", Destination: &o.ccVersion},
 			&cli.BoolFlag{Name: "json", Usage: "print the violations as one JSON array of {pointer, message, severity}", Destination: &o.json},
@@ -113,10 +119,7 @@ func runValidate(o *validateOptions) error {
 }
 
 func (o *validateOptions) read() ([]byte, error) {
-	if o.file == "-" {
-		return io.ReadAll(o.In)
-	}
-	b, err := os.ReadFile(o.file)
+	b, err := readInput(o.file, o.In)
 	if err != nil {
 		return nil, fmt.Errorf("reading the manifest: %w", err)
 	}

@@ -9,6 +9,10 @@
 // quoted shell command before 2.1.139, the exec form ("args", no shell)
 // from 2.1.139.
 //
+// With no arguments and event JSON on stdin, it serves the event the input
+// names in hook_event_name: a release before 2.1.139 that reads a copy a
+// later release switched to the exec form drops "args" (see unnamed.go).
+//
 // It reads the event JSON from stdin, runs the built-in handlers registered
 // for that event, and answers in Claude Code's protocol:
 //

@@ -51,11 +51,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 	}()
 	getenv := project.Getenv(env.Getenv)
 	log := newLogger(stderr, getenv)
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		return runUnnamed(stdin, stdout, stderr, env, log)
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintf(stderr, usage, eventList())
-		if len(args) == 0 {
-			return hooks.ExitError
-		}
 		return hooks.ExitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
@@ -74,6 +74,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 		log.Debug("empty stdin: nothing to do", "event", inv.event)
 		return hooks.ExitOK
 	}
+	return guarded(inv, data, stdout, stderr, env, log)
+}
+
+// guarded serves one event read from stdin under the watchdog, which
+// answers for the call, failing open, if it overruns its deadline; a panic
+// fails open too.
+func guarded(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, log *slog.Logger) (code int) {
+	getenv := project.Getenv(env.Getenv)
 	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
 	dog := arm(deadline, inv.event, inv.band, stdout, stderr, exitProcess)
 	defer dog.disarm()

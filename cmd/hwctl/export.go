@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -73,8 +74,12 @@ func exportCommand(s streams) *cli.Command {
 				if err != nil {
 					return usageError("%v", err)
 				}
+				project := s.projectDir(c)
+				if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
+					return usageError("no project folder at %s (--dir, else $CLAUDE_PROJECT_DIR, else .)", project)
+				}
 				return runExport(c, s, otlpexport.Options{
-					Project: s.projectDir(c), Config: cfg, Follow: c.Bool("follow"),
+					Project: project, Config: cfg, Follow: c.Bool("follow"),
 					RetryFor: c.Duration("retry-for"), Batch: c.Int("batch"),
 					Version: hwcli.Version(version), Log: prefixWriter{s.err, "hwctl export: "},
 				})

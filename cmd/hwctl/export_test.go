@@ -141,3 +141,23 @@ func TestExportOTLPResumesAfterKill(t *testing.T) {
 	}
 	t.Logf("killed at %d records; resumed; %d duplicates", killedAt, dups)
 }
+
+// A --dir that is not a folder (a typo) is a usage error, and nothing is
+// created there: the exporter writes its cursor and lock only inside an
+// existing project.
+func TestExportOTLPMissingProject(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(base, "missing", "proj"), file} {
+		code, out, errs := hwctlEnv(t, nil, "export", "otlp", "--dir", dir)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, dir) {
+			t.Errorf("--dir %s: exit %d, stdout %q, stderr %q; want a one-line usage error naming it", dir, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(base, "missing")); err == nil {
+		t.Errorf("hwctl export otlp created %s", filepath.Join(base, "missing"))
+	}
+}

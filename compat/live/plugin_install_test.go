@@ -55,9 +55,11 @@ func installFromMarketplace(t *testing.T, claude, rel string) (home string) {
 }
 
 // readHooksRE is the loader's line naming the hooks.json it read for
-// the plugin (seen on 2.1.200+): "Read hooks.json for plugin hookwright
-// (enabled=true): <root>/hooks/hooks.json".
-var readHooksRE = regexp.MustCompile(`Read hooks\.json for plugin hookwright[^:\n]*: (.+)/hooks/hooks\.json`)
+// the plugin: "Read hooks.json for plugin hookwright (enabled=true):
+// <root>/hooks/hooks.json" (seen on 2.1.152+), "Loaded hooks from standard
+// location for plugin hookwright: <root>/hooks/hooks.json" (seen on 2.1.105
+// to 2.1.139).
+var readHooksRE = regexp.MustCompile(`(?:Read hooks\.json|Loaded hooks from standard location) for plugin hookwright[^:\n]*: (.+)/hooks/hooks\.json`)
 
 // installedRoot returns the folder the release runs the installed plugin
 // from, as hookgen doctor finds it (internal/doctor.PluginRoot). Where the

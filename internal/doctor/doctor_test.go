@@ -124,7 +124,7 @@ func TestPluginRootFollowsTheRelease(t *testing.T) {
 	cache := filepath.Join(home, ".claude", "plugins", "cache", "hw", "hookwright", "0.1.0")
 	write(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"),
 		`{"version":2,"plugins":{"hookwright@hw":[{"scope":"user","installPath":"`+cache+`"}]}}`)
-	for v, want := range map[string]string{"2.1.25": cache, "2.1.61": cache, "2.1.200": inPlace, "2.1.330": inPlace} {
+	for v, want := range map[string]string{"2.1.25": cache, "2.1.61": cache, "2.1.100": cache, "2.1.101": inPlace, "2.1.139": inPlace, "2.1.200": inPlace, "2.1.330": inPlace} {
 		if root, how := PluginRoot(home, semver.MustParse(v)); root != want {
 			t.Errorf("%s: PluginRoot = %q (%s), want %q", v, root, how, want)
 		}

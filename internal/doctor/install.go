@@ -11,14 +11,16 @@ import (
 
 // In-place runs, as seen on real releases: a plugin installed from a
 // folder marketplace is run from that folder by 2.0.30 (which writes no
-// installed_plugins.json) and by 2.1.200, 2.1.257 and 2.1.330 (whose
-// debug log reads "Read hooks.json for plugin <name> …: <folder>/plugin/
-// hooks/hooks.json", although installed_plugins.json names a cache copy);
-// 2.1.25, 2.1.33, 2.1.61 and 2.1.100 run the copy in
-// ~/.claude/plugins/cache that installed_plugins.json names. Releases
-// between 2.1.100 and 2.1.200 were not observed; the copy is assumed.
+// installed_plugins.json) and from 2.1.101 on (seen on 2.1.101, 2.1.104,
+// 2.1.105, 2.1.116, 2.1.118, 2.1.139, 2.1.152, 2.1.200, 2.1.219, 2.1.257
+// and 2.1.330: the debug log reads "Loaded hooks from standard location for
+// plugin <name>: <folder>/plugin/hooks/hooks.json", from 2.1.152 "Read
+// hooks.json for plugin <name> …: …", although installed_plugins.json
+// names a cache copy); 2.1.25, 2.1.33, 2.1.61 and 2.1.100 run the copy in
+// ~/.claude/plugins/cache that installed_plugins.json names
+// (compat/live TestDoctorFindsTheFolderMarketplacePlugin).
 var (
-	inPlaceFrom   = semver.MustParse("2.1.200")
+	inPlaceFrom   = semver.MustParse("2.1.101")
 	pluginsFolder = filepath.Join(".claude", "plugins")
 )
 

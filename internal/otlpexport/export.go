@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"time"
 
@@ -87,6 +88,9 @@ func Export(ctx context.Context, o Options) (Stats, error) {
 	var st Stats
 	if o.Config.Endpoint == nil {
 		return st, errors.New("otlp export: no endpoint (use ConfigFromEnv)")
+	}
+	if fi, err := os.Stat(o.Project); err != nil || !fi.IsDir() {
+		return st, fmt.Errorf("otlp export: no project folder at %s", o.Project)
 	}
 	unlock, err := lock(o.Project)
 	if err != nil {

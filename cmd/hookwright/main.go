@@ -51,6 +51,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // memoryLimit is the soft heap limit: far above what a call needs (stdin
@@ -60,6 +61,9 @@ const memoryLimit = 512 << 20
 
 func main() {
 	debug.SetMemoryLimit(memoryLimit)
+	// One call opens the project for the config, the journal and state
+	// files: open each root folder once, not once per file.
+	safepath.KeepRoots = true
 	env := project.Env{Getenv: os.Getenv, Now: time.Now, Home: os.UserHomeDir}
 	os.Exit(run(os.Args[1:], stdin(), os.Stdout, os.Stderr, env))
 }

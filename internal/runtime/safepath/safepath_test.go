@@ -115,3 +115,31 @@ func TestAppendRefusesLinksAndPipes(t *testing.T) {
 		t.Fatalf("Append wrote %q", data)
 	}
 }
+
+// The hook runtime turns KeepRoots on: a kept root must refuse exactly what
+// a fresh one does, and be opened once per folder.
+func TestKeptRootsConfineAlike(t *testing.T) {
+	KeepRoots = true
+	t.Cleanup(func() {
+		KeepRoots = false
+		keptMu.Lock()
+		for _, r := range kept {
+			r.Close()
+		}
+		kept = nil
+		keptMu.Unlock()
+	})
+	t.Run("opens", TestOpensRefuseWhatCouldHurt)
+	t.Run("append", TestAppendRefusesLinksAndPipes)
+	root := t.TempDir()
+	if err := Append(Path{Root: root, Rel: "log"}, []byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	first := kept[root]
+	if data, err := ReadFile(Path{Root: root, Rel: "log"}, 10); err != nil || string(data) != "x\n" {
+		t.Fatalf("ReadFile through a kept root: %q %v", data, err)
+	}
+	if first == nil || kept[root] != first {
+		t.Fatalf("the root was not kept: %v then %v", first, kept[root])
+	}
+}

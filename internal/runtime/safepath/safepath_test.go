@@ -2,6 +2,7 @@ package safepath
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,5 +142,20 @@ func TestKeptRootsConfineAlike(t *testing.T) {
 	}
 	if first == nil || kept[root] != first {
 		t.Fatalf("the root was not kept: %v then %v", first, kept[root])
+	}
+}
+
+// A failed open names the file and the cause, as "<path>: <cause>", and
+// still answers errors.Is for the cause (wrap builds it without fmt).
+func TestErrorNamesPathAndCause(t *testing.T) {
+	root := t.TempDir()
+	_, err := ReadFile(Path{Root: root, Rel: filepath.Join(".hookwright", "config.json")}, 10)
+	want := filepath.Join(root, ".hookwright", "config.json") + ": no such file or directory"
+	if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("err = %v, want %q wrapping fs.ErrNotExist", err, want)
+	}
+	if err := Append(Path{Root: filepath.Join(root, "missing"), Rel: "log"}, nil); err == nil || !errors.Is(err, fs.ErrNotExist) ||
+		!strings.HasPrefix(err.Error(), filepath.Join(root, "missing", "log")+": ") {
+		t.Fatalf("Append under a missing root: %v", err)
 	}
 }

@@ -55,6 +55,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // memoryLimit is the soft heap limit: far above what a call needs (stdin
@@ -63,7 +64,30 @@ import (
 const memoryLimit = 512 << 20
 
 func main() {
+	growStack(len(os.Args))
 	debug.SetMemoryLimit(memoryLimit)
+	// One call opens the project for the config, the journal and state
+	// files: open each root folder once, not once per file.
+	safepath.KeepRoots = true
 	env := project.Env{Getenv: os.Getenv, Now: time.Now, Home: os.UserHomeDir}
 	os.Exit(run(os.Args[1:], stdin(), os.Stdout, os.Stderr, env))
+}
+
+// stackReserve is the stack frame growStack takes: enough that the main
+// goroutine's stack, grown once to hold it, covers a whole hook call.
+const stackReserve = 16 << 10
+
+// growStack grows the main goroutine's stack once, while it holds only a
+// few frames, to the size a hook call needs (decoding the input, the
+// guard's parser). Left to grow on demand, the stack is copied two or
+// three times from deep inside encoding/json, and every copy walks and
+// adjusts each frame on it: about 60k instructions (callgrind, PreToolUse
+// Bash) and 40 us of a 1.6 ms call (hookbench). Using n keeps the compiler
+// from folding the array away.
+//
+//go:noinline
+func growStack(n int) byte {
+	var buf [stackReserve]byte
+	buf[n%len(buf)] = byte(n)
+	return buf[(n*7)%len(buf)]
 }

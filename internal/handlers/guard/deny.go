@@ -3,7 +3,6 @@ package guard
 import (
 	"sort"
 	"strings"
-	"sync"
 )
 
 // matcher finds any of many substrings in one pass (Aho-Corasick), so the
@@ -158,25 +157,27 @@ func (g *Guard) denyMatch(cmd string) (string, bool) {
 	return g.deny.find(cmd)
 }
 
-// prefilter words: programs and path names that make the guard parse a
-// command. A command with none of them (after quotes and backslashes are
-// dropped, in lower case) cannot match a rule.
-var guardedWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`rm rmdir unlink git find chmod chown chgrp dd shred wipefs mke2fs newfs
-		curl wget fetch http xh aria2c nc ncat socat sh bash zsh dash ksh mksh ash fish rbash yash posh eval exec
-		source xargs su sudo doas env watch command builtin nohup timeout nice time stdbuf ionice setsid
-		tee cp mv install ln rsync scp sftp tar zip gzip 7z sed awk gawk perl ruby irb php node nodejs bun deno
-		crontab gpg gpg2 openssl security cat less more head tail base64 base32 xxd od hexdump strings nl tac
-		bat batcat grep egrep fgrep rg ag ack sort uniq cut diff cmp vim vi nano emacs code jq yq
-		ls stat test file du tree .ssh .aws gcloud .azure .gnupg .kube .docker .claude .netrc _netrc
-		.git-credentials .npmrc .pypirc .vault-token authorized_keys authorized_keys2 .profile .git hooks
-		cron systemd launchagents launchdaemons autostart environ shadow gshadow sudoers .pgpass .my.cnf
-		.htpasswd keychains .password-store keyrings hosts.yml .gitconfig profile.d dev`) {
-		m[w] = true
+// guardedWord reports whether t is a prefilter word: a program or path
+// name that makes the guard parse a command. A command with none of them
+// (after quotes and backslashes are dropped, in lower case) cannot match a
+// rule. A switch, not a map: the compiler builds the lookup, so a call
+// pays no table construction at run time.
+func guardedWord(t string) bool {
+	switch t {
+	case "rm", "rmdir", "unlink", "git", "find", "chmod", "chown", "chgrp", "dd", "shred", "wipefs", "mke2fs", "newfs",
+		"curl", "wget", "fetch", "http", "xh", "aria2c", "nc", "ncat", "socat", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash", "yash", "posh", "eval", "exec",
+		"source", "xargs", "su", "sudo", "doas", "env", "watch", "command", "builtin", "nohup", "timeout", "nice", "time", "stdbuf", "ionice", "setsid",
+		"tee", "cp", "mv", "install", "ln", "rsync", "scp", "sftp", "tar", "zip", "gzip", "7z", "sed", "awk", "gawk", "perl", "ruby", "irb", "php", "node", "nodejs", "bun", "deno",
+		"crontab", "gpg", "gpg2", "openssl", "security", "cat", "less", "more", "head", "tail", "base64", "base32", "xxd", "od", "hexdump", "strings", "nl", "tac",
+		"bat", "batcat", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sort", "uniq", "cut", "diff", "cmp", "vim", "vi", "nano", "emacs", "code", "jq", "yq",
+		"ls", "stat", "test", "file", "du", "tree", ".ssh", ".aws", "gcloud", ".azure", ".gnupg", ".kube", ".docker", ".claude", ".netrc", "_netrc",
+		".git-credentials", ".npmrc", ".pypirc", ".vault-token", "authorized_keys", "authorized_keys2", ".profile", ".git", "hooks",
+		"cron", "systemd", "launchagents", "launchdaemons", "autostart", "environ", "shadow", "gshadow", "sudoers", ".pgpass", ".my.cnf",
+		".htpasswd", "keychains", ".password-store", "keyrings", "hosts.yml", ".gitconfig", "profile.d", "dev":
+		return true
 	}
-	return m
-})
+	return false
+}
 
 // needsParse is the keyword prefilter.
 func (g *Guard) needsParse(cmd string) bool {
@@ -225,7 +226,7 @@ func (g *Guard) guardedToken(raw string) bool {
 		b = append(b, c)
 	}
 	t := string(b)
-	if guardedWords()[t] || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
+	if guardedWord(t) || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
 		return true
 	}
 	for _, p := range guardedPrefixes {
@@ -249,7 +250,7 @@ var (
 // names reports whether a program or path word is one the project's
 // config added (a command rule's program, a word of a secret glob).
 func (g *Guard) names(t string) bool {
-	if guardedWords()[t] {
+	if guardedWord(t) {
 		return true
 	}
 	for _, r := range g.Config.Commands {

@@ -588,3 +588,29 @@ func TestSymlinksAreResolved(t *testing.T) {
 		t.Errorf("Bash through a symlink: %s %s", r.Decision, r.Rule)
 	}
 }
+
+// The prefilter's word list, as it was a map built at first use: the
+// switch that replaced it (guardedWord) must accept every word and nothing
+// the list lacks.
+func TestGuardedWordIsTheList(t *testing.T) {
+	list := strings.Fields(`rm rmdir unlink git find chmod chown chgrp dd shred wipefs mke2fs newfs
+		curl wget fetch http xh aria2c nc ncat socat sh bash zsh dash ksh mksh ash fish rbash yash posh eval exec
+		source xargs su sudo doas env watch command builtin nohup timeout nice time stdbuf ionice setsid
+		tee cp mv install ln rsync scp sftp tar zip gzip 7z sed awk gawk perl ruby irb php node nodejs bun deno
+		crontab gpg gpg2 openssl security cat less more head tail base64 base32 xxd od hexdump strings nl tac
+		bat batcat grep egrep fgrep rg ag ack sort uniq cut diff cmp vim vi nano emacs code jq yq
+		ls stat test file du tree .ssh .aws gcloud .azure .gnupg .kube .docker .claude .netrc _netrc
+		.git-credentials .npmrc .pypirc .vault-token authorized_keys authorized_keys2 .profile .git hooks
+		cron systemd launchagents launchdaemons autostart environ shadow gshadow sudoers .pgpass .my.cnf
+		.htpasswd keychains .password-store keyrings hosts.yml .gitconfig profile.d dev`)
+	for _, w := range list {
+		if !guardedWord(w) {
+			t.Errorf("guardedWord(%q) = false, want true", w)
+		}
+	}
+	for _, w := range []string{"", "echo", "printf", "l", "lss", "rm2", "RM", ".sshx", "go", "make", "npm", "python3x"} {
+		if guardedWord(w) {
+			t.Errorf("guardedWord(%q) = true, want false", w)
+		}
+	}
+}

@@ -421,10 +421,23 @@ func wrap(p Path, err error) error {
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", p, pe.Err)
+		err = pe.Err
 	}
-	return fmt.Errorf("%s: %w", p, err)
+	return &pathError{p, err}
 }
+
+// pathError is err about p, reading "<p>: <err>" as fmt.Errorf("%s: %w")
+// would. It is built without package fmt: a missing file (the config of
+// most projects) is an error on every hook call, and the message is only
+// formatted when someone reads it.
+type pathError struct {
+	p   Path
+	err error
+}
+
+func (e *pathError) Error() string { return e.p.String() + ": " + e.err.Error() }
+
+func (e *pathError) Unwrap() error { return e.err }
 
 func wrapIf(p Path, err error) error {
 	if err == nil {
@@ -435,7 +448,10 @@ func wrapIf(p Path, err error) error {
 
 // escapes reports whether err is os.Root refusing a path that leaves it.
 func escapes(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return false // a missing file, the usual case, escapes nothing
+	}
+	return strings.Contains(err.Error(), "path escapes from parent")
 }
 
 func kind(m fs.FileMode) string {

@@ -2,6 +2,7 @@ package safepath
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,48 @@ func TestAppendRefusesLinksAndPipes(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, "a", "b", "log")); string(data) != "x\n" {
 		t.Fatalf("Append wrote %q", data)
+	}
+}
+
+// The hook runtime turns KeepRoots on: a kept root must refuse exactly what
+// a fresh one does, and be opened once per folder.
+func TestKeptRootsConfineAlike(t *testing.T) {
+	KeepRoots = true
+	t.Cleanup(func() {
+		KeepRoots = false
+		keptMu.Lock()
+		for _, r := range kept {
+			r.Close()
+		}
+		kept = nil
+		keptMu.Unlock()
+	})
+	t.Run("opens", TestOpensRefuseWhatCouldHurt)
+	t.Run("append", TestAppendRefusesLinksAndPipes)
+	root := t.TempDir()
+	if err := Append(Path{Root: root, Rel: "log"}, []byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	first := kept[root]
+	if data, err := ReadFile(Path{Root: root, Rel: "log"}, 10); err != nil || string(data) != "x\n" {
+		t.Fatalf("ReadFile through a kept root: %q %v", data, err)
+	}
+	if first == nil || kept[root] != first {
+		t.Fatalf("the root was not kept: %v then %v", first, kept[root])
+	}
+}
+
+// A failed open names the file and the cause, as "<path>: <cause>", and
+// still answers errors.Is for the cause (wrap builds it without fmt).
+func TestErrorNamesPathAndCause(t *testing.T) {
+	root := t.TempDir()
+	_, err := ReadFile(Path{Root: root, Rel: filepath.Join(".hookwright", "config.json")}, 10)
+	want := filepath.Join(root, ".hookwright", "config.json") + ": no such file or directory"
+	if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("err = %v, want %q wrapping fs.ErrNotExist", err, want)
+	}
+	if err := Append(Path{Root: filepath.Join(root, "missing"), Rel: "log"}, nil); err == nil || !errors.Is(err, fs.ErrNotExist) ||
+		!strings.HasPrefix(err.Error(), filepath.Join(root, "missing", "log")+": ") {
+		t.Fatalf("Append under a missing root: %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -74,9 +73,9 @@ func exportCommand(s streams) *cli.Command {
 				if err != nil {
 					return usageError("%v", err)
 				}
-				project := s.projectDir(c)
-				if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
-					return usageError("no project folder at %s (--dir, else $CLAUDE_PROJECT_DIR, else .)", project)
+				project, err := s.project(c)
+				if err != nil {
+					return err
 				}
 				return runExport(c, s, otlpexport.Options{
 					Project: project, Config: cfg, Follow: c.Bool("follow"),

@@ -161,3 +161,20 @@ func TestExportOTLPMissingProject(t *testing.T) {
 		t.Errorf("hwctl export otlp created %s", filepath.Join(base, "missing"))
 	}
 }
+
+// log and events, like export otlp, take a --dir that is not a folder as a
+// one-line usage error and create nothing, rather than printing an empty
+// table for a typo.
+func TestReadersRefuseAMissingProject(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "missing", "proj")
+	for _, args := range [][]string{{"log", "--dir", dir}, {"events", "--dir", dir}, {"--dir", dir, "events"}, {"sessions", "--dir", dir}} {
+		code, out, errs := hwctlEnv(t, nil, args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, dir) {
+			t.Errorf("hwctl %v: exit %d, stdout %q, stderr %q; want a one-line usage error naming it", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(base, "missing")); err == nil {
+		t.Errorf("created %s", filepath.Join(base, "missing"))
+	}
+}

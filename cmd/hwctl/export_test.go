@@ -178,3 +178,35 @@ func TestReadersRefuseAMissingProject(t *testing.T) {
 		t.Errorf("created %s", filepath.Join(base, "missing"))
 	}
 }
+
+// With the collector down, export otlp retries for the whole of
+// --retry-for (not a fraction of it, as when it gave up once the next
+// backoff would overrun the budget) and then says why in exactly one line;
+// --verbose adds the line that says the outage started.
+func TestExportOTLPHonoursRetryFor(t *testing.T) {
+	dir := t.TempDir()
+	if err := journal.Append(dir, journal.Entry{Time: time.Now(), Session: "s1", Event: "PreToolUse", Tool: "Bash"}); err != nil {
+		t.Fatal(err)
+	}
+	addr := otlptest.FreeAddr(t)
+	vars := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://" + addr, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}
+	budget := time.Second
+	for _, verbose := range []bool{false, true} {
+		args := []string{"export", "otlp", "--dir", dir, "--retry-for", budget.String()}
+		want := 1
+		if verbose {
+			args, want = append(args, "--verbose"), 2
+		}
+		start := time.Now()
+		code, out, errs := hwctlEnv(t, vars, args...)
+		took := time.Since(start)
+		// A lower bound only: retrying for less than the budget asked for is the bug.
+		if took < budget {
+			t.Errorf("%v: gave up after %s of a %s budget", args, took, budget)
+		}
+		lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+		if code != hwcli.ExitFailure || out != "" || len(lines) != want || !strings.Contains(lines[want-1], "unreachable") || !strings.Contains(lines[want-1], "retried for 1s") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d line(s), the last the reason", args, code, out, errs, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -101,6 +102,16 @@ func (s streams) projectDir(c *cli.Context) string {
 		return d
 	}
 	return "."
+}
+
+// project is [streams.projectDir] when it names a folder; anything else (a
+// typo, a file) is a one-line usage error naming it, and nothing is created.
+func (s streams) project(c *cli.Context) (string, error) {
+	dir := s.projectDir(c)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", usageError("no project folder at %s (--dir, else $CLAUDE_PROJECT_DIR, else .)", dir)
+	}
+	return dir, nil
 }
 
 func (s streams) printJSON(v any) error {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -33,7 +32,8 @@ Nothing lost, nothing twice: .hookwright/export/otlp.json remembers, per
 journal file, how far the collector accepted; a run ships only what is new and
 resumes where a crashed run stopped. While the collector is down the batch in
 hand is retried with backoff (--follow: until it is back; otherwise for
---retry-for, then exit 3 with the reason; the next run ships everything). A
+--retry-for, then exit 3 with the reason in one line, --verbose adding one
+when the outage starts; the next run ships everything). A
 record the collector rejects (HTTP 4xx, grpc InvalidArgument) is reported and
 skipped, and counted. Each record carries hookwright.record_id
 ("<file>:<offset>") for a backend to drop duplicates. The attribute names are
@@ -62,6 +62,7 @@ func exportCommand(s streams) *cli.Command {
 				&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep shipping new entries until interrupted, retrying through outages"},
 				&cli.DurationFlag{Name: "retry-for", Value: 10 * time.Second, Usage: "without --follow: how long to retry an unreachable collector before failing"},
 				&cli.IntFlag{Name: "batch", Value: 512, Usage: "journal lines per request"},
+				&cli.BoolFlag{Name: "verbose", Usage: "without --follow: also say when an outage starts, before the final reason"},
 			},
 			Action: func(c *cli.Context) error {
 				if c.NArg() > 0 {
@@ -74,13 +75,13 @@ func exportCommand(s streams) *cli.Command {
 				if err != nil {
 					return usageError("%v", err)
 				}
-				project := s.projectDir(c)
-				if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
-					return usageError("no project folder at %s (--dir, else $CLAUDE_PROJECT_DIR, else .)", project)
+				project, err := s.project(c)
+				if err != nil {
+					return err
 				}
 				return runExport(c, s, otlpexport.Options{
 					Project: project, Config: cfg, Follow: c.Bool("follow"),
-					RetryFor: c.Duration("retry-for"), Batch: c.Int("batch"),
+					RetryFor: c.Duration("retry-for"), Batch: c.Int("batch"), Verbose: c.Bool("verbose"),
 					Version: hwcli.Version(version), Log: prefixWriter{s.err, "hwctl export: "},
 				})
 			},

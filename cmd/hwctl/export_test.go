@@ -161,3 +161,52 @@ func TestExportOTLPMissingProject(t *testing.T) {
 		t.Errorf("hwctl export otlp created %s", filepath.Join(base, "missing"))
 	}
 }
+
+// log and events, like export otlp, take a --dir that is not a folder as a
+// one-line usage error and create nothing, rather than printing an empty
+// table for a typo.
+func TestReadersRefuseAMissingProject(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "missing", "proj")
+	for _, args := range [][]string{{"log", "--dir", dir}, {"events", "--dir", dir}, {"--dir", dir, "events"}, {"sessions", "--dir", dir}} {
+		code, out, errs := hwctlEnv(t, nil, args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, dir) {
+			t.Errorf("hwctl %v: exit %d, stdout %q, stderr %q; want a one-line usage error naming it", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(base, "missing")); err == nil {
+		t.Errorf("created %s", filepath.Join(base, "missing"))
+	}
+}
+
+// With the collector down, export otlp retries for the whole of
+// --retry-for (not a fraction of it, as when it gave up once the next
+// backoff would overrun the budget) and then says why in exactly one line;
+// --verbose adds the line that says the outage started.
+func TestExportOTLPHonoursRetryFor(t *testing.T) {
+	dir := t.TempDir()
+	if err := journal.Append(dir, journal.Entry{Time: time.Now(), Session: "s1", Event: "PreToolUse", Tool: "Bash"}); err != nil {
+		t.Fatal(err)
+	}
+	addr := otlptest.FreeAddr(t)
+	vars := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://" + addr, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}
+	budget := time.Second
+	for _, verbose := range []bool{false, true} {
+		args := []string{"export", "otlp", "--dir", dir, "--retry-for", budget.String()}
+		want := 1
+		if verbose {
+			args, want = append(args, "--verbose"), 2
+		}
+		start := time.Now()
+		code, out, errs := hwctlEnv(t, vars, args...)
+		took := time.Since(start)
+		// A lower bound only: retrying for less than the budget asked for is the bug.
+		if took < budget {
+			t.Errorf("%v: gave up after %s of a %s budget", args, took, budget)
+		}
+		lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+		if code != hwcli.ExitFailure || out != "" || len(lines) != want || !strings.Contains(lines[want-1], "unreachable") || !strings.Contains(lines[want-1], "retried for 1s") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d line(s), the last the reason", args, code, out, errs, want)
+		}
+	}
+}

@@ -79,7 +79,11 @@ func logCommand(s streams) *cli.Command {
 			&cli.DurationFlag{Name: "interval", Value: 500 * time.Millisecond, Usage: "poll interval with --follow"},
 		},
 		Action: func(c *cli.Context) error {
-			t := newTailer(s.projectDir(c), c.Int("n"))
+			dir, err := s.project(c)
+			if err != nil {
+				return err
+			}
+			t := newTailer(dir, c.Int("n"))
 			if err := t.poll(nil); err != nil {
 				return err
 			}

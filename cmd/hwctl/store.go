@@ -17,7 +17,11 @@ import (
 
 // openStore opens the project's store and adds what the journal gained.
 func (s streams) openStore(c *cli.Context) (*store.Store, error) {
-	st, err := store.Open(c.Context, s.projectDir(c))
+	dir, err := s.project(c)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(c.Context, dir)
 	if err != nil {
 		return nil, err
 	}

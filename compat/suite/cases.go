@@ -606,9 +606,9 @@ var pluginKeys = map[string]bool{
 var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 func (s *Session) pluginJSON() (map[string]any, error) {
-	raw, err := os.ReadFile(filepath.Join(s.plugin.Dir, ".claude-plugin", "plugin.json"))
+	raw, err := readPluginFile(s.plugin.Dir, filepath.Join(".claude-plugin", "plugin.json"))
 	if err != nil {
-		return nil, fmt.Errorf(".claude-plugin/plugin.json: %w", errors.Unwrap(err))
+		return nil, err
 	}
 	doc, err := decodeStrict(raw)
 	if err != nil {
@@ -712,7 +712,7 @@ func reg03(_ context.Context, s *Session) (string, error) {
 	if !ok {
 		return "", skip("no .claude-plugin/marketplace.json in the plugin folder or its parent")
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := readPluginFile(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return "", fmt.Errorf("marketplace: %w", err)
 	}

@@ -170,7 +170,7 @@ func checkProgram(path, rel string) []string {
 // launcher chooses from. A script whose siblings are missing altogether is
 // recognised by naming the pattern in its text.
 func launcherSiblings(path string) []string {
-	data, err := os.ReadFile(path)
+	data, err := readPluginFile(filepath.Dir(path), filepath.Base(path))
 	if err != nil || !strings.HasPrefix(string(data), "#!") {
 		return nil
 	}
@@ -202,7 +202,7 @@ func simulateLauncher(path string, siblings []string, pl platform) (picked, out 
 			return "", "", err
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := readPluginFile(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return "", "", err
 	}

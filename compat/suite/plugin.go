@@ -15,6 +15,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -72,7 +73,7 @@ func (h Handler) Via() (via, canonical string) {
 
 // readManifest reads and decodes path (relative to dir), written for band.
 func readManifest(dir, path string, band *semver.Version) (*Manifest, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, path))
+	raw, err := readPluginFile(dir, path)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +83,21 @@ func readManifest(dir, path string, band *semver.Version) (*Manifest, error) {
 		m.Events, m.Handlers = walkHooks(m.Doc)
 	}
 	return m, nil
+}
+
+// maxPluginFile caps every plugin file the suite reads: a manifest, a
+// plugin.json or a launcher script is a few KiB.
+const maxPluginFile = 16 << 20
+
+// readPluginFile reads rel inside the plugin folder dir: opened without
+// blocking, a regular file only, at most maxPluginFile bytes, never outside
+// dir. A named pipe or a device is an error naming the file, not a hang.
+func readPluginFile(dir, rel string) ([]byte, error) {
+	p, err := safepath.In(dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	return safepath.ReadFile(p, maxPluginFile)
 }
 
 // decodeStrict decodes one JSON object and refuses what JSON.parse would

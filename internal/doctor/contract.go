@@ -35,7 +35,7 @@ func contract(o Options) Report {
 		add(false, "reinstall the plugin", "%s has no .claude-plugin/plugin.json, so it does not run as a plugin", o.PluginRoot)
 		return r
 	}
-	data, err := os.ReadFile(filepath.Join(o.PluginRoot, "hooks", "hooks.json"))
+	data, err := readPluginFile(o.PluginRoot, filepath.Join("hooks", "hooks.json"))
 	if err != nil {
 		return r // the manifest finding already says so
 	}

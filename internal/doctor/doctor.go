@@ -22,6 +22,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/native"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/schemas"
 )
 
@@ -136,7 +137,7 @@ func plugin(o Options) Report {
 		add("plugin", true, "", "%s (%s)", root, o.PluginHow)
 	}
 	hooksPath := filepath.Join(root, "hooks", "hooks.json")
-	data, err := os.ReadFile(hooksPath)
+	data, err := readPluginFile(root, filepath.Join("hooks", "hooks.json"))
 	switch {
 	case err != nil:
 		add("manifest", false, "reinstall the plugin", "%v", err)
@@ -197,7 +198,7 @@ func plugin(o Options) Report {
 	}
 	got := strings.TrimSpace(string(out))
 	var meta struct{ Version string }
-	if b, err := os.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil {
+	if b, err := readPluginFile(root, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
 		_ = json.Unmarshal(b, &meta)
 	}
 	if meta.Version != "" && got != "hookwright "+meta.Version {
@@ -292,4 +293,15 @@ func errString(err error) string {
 		return ""
 	}
 	return " " + err.Error()
+}
+
+// maxPluginFile caps every plugin file doctor reads: a manifest or a
+// plugin.json is a few KiB.
+const maxPluginFile = 16 << 20
+
+// readPluginFile reads rel inside the plugin folder root: opened without
+// blocking, a regular file only, at most maxPluginFile bytes, never outside
+// root. A named pipe or a device is an error naming the file, not a hang.
+func readPluginFile(root, rel string) ([]byte, error) {
+	return safepath.ReadFile(safepath.Path{Root: root, Rel: rel}, maxPluginFile)
 }

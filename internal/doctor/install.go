@@ -107,7 +107,7 @@ func marketplaceFolder(home, market string) string {
 
 // pluginSource resolves the hookwright entry of loc's marketplace.json.
 func pluginSource(loc string) string {
-	data, err := os.ReadFile(filepath.Join(loc, ".claude-plugin", "marketplace.json"))
+	data, err := readPluginFile(loc, filepath.Join(".claude-plugin", "marketplace.json"))
 	if err != nil {
 		return ""
 	}

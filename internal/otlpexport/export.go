@@ -66,8 +66,11 @@ type Options struct {
 	// not name one.
 	Version string
 	// Log receives one line per notable event: rejected records, an outage
-	// starting and ending. Nil discards them.
+	// starting and ending (with Follow or Verbose). Nil discards them.
 	Log io.Writer
+	// Verbose also reports an outage as it starts in a run without Follow,
+	// whose failure otherwise says all in one error once RetryFor is spent.
+	Verbose bool
 }
 
 // Stats count what a run did.
@@ -229,16 +232,25 @@ func (x *run) ship(ctx context.Context, recs []sdklog.Record, lines []journaltai
 		if since.IsZero() {
 			since = time.Now()
 		}
-		if !x.o.Follow && time.Since(since)+delay > x.o.RetryFor {
-			return fmt.Errorf("collector at %s (%s) unreachable: %s; nothing lost: the next run ships from %s",
-				x.o.Config.Endpoint.Redacted(), x.o.Config.Protocol, oneLine(err.Error()), lines[0].ID())
+		left := x.o.RetryFor - time.Since(since)
+		if !x.o.Follow && left <= 0 {
+			retried := ""
+			if x.o.RetryFor > 0 {
+				retried = "; retried for " + x.o.RetryFor.String()
+			}
+			return fmt.Errorf("collector at %s (%s) unreachable: %s%s; nothing lost: the next run ships from %s",
+				x.o.Config.Endpoint.Redacted(), x.o.Config.Protocol, oneLine(err.Error()), retried, lines[0].ID())
 		}
-		if !x.down {
+		if !x.down && (x.o.Follow || x.o.Verbose) {
 			x.down = true
 			fmt.Fprintf(x.o.Log, "collector at %s unreachable: %s; retrying with backoff from %s\n",
 				x.o.Config.Endpoint.Redacted(), oneLine(err.Error()), lines[0].ID())
 		}
-		if err := sleep(ctx, delay/2+rand.N(delay/2+1)); err != nil {
+		wait := delay/2 + rand.N(delay/2+1)
+		if !x.o.Follow {
+			wait = min(wait, left) // the last try falls at the end of the budget, not before it
+		}
+		if err := sleep(ctx, wait); err != nil {
 			return err
 		}
 		delay = min(delay*2, x.o.MaxBackoff)

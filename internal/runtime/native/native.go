@@ -91,6 +91,7 @@ import (
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // NativeSince is the first release that fires TeammateIdle and
@@ -332,11 +333,15 @@ func shippedBands(root string) ([]band, error) {
 	return out, nil
 }
 
+// maxManifest caps a hooks.json or band file read to compare manifests: a
+// real one is a few KiB.
+const maxManifest = 16 << 20
+
 // installedBand finds the band file equal to the installed manifest, in
 // the launcher form or the direct form for platform.
 func installedBand(installed []byte, bands []band, platform string) (band, bool) {
 	for _, b := range bands {
-		data, err := os.ReadFile(b.path)
+		data, err := safepath.ReadFileAt(b.path, maxManifest)
 		if err == nil && (bytes.Equal(data, installed) || bytes.Equal(Direct(data, platform), installed)) {
 			return b, true
 		}
@@ -348,7 +353,7 @@ func installedBand(installed []byte, bands []band, platform string) (band, bool)
 // hooks/hooks.json is a copy of, and whether that copy calls the platform
 // binary directly; ok is false when it is none of them.
 func InstalledBand(root string) (edge Release, direct, ok bool) {
-	installed, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
+	installed, err := safepath.ReadFile(safepath.Path{Root: root, Rel: filepath.Join("hooks", "hooks.json")}, maxManifest)
 	if err != nil {
 		return Release{}, false, false
 	}
@@ -357,7 +362,7 @@ func InstalledBand(root string) (edge Release, direct, ok bool) {
 	if !ok {
 		return Release{}, false, false
 	}
-	raw, _ := os.ReadFile(b.path)
+	raw, _ := safepath.ReadFileAt(b.path, maxManifest)
 	return b.edge, !bytes.Equal(raw, installed), true
 }
 

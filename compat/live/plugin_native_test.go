@@ -45,7 +45,9 @@ func cloneRelease(t *testing.T) string {
 // releases that run it in place (2.1.257, and the latest). After one
 // session the installed hooks.json is the band of the release, calling the
 // platform binary directly (with no shell on the exec-form bands); the
-// next session loads it whole and the guard still blocks. hookgen doctor's
+// next session loads it whole and the guard still blocks. The session
+// marker is inside the plugin, and nothing is under the user cache.
+// hookgen doctor's
 // idea of where the plugin runs from is checked against the loader's.
 func TestPluginSwitchesOnEveryInstallPath(t *testing.T) {
 	Available(t)
@@ -63,6 +65,16 @@ func TestPluginSwitchesOnEveryInstallPath(t *testing.T) {
 			hooksPath := filepath.Join(root, "hooks", "hooks.json")
 			if got := readFileT(t, hooksPath); got != directBand(t, root, c.band) {
 				t.Fatalf("after one session on %s, %s is not band %s calling the binary directly:\n%s", c.release, hooksPath, c.band, got)
+			}
+			// The once-per-session marker lives inside the plugin, next to
+			// hooks.json; nothing goes to the user cache (XDG_CACHE_HOME is
+			// <home>/.cache in these sessions).
+			marker := filepath.Join(root, filepath.FromSlash(native.MarkerFile))
+			if fi, err := os.Lstat(marker); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+				t.Errorf("no session marker at %s after a switch: %v", marker, err)
+			}
+			if _, err := os.Lstat(filepath.Join(home, ".cache", "hookwright")); err == nil {
+				t.Errorf("%s exists: the switch wrote outside the plugin and the project", filepath.Join(home, ".cache", "hookwright"))
 			}
 			if err := os.RemoveAll(filepath.Join(home, ".claude", "debug")); err != nil {
 				t.Fatal(err)

@@ -111,9 +111,12 @@ func Run(o Options) Report {
 		add("config", true, "", "no %s: the defaults apply", cfgPath)
 	}
 	r = append(r, contract(o)...)
-	cache, _ := os.UserCacheDir()
-	add("state", true, "", "journal %s; config and state under %s; native-switch markers under %s",
-		filepath.Join(o.Project, journal.Dir), filepath.Join(o.Project, config.Dir), filepath.Join(cache, "hookwright"))
+	marker := "the plugin's " + native.MarkerFile
+	if o.PluginRoot != "" {
+		marker = filepath.Join(o.PluginRoot, filepath.FromSlash(native.MarkerFile))
+	}
+	add("state", true, "", "journal %s; config and state under %s; native-switch marker %s",
+		filepath.Join(o.Project, journal.Dir), filepath.Join(o.Project, config.Dir), marker)
 	return r
 }
 

@@ -69,20 +69,23 @@
 //
 // # Once per session
 //
-// The outcome is recorded in a marker file under the user cache folder
-// (one per plugin root), keyed by the session id, so the transcript is read
-// at most once per session, and later hooks of the session cost one small
-// file read. A new session checks again, because Claude Code may have been
-// upgraded in between.
+// The outcome is recorded in a marker file inside the plugin itself,
+// hooks/.native-session next to hooks/hooks.json (the folder the switch
+// rewrites anyway; nothing is written outside the plugin or the project),
+// keyed by the session id, so the transcript is read at most once per
+// session, and later hooks of the session cost one small bounded read. A
+// new session checks again, because Claude Code may have been upgraded in
+// between. A development checkout gets no marker, so the source tree stays
+// clean. Every file the switch reads (the marker, the manifests, the go.mod
+// above the root) is opened through package safepath: regular files only,
+// without blocking, confined to their folder, and bounded.
 package native
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -92,6 +95,17 @@ import (
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+)
+
+// MarkerFile is the marker of the last session checked, relative to the
+// plugin root: next to hooks/hooks.json, inside the plugin.
+const MarkerFile = "hooks/.native-session"
+
+// Caps on what the switch reads: a marker holds one session id, a manifest
+// is a few kilobytes (hookgen's largest band is far below the cap).
+const (
+	maxMarker   = 1 << 10
+	maxManifest = 1 << 20
 )
 
 // NativeSince is the first release that fires TeammateIdle and
@@ -122,8 +136,6 @@ type Options struct {
 	AIAgent string
 	// Enabled is the config's native.switch.
 	Enabled bool
-	// StateDir holds the markers; empty means <user cache>/hookwright.
-	StateDir string
 	// Platform names the binary to call directly, "linux-amd64" or
 	// "windows-arm64.exe"; empty means this process's own ([Platform]).
 	Platform string
@@ -171,15 +183,18 @@ func Check(o Options) (Outcome, error) {
 	if o.Platform == "" {
 		o.Platform = Platform()
 	}
-	marker := markerPath(o)
-	if seen, _ := os.ReadFile(marker); string(seen) == o.SessionID {
+	marker := safepath.Path{Root: o.PluginRoot, Rel: filepath.FromSlash(MarkerFile)}
+	if seen, err := safepath.ReadFile(marker, maxMarker); err == nil && string(seen) == o.SessionID {
 		return Outcome{Reason: "already checked in this session"}, nil
 	}
 	out, decided, err := decide(o)
 	if decided || err != nil {
-		// Best effort: a missing marker only means one more check.
-		_ = os.MkdirAll(filepath.Dir(marker), 0o755)
-		_ = os.WriteFile(marker, []byte(o.SessionID), 0o644)
+		// Best effort: a missing marker only means one more check. The
+		// write replaces whatever is planted there (a rename never follows
+		// a symlink), and only when hooks/ is a real folder of the root.
+		if fi, serr := safepath.Stat(marker.Dir()); serr == nil && fi.IsDir() {
+			_ = atomicfile.Write(marker.String(), []byte(o.SessionID))
+		}
 	}
 	return out, err
 }
@@ -188,10 +203,11 @@ func Check(o Options) (Outcome, error) {
 // differ later in the same session (the transcript is not written yet).
 func decide(o Options) (out Outcome, decided bool, err error) {
 	if why, ok := DevCheckout(o.PluginRoot); ok {
-		return Outcome{Reason: "the plugin root is a development checkout (" + why + ")"}, true, nil
+		// Not decided: no marker is written into a source tree.
+		return Outcome{Reason: "the plugin root is a development checkout (" + why + ")"}, false, nil
 	}
 	hooksPath := filepath.Join(o.PluginRoot, "hooks", "hooks.json")
-	installed, err := os.ReadFile(hooksPath)
+	installed, err := readManifest(o.PluginRoot, "hooks.json")
 	if err != nil {
 		return Outcome{Reason: "no hooks/hooks.json"}, true, nil
 	}
@@ -200,7 +216,7 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 		return Outcome{Reason: "no shipped bands in hooks/bands"}, true, nil
 	}
 	direct := hasBinary(o.PluginRoot, o.Platform)
-	from, ok := installedBand(installed, bands, o.Platform)
+	from, ok := installedBand(o.PluginRoot, installed, bands, o.Platform)
 	if !ok {
 		return Outcome{Reason: "hooks/hooks.json is not a shipped band (edited?); left alone"}, true, nil
 	}
@@ -222,7 +238,7 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 		}
 	}
 	out.To = to.edge
-	data, err := os.ReadFile(to.path)
+	data, err := readManifest(o.PluginRoot, to.path)
 	if err != nil {
 		return out, true, fmt.Errorf("native switch: %w", err)
 	}
@@ -272,10 +288,16 @@ func Direct(manifest []byte, platform string) []byte {
 	return bytes.ReplaceAll(out, []byte(`"`+launcher+`"`), []byte(`"`+bin+`"`))
 }
 
+// readManifest reads rel, a path below root's hooks/ folder, through
+// package safepath: a regular file of at most maxManifest bytes.
+func readManifest(root, rel string) ([]byte, error) {
+	return safepath.ReadFile(safepath.Path{Root: root, Rel: filepath.Join("hooks", rel)}, maxManifest)
+}
+
 // hasBinary reports whether root/bin/hookwright-<platform> is a regular,
 // executable file.
 func hasBinary(root, platform string) bool {
-	fi, err := os.Stat(filepath.Join(root, "bin", "hookwright-"+platform))
+	fi, err := safepath.Stat(safepath.Path{Root: root, Rel: filepath.Join("bin", "hookwright-"+platform)})
 	return err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0)
 }
 
@@ -289,12 +311,11 @@ const module = "module github.com/hookwright/hookwright"
 // branch is not one.
 func DevCheckout(root string) (why string, ok bool) {
 	for _, f := range []string{"plugin_test.go", "release.sh"} {
-		if fi, err := os.Lstat(filepath.Join(root, f)); err == nil && fi.Mode().IsRegular() {
+		if fi, err := safepath.Stat(safepath.Path{Root: root, Rel: f}); err == nil && fi.Mode().IsRegular() {
 			return f + " is a source file", true
 		}
 	}
-	gomod := filepath.Join(filepath.Dir(root), "go.mod")
-	f, err := os.Open(gomod)
+	f, _, err := safepath.Open(safepath.At(filepath.Join(filepath.Dir(root), "go.mod")))
 	if err != nil {
 		return "", false
 	}
@@ -309,39 +330,40 @@ func DevCheckout(root string) (why string, ok bool) {
 	return "", false
 }
 
-// band is one shipped hooks/bands/<edge>.json.
+// band is one shipped hooks/bands/<edge>.json; path is relative to hooks/.
 type band struct {
 	edge Release
 	path string
 }
 
-// shippedBands lists hooks/bands/*.json under root, oldest first.
+// shippedBands lists the regular files hooks/bands/*.json under root,
+// oldest first.
 func shippedBands(root string) ([]band, error) {
-	files, err := filepath.Glob(filepath.Join(root, "hooks", "bands", "*.json"))
+	entries, err := safepath.ReadDir(safepath.Path{Root: root, Rel: filepath.Join("hooks", "bands")})
 	if err != nil {
 		return nil, err
 	}
 	var out []band
-	for _, f := range files {
-		edge, err := ccversion.Parse(strings.TrimSuffix(filepath.Base(f), ".json"))
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		edge, err := ccversion.Parse(strings.TrimSuffix(name, ".json"))
 		if err != nil {
 			continue // not a band file
 		}
-		out = append(out, band{edge, f})
+		out = append(out, band{edge, filepath.Join("bands", name)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].edge.Less(out[j].edge) })
 	return out, nil
 }
 
-// maxManifest caps a hooks.json or band file read to compare manifests: a
-// real one is a few KiB.
-const maxManifest = 16 << 20
-
 // installedBand finds the band file equal to the installed manifest, in
 // the launcher form or the direct form for platform.
-func installedBand(installed []byte, bands []band, platform string) (band, bool) {
+func installedBand(root string, installed []byte, bands []band, platform string) (band, bool) {
 	for _, b := range bands {
-		data, err := safepath.ReadFileAt(b.path, maxManifest)
+		data, err := readManifest(root, b.path)
 		if err == nil && (bytes.Equal(data, installed) || bytes.Equal(Direct(data, platform), installed)) {
 			return b, true
 		}
@@ -353,16 +375,16 @@ func installedBand(installed []byte, bands []band, platform string) (band, bool)
 // hooks/hooks.json is a copy of, and whether that copy calls the platform
 // binary directly; ok is false when it is none of them.
 func InstalledBand(root string) (edge Release, direct, ok bool) {
-	installed, err := safepath.ReadFile(safepath.Path{Root: root, Rel: filepath.Join("hooks", "hooks.json")}, maxManifest)
+	installed, err := readManifest(root, "hooks.json")
 	if err != nil {
 		return Release{}, false, false
 	}
 	bands, _ := shippedBands(root)
-	b, ok := installedBand(installed, bands, Platform())
+	b, ok := installedBand(root, installed, bands, Platform())
 	if !ok {
 		return Release{}, false, false
 	}
-	raw, _ := safepath.ReadFileAt(b.path, maxManifest)
+	raw, _ := readManifest(root, b.path)
 	return b.edge, !bytes.Equal(raw, installed), true
 }
 
@@ -370,21 +392,6 @@ func InstalledBand(root string) (edge Release, direct, ok bool) {
 func runningRelease(o Options) (Release, bool) {
 	r, err := ccversion.Parse(ccversion.Running(o.AIAgent, o.TranscriptPath))
 	return r, err == nil
-}
-
-// markerPath is the per-plugin-root marker file.
-func markerPath(o Options) string {
-	dir := o.StateDir
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		dir = filepath.Join(cache, "hookwright")
-	}
-	h := fnv.New64a()
-	h.Write([]byte(filepath.Clean(o.PluginRoot)))
-	return filepath.Join(dir, fmt.Sprintf("native-%016x", h.Sum64()))
 }
 
 // ErrRejected is wrapped by [Accepts] when a manifest names something the

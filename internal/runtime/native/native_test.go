@@ -2,6 +2,7 @@ package native
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,8 +57,27 @@ func transcript(t *testing.T, v string) string {
 const testPlatform = "testos-testarch"
 
 func opts(t *testing.T, root, session, transcriptPath string) Options {
+	noCacheWrites(t)
 	return Options{PluginRoot: root, SessionID: session, TranscriptPath: transcriptPath, Enabled: true,
-		StateDir: filepath.Join(filepath.Dir(root), "state"), Platform: testPlatform}
+		Platform: testPlatform}
+}
+
+// noCacheWrites points HOME and XDG_CACHE_HOME at a fresh folder and fails
+// the test if anything is written under it: the switch writes only inside
+// the plugin.
+func noCacheWrites(t *testing.T) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	t.Cleanup(func() {
+		filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+			if path != home {
+				t.Errorf("written outside the plugin: %s", path)
+			}
+			return nil
+		})
+	})
 }
 
 // withBinary puts an executable bin/hookwright-<testPlatform> in root.
@@ -269,12 +289,12 @@ func TestShippedBandsAreAccepted(t *testing.T) {
 		t.Fatalf("shippedBands: %v, %d", err, len(bands))
 	}
 	for _, b := range bands {
-		data := mustRead(t, b.path)
+		data := mustRead(t, filepath.Join("..", "..", "..", "plugin", "hooks", b.path))
 		if err := Accepts([]byte(data), b.edge); err != nil {
 			t.Errorf("%s at its own edge: %v", b.path, err)
 		}
 	}
-	if err := Accepts([]byte(mustRead(t, bands[len(bands)-1].path)), Release{2, 0, 30}); err == nil {
+	if err := Accepts([]byte(mustRead(t, filepath.Join("..", "..", "..", "plugin", "hooks", bands[len(bands)-1].path))), Release{2, 0, 30}); err == nil {
 		t.Errorf("the newest band is accepted on 2.0.30")
 	}
 }
@@ -315,4 +335,70 @@ func mustRelease(t *testing.T, s string) Release {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestMarkerLivesInThePlugin: the once-per-session marker is
+// hooks/.native-session inside the plugin, holding the session id, and a
+// development checkout gets none.
+func TestMarkerLivesInThePlugin(t *testing.T) {
+	root := pluginRoot(t)
+	if _, err := Check(opts(t, root, "s1", transcript(t, "2.1.25"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustRead(t, filepath.Join(root, filepath.FromSlash(MarkerFile))); got != "s1" {
+		t.Errorf("marker holds %q, want the session id s1", got)
+	}
+	left, _ := filepath.Glob(filepath.Join(root, "hooks", ".*.tmp"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+
+	dev := pluginRoot(t)
+	os.WriteFile(filepath.Join(dev, "release.sh"), []byte("#!/bin/sh\n"), 0o755)
+	for _, s := range []string{"s1", "s1"} {
+		if out, err := Check(opts(t, dev, s, transcript(t, "2.1.33"))); err != nil || out.Switched {
+			t.Fatalf("Check in a checkout = %+v, %v", out, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dev, filepath.FromSlash(MarkerFile))); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a development checkout got a marker: %v", err)
+	}
+}
+
+// TestPlantedMarkerIsNotTrusted plants what a hostile model could leave at
+// the marker's place: a symlink to a file that holds the session id (not
+// followed, so the check still runs), a FIFO (no hang), an oversized file.
+// Each time the switch happens, and the marker ends as a regular file.
+func TestPlantedMarkerIsNotTrusted(t *testing.T) {
+	for name, plant := range map[string]func(t *testing.T, path string){
+		"symlink out of the plugin": func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "seen")
+			os.WriteFile(target, []byte("s1"), 0o644)
+			if err := os.Symlink(target, path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"fifo": func(t *testing.T, path string) {
+			if err := mkfifo(path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"oversized": func(t *testing.T, path string) {
+			os.WriteFile(path, []byte("s1"+strings.Repeat(" ", 1<<20)), 0o644)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := pluginRoot(t)
+			marker := filepath.Join(root, filepath.FromSlash(MarkerFile))
+			plant(t, marker)
+			out, err := Check(opts(t, root, "s1", transcript(t, "2.1.25")))
+			if err != nil || !out.Switched {
+				t.Fatalf("Check with a planted marker = %+v, %v; want a switch", out, err)
+			}
+			fi, err := os.Lstat(marker)
+			if err != nil || !fi.Mode().IsRegular() || mustRead(t, marker) != "s1" {
+				t.Errorf("marker after the check: %v, %v; want a regular file holding s1", fi, err)
+			}
+		})
+	}
 }

@@ -33,10 +33,22 @@ type ccSample struct {
 }
 
 var ccSamples = []ccSample{
-	{"PreToolUse Bash (pass)", "PreToolUse", "Bash", samples[0].stdin, true},
+	{"PreToolUse Bash (pass)", "PreToolUse", "Bash", sampleStdin("PreToolUse Bash (pass)"), true},
 	{"PostToolUse TaskUpdate", "PostToolUse", "TaskUpdate", `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"TaskUpdate","tool_input":{"taskId":"1","status":"in_progress"},"tool_response":{"success":true,"taskId":"1"},"tool_use_id":"toolu_5"}`, false},
 	{"SessionStart", "SessionStart", "", `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"SessionStart","source":"startup"}`, false},
-	{"Stop", "Stop", "", samples[4].stdin, false},
+	{"Stop", "Stop", "", sampleStdin("Stop"), false},
+}
+
+// sampleStdin is the stdin of the first table's sample called name, so
+// that both tables feed an event the same input whatever the order of
+// samples.
+func sampleStdin(name string) string {
+	for _, s := range samples {
+		if s.name == name {
+			return s.stdin
+		}
+	}
+	panic("hookbench: no sample " + name)
 }
 
 // installs lays out, under dir, the plugin at src as shipped (the floor's

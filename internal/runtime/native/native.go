@@ -209,7 +209,9 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 	hooksPath := filepath.Join(o.PluginRoot, "hooks", "hooks.json")
 	installed, err := readManifest(o.PluginRoot, "hooks.json")
 	if err != nil {
-		return Outcome{Reason: "no hooks/hooks.json"}, true, nil
+		// Not decided: a folder without hooks/hooks.json is no plugin, and
+		// gets no marker (the repository root has a hooks/ Go package).
+		return Outcome{Reason: "no hooks/hooks.json"}, false, nil
 	}
 	bands, err := shippedBands(o.PluginRoot)
 	if err != nil || len(bands) == 0 {

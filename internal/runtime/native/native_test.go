@@ -363,6 +363,18 @@ func TestMarkerLivesInThePlugin(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(dev, filepath.FromSlash(MarkerFile))); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a development checkout got a marker: %v", err)
 	}
+
+	// A folder that is no plugin (a hooks/ folder without hooks.json, as
+	// the repository root has for the Go package) gets no marker either:
+	// CLAUDE_PLUGIN_ROOT may name any folder.
+	notPlugin := t.TempDir()
+	os.MkdirAll(filepath.Join(notPlugin, "hooks"), 0o755)
+	if out, err := Check(opts(t, notPlugin, "s1", transcript(t, "2.1.33"))); err != nil || out.Switched {
+		t.Fatalf("Check on a folder without hooks.json = %+v, %v", out, err)
+	}
+	if _, err := os.Lstat(filepath.Join(notPlugin, filepath.FromSlash(MarkerFile))); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a folder that is no plugin got a marker: %v", err)
+	}
 }
 
 // TestPlantedMarkerIsNotTrusted plants what a hostile model could leave at

@@ -2,7 +2,6 @@ package loop
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
@@ -105,10 +104,8 @@ func Load(dir string) (State, error) {
 
 func decode(path string, data []byte) (State, error) {
 	var st State
-	if len(data) > 0 {
-		if err := json.Unmarshal(data, &st); err != nil {
-			return State{}, fmt.Errorf("loop state %s: %w", path, err)
-		}
+	if err := statefile.Decode("loop state", path, data, &st); err != nil {
+		return State{}, err
 	}
 	if st.Sessions == nil {
 		st.Sessions = map[string]*Session{}

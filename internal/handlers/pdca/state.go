@@ -2,7 +2,6 @@ package pdca
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
@@ -53,12 +52,9 @@ func LoadPath(path safepath.Path) (State, error) {
 }
 
 func decode(path string, data []byte) (State, error) {
-	st := State{Features: map[string]*Feature{}}
-	if len(data) == 0 {
-		return st, nil
-	}
-	if err := json.Unmarshal(data, &st); err != nil {
-		return State{Features: map[string]*Feature{}}, fmt.Errorf("pdca state %s: %w", path, err)
+	var st State
+	if err := statefile.Decode("pdca state", path, data, &st); err != nil {
+		return State{Features: map[string]*Feature{}}, err
 	}
 	if st.Features == nil {
 		st.Features = map[string]*Feature{}

@@ -33,7 +33,6 @@ package work
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"time"
 
@@ -82,10 +81,8 @@ func Load(dir string) (State, error) {
 
 func decode(path string, data []byte) (State, error) {
 	var st State
-	if len(data) > 0 {
-		if err := json.Unmarshal(data, &st); err != nil {
-			return State{}, fmt.Errorf("work state %s: %w", path, err)
-		}
+	if err := statefile.Decode("work state", path, data, &st); err != nil {
+		return State{}, err
 	}
 	if st.Manual == nil {
 		st.Manual = map[string]Unit{}

@@ -17,6 +17,7 @@
 package statefile
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -55,6 +56,19 @@ func Read(p safepath.Path) ([]byte, error) {
 		return nil, fmt.Errorf("state %w", err)
 	}
 	return data, nil
+}
+
+// Decode decodes the JSON state data, as [Read] or [Update] gave it, into
+// v; empty data (no file yet) leaves v as it is. A parse error names what
+// the state is ("loop state") and its path.
+func Decode(what, path string, data []byte, v any) error {
+	if len(data) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	return nil
 }
 
 // Update locks p, calls change with its current content (nil when it does

@@ -206,3 +206,17 @@ func TestRefusesWhatIsNotARegularFileInside(t *testing.T) {
 		t.Fatalf("created files outside: %v", entries)
 	}
 }
+
+func TestDecode(t *testing.T) {
+	v := map[string]int{"kept": 1}
+	if err := Decode("loop state", "/p/loop.json", nil, &v); err != nil || v["kept"] != 1 {
+		t.Fatalf("empty data: %v, %v", v, err)
+	}
+	if err := Decode("loop state", "/p/loop.json", []byte(`{"a":2}`), &v); err != nil || v["a"] != 2 {
+		t.Fatalf("decode: %v, %v", v, err)
+	}
+	err := Decode("loop state", "/p/loop.json", []byte(`{`), &v)
+	if err == nil || !strings.HasPrefix(err.Error(), "loop state /p/loop.json: ") {
+		t.Fatalf("broken data: %v", err)
+	}
+}

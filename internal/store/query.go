@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/journaltail"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 // MaxLimit caps one page of any query.
@@ -33,31 +34,15 @@ type Filter struct {
 	Limit int
 }
 
-// Event is one stored journal line.
+// Event is one stored journal line: the journal's own entry, with its
+// row id and line id.
 type Event struct {
 	ID int64 `json:"id"`
 	// Line is the journal line's id, "<file>:<offset>"; it survives a
 	// rebuild of the store.
-	Line     string    `json:"line"`
-	Time     time.Time `json:"ts"`
-	Session  string    `json:"session,omitempty"`
-	Event    string    `json:"event,omitempty"`
-	Via      string    `json:"via,omitempty"`
-	Target   string    `json:"target,omitempty"`
-	Tool     string    `json:"tool,omitempty"`
-	Agent    string    `json:"agent,omitempty"`
-	Team     string    `json:"team,omitempty"`
-	Band     string    `json:"band,omitempty"`
-	Decision string    `json:"decision,omitempty"`
-	Reason   string    `json:"reason,omitempty"`
-	Handler  string    `json:"handler,omitempty"`
-	Exit     int       `json:"exit"`
-	Micros   int64     `json:"us"`
-	ToolMS   int64     `json:"tool_ms,omitempty"`
-	Outcome  string    `json:"outcome,omitempty"`
-	Error    string    `json:"error,omitempty"`
-	Faults   []string  `json:"faults,omitempty"`
-	// Bad says why the journal line did not parse; the other fields are
+	Line string `json:"line"`
+	journal.Entry
+	// Bad says why the journal line did not parse; the entry's fields are
 	// then empty.
 	Bad string `json:"bad,omitempty"`
 }
@@ -136,7 +121,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 		var file, faults string
 		var off, ts int64
 		if err := rows.Scan(&e.ID, &file, &off, &ts, &e.Session, &e.Event, &e.Via, &e.Target, &e.Tool, &e.Agent, &e.Team, &e.Band,
-			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMS, &e.Outcome, &e.Error, &faults, &e.Bad); err != nil {
+			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMillis, &e.Outcome, &e.Error, &faults, &e.Bad); err != nil {
 			return nil, err
 		}
 		e.Line = journaltail.Line{File: file, Offset: off}.ID()

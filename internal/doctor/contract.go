@@ -77,10 +77,12 @@ func contract(o Options) Report {
 // reachesPluginRoot reports whether a hook command starts the binary under
 // "${CLAUDE_PLUGIN_ROOT}": quoted in the shell form, and bare in the exec
 // form ("args" present, 2.1.139+), where no shell splits the path and
-// Claude Code substitutes the variable in place.
+// Claude Code substitutes the variable in place. The native switch writes
+// the shell form as exec "${CLAUDE_PLUGIN_ROOT}/...", which is the same
+// path with the shell's fork saved.
 func reachesPluginRoot(command string, exec bool) bool {
 	if exec {
 		return strings.HasPrefix(command, "${CLAUDE_PLUGIN_ROOT}/")
 	}
-	return strings.HasPrefix(command, `"${CLAUDE_PLUGIN_ROOT}/`)
+	return strings.HasPrefix(strings.TrimPrefix(command, "exec "), `"${CLAUDE_PLUGIN_ROOT}/`)
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
 func TestContractFindings(t *testing.T) {
@@ -21,6 +23,14 @@ func TestContractFindings(t *testing.T) {
 		t.Fatalf("band 2.1.257 is not in the exec form: %v", err)
 	}
 	os.WriteFile(filepath.Join(execForm, "hooks", "hooks.json"), band, 0o644)
+	// Before 2.1.139 the switch writes a shell command that execs the
+	// platform binary.
+	shellForm := pluginCopy(t, false)
+	band, err = os.ReadFile(filepath.Join(shellForm, "hooks", "bands", "2.1.33.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(shellForm, "hooks", "hooks.json"), native.Direct(band, native.Platform()), 0o644)
 	noMeta := pluginCopy(t, false)
 	os.Remove(filepath.Join(noMeta, ".claude-plugin", "plugin.json"))
 	file := filepath.Join(t.TempDir(), "file")
@@ -35,6 +45,7 @@ func TestContractFindings(t *testing.T) {
 		{"no project folder", Options{Project: filepath.Join(t.TempDir(), "gone")}, false, "every hook call would fail open"},
 		{"project is a file", Options{Project: file}, false, "is not a folder"},
 		{"exec form after the switch", Options{Project: t.TempDir(), PluginRoot: execForm}, true, "reach the binary through \"${CLAUDE_PLUGIN_ROOT}\""},
+		{"shell form after the switch", Options{Project: t.TempDir(), PluginRoot: shellForm}, true, "reach the binary through \"${CLAUDE_PLUGIN_ROOT}\""},
 		{"commands without the plugin root", Options{Project: t.TempDir(), PluginRoot: unquoted}, false, "do not start with the quoted"},
 		{"not a plugin", Options{Project: t.TempDir(), PluginRoot: noMeta}, false, "no .claude-plugin/plugin.json"},
 	}

@@ -276,17 +276,23 @@ func message(out Outcome, hooksPath, platform string) string {
 		out.Running, hooksPath, what, how)
 }
 
-// launcher is how a shipped manifest names the launcher script: followed
-// by \" inside a quoted shell command, or by " as an exec-form program.
+// launcher is how a shipped manifest names the launcher script: quoted
+// (\"...\") at the start of a shell command, or as an exec-form program.
 const launcher = "${CLAUDE_PLUGIN_ROOT}/bin/hookwright"
 
 // Direct returns a shipped manifest with every call of the launcher
 // replaced by the platform binary bin/hookwright-<platform>, in both
-// command forms. It is a plain byte substitution on hookgen's output, so
-// the result is as deterministic as the band file.
+// command forms. A shell command also execs the binary: Claude Code runs
+// it with sh -c before 2.1.139, and dash, the common /bin/sh, forks for
+// the last command of sh -c where exec hands the binary its own process
+// (one fork less per call; Git Bash on Windows takes exec the same way).
+// It is a plain byte substitution on hookgen's output, so the result is as
+// deterministic as the band file.
 func Direct(manifest []byte, platform string) []byte {
 	bin := launcher + "-" + platform
-	out := bytes.ReplaceAll(manifest, []byte(launcher+`\"`), []byte(bin+`\"`))
+	// A shell command is a JSON string that starts with the quoted path.
+	out := bytes.ReplaceAll(manifest, []byte(`"\"`+launcher+`\"`), []byte(`"exec \"`+bin+`\"`))
+	// The exec form names the program alone.
 	return bytes.ReplaceAll(out, []byte(`"`+launcher+`"`), []byte(`"`+bin+`"`))
 }
 

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -149,6 +150,43 @@ func TestExecFormOnExecBands(t *testing.T) {
 	want := `"command": "${CLAUDE_PLUGIN_ROOT}/bin/hookwright-` + testPlatform + `",`
 	if !strings.Contains(got, want) || !strings.Contains(got, `"args": [`) || strings.Contains(got, `\"`) {
 		t.Errorf("hooks.json on 2.1.330 is not in the exec form with the binary as program:\n%s", got)
+	}
+}
+
+// TestShellBandsExecTheBinary checks the direct form of a band before
+// 2.1.139, which Claude Code runs through a shell: every hookwright
+// command execs the platform binary, so the shell hands over its process
+// instead of forking one more (dash, the common /bin/sh, forks for the
+// last command of sh -c unless told to exec), and the command still starts
+// with the quoted "${CLAUDE_PLUGIN_ROOT}/..." path after the exec.
+func TestShellBandsExecTheBinary(t *testing.T) {
+	root := pluginRoot(t)
+	withBinary(t, root)
+	if out, err := Check(opts(t, root, "s1", transcript(t, "2.1.25"))); err != nil || !out.Switched || !out.Direct {
+		t.Fatalf("Check = %+v, %v", out, err)
+	}
+	var m struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal([]byte(mustRead(t, filepath.Join(root, "hooks", "hooks.json"))), &m); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	want := `exec "${CLAUDE_PLUGIN_ROOT}/bin/hookwright-` + testPlatform + `" `
+	for ev, groups := range m.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				n++
+				if !strings.HasPrefix(h.Command, want) {
+					t.Errorf("%s: command %q does not start with %q", ev, h.Command, want)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the switched manifest has no commands")
 	}
 }
 

@@ -598,7 +598,9 @@ func isDownload(n string) bool {
 func isForkBomb(cmd string) bool {
 	s := strings.Join(strings.Fields(cmd), "")
 	i := strings.Index(s, "(){")
-	for tries := 0; i > 0 && i < len(s) && tries < 1024; tries++ {
+	// Each "(){" is a candidate; one with no name before it (at the start)
+	// is skipped, not the end of the search.
+	for tries := 0; i >= 0 && tries < 1024; tries++ {
 		name := s[:i]
 		if j := strings.LastIndexAny(name, ";&|\n(){}"); j >= 0 {
 			name = name[j+1:]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // errNotDetected is returned when no detection method answers.
@@ -89,7 +90,7 @@ func fromPackageJSON(_ context.Context, e env) (*semver.Version, string, error) 
 // packageVersion reads dir/package.json if it is Claude Code's.
 func packageVersion(dir string) (*semver.Version, string, bool) {
 	path := filepath.Join(dir, "package.json")
-	b, err := os.ReadFile(path)
+	b, err := safepath.ReadFollowing(path, 1<<20)
 	if err != nil {
 		return nil, "", false
 	}

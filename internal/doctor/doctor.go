@@ -8,8 +8,10 @@ package doctor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,9 +216,12 @@ func plugin(o Options) Report {
 
 // settingsFile checks the hookwright hooks of one settings file.
 func settingsFile(o Options, path string) Report {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := safepath.ReadFollowing(path, maxSettingsFile)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil // no file: nothing installed there
+	}
+	if err != nil {
+		return Report{{Topic: "settings", Detail: fmt.Sprintf("cannot read %s: %v", path, err), Fix: "make " + path + " a regular JSON file"}}
 	}
 	var file struct {
 		Hooks map[string][]struct {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
@@ -131,5 +132,27 @@ func TestPluginRootFollowsTheRelease(t *testing.T) {
 	}
 	if root, _ := PluginRoot(t.TempDir(), nil); root != "" {
 		t.Errorf("no install: PluginRoot = %q", root)
+	}
+}
+
+// TestSettingsNamedPipe: a settings file that is a named pipe is reported
+// at once, not waited on.
+func TestSettingsNamedPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := syscallMkfifo(path); err != nil {
+		t.Skip(err)
+	}
+	v, _ := compat.ParseVersion("2.1.33")
+	done := make(chan Report, 1)
+	go func() {
+		done <- Run(Options{Version: v, VersionHow: "test", Settings: []string{path}, Project: t.TempDir()})
+	}()
+	select {
+	case r := <-done:
+		if r.OK() || !strings.Contains(report(r), "not a regular file") {
+			t.Errorf("a named pipe as settings file not reported:\n%s", report(r))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("doctor waited on a named pipe")
 	}
 }

@@ -2,11 +2,11 @@ package doctor
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // In-place runs, as seen on real releases: a plugin installed from a
@@ -52,10 +52,17 @@ func releaseName(v *semver.Version) string {
 	return "Claude Code " + v.String()
 }
 
+// maxPluginsFile caps Claude Code's plugin registries and the settings
+// files doctor reads: far above any real one.
+const (
+	maxPluginsFile  = 8 << 20
+	maxSettingsFile = 8 << 20
+)
+
 // installedCopy returns the install path of hookwright@<marketplace> from
 // installed_plugins.json, and its id.
 func installedCopy(home string) (path, id string) {
-	data, err := os.ReadFile(filepath.Join(home, pluginsFolder, "installed_plugins.json"))
+	data, err := safepath.ReadFollowing(filepath.Join(home, pluginsFolder, "installed_plugins.json"), maxPluginsFile)
 	if err != nil {
 		return "", ""
 	}
@@ -77,7 +84,7 @@ func installedCopy(home string) (path, id string) {
 // marketplace (source "directory" in known_marketplaces.json) that lists
 // it: market when named, else any; "" when there is none.
 func marketplaceFolder(home, market string) string {
-	data, err := os.ReadFile(filepath.Join(home, pluginsFolder, "known_marketplaces.json"))
+	data, err := safepath.ReadFollowing(filepath.Join(home, pluginsFolder, "known_marketplaces.json"), maxPluginsFile)
 	if err != nil {
 		return ""
 	}

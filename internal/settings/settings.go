@@ -37,6 +37,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/internal/atomicfile"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -72,6 +73,10 @@ type Result struct {
 	After []byte
 }
 
+// MaxSettings caps the settings file Install reads: far above any real
+// one, and a bound on what a mistaken path can make it load.
+const MaxSettings = 8 << 20
+
 // Install merges the hooks generated for o.Version into o.Path.
 func Install(o Options) (Result, error) {
 	if !filepath.IsAbs(o.Bin) {
@@ -89,7 +94,15 @@ func Install(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	before, err := os.ReadFile(o.Path)
+	// A settings file a dotfiles manager links from elsewhere stays a
+	// link: the file it names is read and replaced.
+	target := o.Path
+	if fi, err := os.Lstat(o.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(o.Path); err != nil {
+			return Result{}, fmt.Errorf("%s is a symlink that leads nowhere (%w); fix or remove the link", o.Path, err)
+		}
+	}
+	before, err := safepath.ReadFollowing(target, MaxSettings)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Result{}, fmt.Errorf("reading %s: %w", o.Path, err)
 	}
@@ -106,8 +119,8 @@ func Install(o Options) (Result, error) {
 	if o.DryRun {
 		return res, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(o.Path), 0o755); err != nil {
-		return res, fmt.Errorf("writing %s: %w", o.Path, err)
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return res, fmt.Errorf("writing %s: %w", target, err)
 	}
 	if before != nil {
 		now := o.Now
@@ -119,7 +132,7 @@ func Install(o Options) (Result, error) {
 			return res, fmt.Errorf("backing up %s: %w", o.Path, err)
 		}
 	}
-	if err := atomicfile.Write(o.Path, after); err != nil {
+	if err := atomicfile.Write(target, after); err != nil {
 		return res, err
 	}
 	return res, nil

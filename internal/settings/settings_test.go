@@ -156,3 +156,55 @@ func specCount(event string) int {
 	}
 	return n
 }
+
+// TestInstallWritesThroughASymlink: a settings file that a dotfiles
+// manager links from elsewhere stays a link, and the file it names gets the
+// hooks.
+func TestInstallWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "claude-settings.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, []byte(existing), 0o644)
+	path := filepath.Join(dir, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.Symlink(filepath.Join("..", "dotfiles", "claude-settings.json"), path); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	res := install(t, path, "/opt/hw/bin/hookwright", false)
+	if !res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("%s is no longer a symlink: %v", path, err)
+	}
+	b, _ := os.ReadFile(target)
+	if !strings.Contains(string(b), `\"/opt/hw/bin/hookwright\" PreToolUse`) || !strings.Contains(string(b), "my-own-check") {
+		t.Errorf("the linked file did not get the hooks:\n%s", b)
+	}
+	if again := install(t, path, "/opt/hw/bin/hookwright", false); again.Changed {
+		t.Errorf("second install through the link changed the file")
+	}
+}
+
+// TestInstallRefusesANamedPipe: a settings path that is a named pipe is
+// an error at once, not a wait for a writer.
+func TestInstallRefusesANamedPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := mkfifo(path); err != nil {
+		t.Skip(err)
+	}
+	v, _ := compat.ParseVersion("2.1.33")
+	done := make(chan error, 1)
+	go func() {
+		_, err := Install(Options{Path: path, Bin: "/x/hookwright", Version: v, Spec: manifests.Hookwright()})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Install into a named pipe: %v, want an error that says it is not a regular file", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Install waited on a named pipe")
+	}
+}

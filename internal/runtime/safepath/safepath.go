@@ -324,6 +324,26 @@ func ReadTail(p Path, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// ReadFollowing reads a file of the user's own, such as a settings file,
+// that may be a symlink to anywhere (dotfiles managers link
+// ~/.claude/settings.json): links are followed, but the file they end at
+// must be a regular file, opened without blocking and read with a cap, as
+// [ReadFile] does. Use it for the user's configuration outside any
+// project, never for a file the model can plant.
+func ReadFollowing(path string, max int64) ([]byte, error) {
+	p := At(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, wrap(p, err)
+	}
+	defer f.Close()
+	info, err := regular(f, p)
+	if err != nil {
+		return nil, err
+	}
+	return readCapped(f, info, p, max)
+}
+
 // ReadFileAt reads the file at an absolute path as [ReadFile] does,
 // confined to the folder that holds it (see [At]).
 func ReadFileAt(path string, max int64) ([]byte, error) { return ReadFile(At(path), max) }

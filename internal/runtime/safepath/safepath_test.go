@@ -159,3 +159,39 @@ func TestErrorNamesPathAndCause(t *testing.T) {
 		t.Fatalf("Append under a missing root: %v", err)
 	}
 }
+
+// TestReadFollowing reads through a symlink (a dotfiles-managed settings
+// file), and refuses a named pipe without waiting on it, a folder, and a
+// file over the cap.
+func TestReadFollowing(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "settings.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, []byte(`{"a":1}`), 0o644)
+	link := filepath.Join(dir, "settings.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if data, err := ReadFollowing(link, 100); err != nil || string(data) != `{"a":1}` {
+		t.Fatalf("ReadFollowing(link) = %q, %v", data, err)
+	}
+	if _, err := ReadFollowing(link, 3); !errors.Is(err, ErrTooBig) {
+		t.Errorf("over the cap: %v, want ErrTooBig", err)
+	}
+	if _, err := ReadFollowing(dir, 100); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a folder: %v, want ErrNotRegular", err)
+	}
+	if _, err := ReadFollowing(filepath.Join(dir, "gone"), 100); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		return // no named pipes on this platform
+	}
+	os.Symlink(fifo, filepath.Join(dir, "to-fifo"))
+	for _, p := range []string{fifo, filepath.Join(dir, "to-fifo")} {
+		if _, err := ReadFollowing(p, 100); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("%s: %v, want ErrNotRegular", p, err)
+		}
+	}
+}

@@ -529,7 +529,11 @@ func GitLog(ctx context.Context, project string, n int) string {
 	}
 	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", project, "log", "--oneline", "--no-color", fmt.Sprintf("-%d", n))
+	// The project's .git/config is the model's to write: with
+	// log.showSignature, git log starts gpg.program (any program it names)
+	// on a signed commit. --no-show-signature turns that off; nothing else
+	// git log --oneline reads from the config starts a program.
+	cmd := exec.CommandContext(ctx, "git", "-C", project, "log", "--oneline", "--no-color", "--no-show-signature", fmt.Sprintf("-%d", n))
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 	cmd.WaitDelay = 200 * time.Millisecond
 	out, err := cmd.Output()

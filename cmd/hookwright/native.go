@@ -1,7 +1,6 @@
 package main
 
 import (
-	"log/slog"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
@@ -13,7 +12,7 @@ import (
 // directly (package native). It runs on SessionStart (where the release is
 // already known), Stop and SessionEnd as fired by Claude Code (not on a
 // fallback), and returns the one line to announce, or "".
-func switchNative(inv invocation, in hooks.Input, cfg config.Config, getenv func(string) string, log *slog.Logger) string {
+func switchNative(inv invocation, in hooks.Input, cfg config.Config, getenv func(string) string, log debugLog) string {
 	switch {
 	case inv.via != "":
 		return ""

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -80,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 // guarded serves one event read from stdin under the watchdog, which
 // answers for the call, failing open, if it overruns its deadline; a panic
 // fails open too.
-func guarded(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, log *slog.Logger) (code int) {
+func guarded(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, log debugLog) (code int) {
 	getenv := project.Getenv(env.Getenv)
 	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
 	dog := arm(deadline, inv.event, inv.band, stdout, stderr, exitProcess)
@@ -100,7 +99,7 @@ func guarded(inv invocation, data []byte, stdout, stderr io.Writer, env project.
 
 // serve decodes, adapts, dispatches, emits and journals one event, all
 // under the watchdog.
-func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, dog *watchdog, deadline time.Duration, log *slog.Logger) int {
+func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, dog *watchdog, deadline time.Duration, log debugLog) int {
 	start := env.Time().UTC() // UTC: the journal never needs /etc/localtime
 	getenv := project.Getenv(env.Getenv)
 	fired := inv.event
@@ -257,15 +256,6 @@ func durationEnv(getenv func(string) string, name string, def time.Duration) tim
 		return d
 	}
 	return def
-}
-
-// newLogger logs to stderr with HOOKWRIGHT_DEBUG set, and nowhere (at no
-// cost) without it.
-func newLogger(stderr io.Writer, getenv func(string) string) *slog.Logger {
-	if getenv("HOOKWRIGHT_DEBUG") == "" {
-		return slog.New(slog.DiscardHandler)
-	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 func eventList() string {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -20,7 +19,7 @@ import (
 // (no --proto), and the native switch at that session's first Stop writes
 // the band of the older release back. Without such input (a terminal, an
 // empty or unknown input) it prints the usage and exits 1, as before.
-func runUnnamed(stdin io.Reader, stdout, stderr io.Writer, env project.Env, log *slog.Logger) int {
+func runUnnamed(stdin io.Reader, stdout, stderr io.Writer, env project.Env, log debugLog) int {
 	if !isTerminal(stdin) {
 		data, err := hooks.Read(stdin, readOptions(project.Getenv(env.Getenv)))
 		switch ev, ok := namedEvent(data); {

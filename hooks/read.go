@@ -60,7 +60,15 @@ func Read(r io.Reader, opts ReadOptions) ([]byte, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultReadTimeout
 	}
-	if d, ok := r.(deadliner); ok && d.SetReadDeadline(time.Now().Add(opts.Timeout)) == nil {
+	// *os.File first: a concrete type assertion costs a compare, while the
+	// interface one builds its method table on first use in the process.
+	var d deadliner
+	if f, ok := r.(*os.File); ok {
+		d = f
+	} else if dl, ok := r.(deadliner); ok {
+		d = dl
+	}
+	if d != nil && d.SetReadDeadline(time.Now().Add(opts.Timeout)) == nil {
 		data, err := readValue(r, opts.MaxBytes)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, fmt.Errorf("%w (%s)", ErrStdinTimeout, opts.Timeout)
@@ -152,8 +160,11 @@ func Decode(data []byte, event Event) (Input, error) {
 	if d := bytes.TrimLeft(data, " \t\r\n"); len(d) == 0 || d[0] != '{' {
 		return nil, fmt.Errorf("%w: want a JSON object, got %.20s", ErrMalformed, d)
 	}
-	if err := json.Unmarshal(data, in); err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrMalformed, describeTypeError(err))
+	if !decodeFast(data, in) {
+		in = NewInput(event)
+		if err := json.Unmarshal(data, in); err != nil {
+			return nil, fmt.Errorf("%w: %s", ErrMalformed, describeTypeError(err))
+		}
 	}
 	base := in.Base()
 	base.raw, base.typ = data, reflect.TypeOf(in).Elem()

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/hookwright/hookwright/internal/runtime/jsonscan"
 )
 
 // fielder is an event type that [Decode] can fill without reflection: the
@@ -16,8 +18,8 @@ import (
 //
 // Decoding a typed struct with encoding/json costs its reflection walk of
 // the type the first time, and a hook call decodes once: about 2% of a
-// call's CPU (make bench). The fast path spends that on a byte scan of
-// input encoding/json has already found valid, and hands anything unusual
+// call's CPU (make bench). The fast path checks the input with package
+// jsonscan and fills the fields in one pass, and hands anything unusual
 // back to encoding/json, which stays the reference (FuzzDecodeFast).
 type fielder interface {
 	field(key string) any
@@ -164,7 +166,7 @@ func (e *TeammateIdle) field(k string) any { return firstField(e.commonField(k),
 // decodes a fresh value with encoding/json.
 func decodeFast(data []byte, in Input) bool {
 	f, ok := in.(fielder)
-	if !ok || !json.Valid(data) {
+	if !ok || !jsonscan.Valid(data) {
 		return false
 	}
 	i := skipSpace(data, 0)

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/hookwright/hookwright/internal/runtime/jsonscan"
 )
 
 // Errors returned while reading and decoding input. Callers test them with
@@ -127,8 +129,53 @@ func (c *capReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readValue decodes one raw JSON value, reading only as far as it needs.
+// readValue returns one raw JSON value from r, reading only as far as it
+// needs. An object or array, which is what Claude Code sends, is found by
+// package jsonscan as the bytes arrive; anything else (a scalar, input
+// that is not JSON, input that ends early) goes to encoding/json's
+// Decoder, so that its answer and its error messages stay the reference.
 func readValue(r io.Reader, max int64) ([]byte, error) {
+	cr := &capReader{r: r, max: max}
+	buf := make([]byte, 0, 4096)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := cr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		start, end, st := jsonscan.Value(buf, errors.Is(err, io.EOF))
+		if st == jsonscan.Complete && start < len(buf) && (buf[start] == '{' || buf[start] == '[') {
+			if int64(end-start) > max {
+				return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
+			}
+			return buf[start:end:end], nil
+		}
+		if st == jsonscan.Incomplete && err == nil && (start == len(buf) || buf[start] == '{' || buf[start] == '[') {
+			continue // white space so far, or an unfinished object or array
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, err
+		}
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, ErrTooLarge) {
+			return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		// Not an object or array, not JSON, or cut short: encoding/json
+		// reads what arrived and, for a scalar, what follows.
+		rest := r
+		if err != nil {
+			rest = &errReader{err}
+		}
+		return decodeValue(io.MultiReader(bytes.NewReader(buf), rest), max)
+	}
+}
+
+// errReader returns err on every read.
+type errReader struct{ err error }
+
+func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// decodeValue decodes one raw JSON value with encoding/json's Decoder.
+func decodeValue(r io.Reader, max int64) ([]byte, error) {
 	cr := &capReader{r: r, max: max}
 	dec := json.NewDecoder(cr)
 	var raw json.RawMessage

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -166,4 +167,27 @@ func TestCapReaderStopsReading(t *testing.T) {
 	if src.Len() < 1<<19 {
 		t.Fatalf("read %d bytes past a 1 KiB cap", (1<<20)-src.Len())
 	}
+}
+
+// FuzzReadValue holds readValue, which finds objects with package
+// jsonscan, to encoding/json's Decoder, which it replaces: the same value
+// or the same error, whether the input arrives at once or a byte at a
+// time, with the cap anywhere.
+func FuzzReadValue(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, ` {"a":[1,{"b":"}"}]} {"next":1}`, `{"a":`, `{x`, `123`, `"s"`, `  `, `[1,2]tail`, `{"a":"\u00"}`, `nul`} {
+		f.Add([]byte(s), uint16(64))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, max uint16) {
+		limit := int64(max%512) + 1
+		want, wantErr := decodeValue(bytes.NewReader(data), limit)
+		for _, r := range []io.Reader{bytes.NewReader(data), iotest.OneByteReader(bytes.NewReader(data))} {
+			got, err := readValue(r, limit)
+			if !bytes.Equal(got, want) || (err == nil) != (wantErr == nil) {
+				t.Fatalf("readValue(%q, %d) = %q, %v; the Decoder gives %q, %v", data, limit, got, err, want, wantErr)
+			}
+			if err != nil && !errors.Is(err, ErrTooLarge) && err.Error() != wantErr.Error() {
+				t.Fatalf("readValue(%q, %d): error %q; the Decoder says %q", data, limit, err, wantErr)
+			}
+		}
+	})
 }

@@ -9,15 +9,22 @@
 package toolinput
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/hookwright/hookwright/internal/runtime/jsonscan"
 )
 
 // Fields decodes raw, a JSON object (or null), into its members by exact
 // key.
 func Fields(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	if m, ok := fastFields(raw); ok {
+		return m, nil
+	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
@@ -32,10 +39,34 @@ func Fields(raw json.RawMessage) (map[string]json.RawMessage, error) {
 // not a string.
 func String(m map[string]json.RawMessage, key string) string {
 	var s string
-	if v, ok := m[key]; ok {
-		_ = json.Unmarshal(v, &s)
+	v, ok := m[key]
+	if !ok {
+		return ""
 	}
+	if plain, ok := plainString(v); ok {
+		return plain
+	}
+	_ = json.Unmarshal(v, &s)
 	return s
+}
+
+// plainString returns the content of v when v is a JSON string that needs
+// no unescaping: quoted, valid UTF-8, no quote, backslash or control
+// character inside.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	inner := v[1 : len(v)-1]
+	for _, c := range inner {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(inner) {
+		return "", false
+	}
+	return string(inner), true
 }
 
 // Decode fills the fields of the struct dst points to from raw, each from
@@ -64,4 +95,46 @@ func Decode(raw json.RawMessage, dst any) error {
 		}
 	}
 	return nil
+}
+
+// fastFields splits raw, a JSON object whose keys need no unescaping and
+// are valid UTF-8, into its members without encoding/json, whose first use
+// in a process costs more than the scan (package jsonscan). It reports
+// false for anything else, and Fields asks encoding/json (FuzzFields holds
+// the two together).
+func fastFields(raw []byte) (map[string]json.RawMessage, bool) {
+	if !jsonscan.Valid(raw) {
+		return nil, false
+	}
+	i := skipSpace(raw, 0)
+	if raw[i] != '{' {
+		return nil, false
+	}
+	m := map[string]json.RawMessage{}
+	i = skipSpace(raw, i+1)
+	for raw[i] != '}' {
+		_, end, _ := jsonscan.Value(raw[i:], false)
+		key := raw[i+1 : i+end-1]
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+			return nil, false
+		}
+		i = skipSpace(raw, i+end)
+		i = skipSpace(raw, i+1) // the colon
+		vs, ve, _ := jsonscan.Value(raw[i:], false)
+		m[string(key)] = append(json.RawMessage(nil), raw[i+vs:i+ve]...)
+		i = skipSpace(raw, i+ve)
+		if raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return m, true
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	return i
 }

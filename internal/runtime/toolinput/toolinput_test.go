@@ -2,6 +2,7 @@ package toolinput
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -39,4 +40,37 @@ func TestDecodeIgnoresLookAlikeKeys(t *testing.T) {
 	if String(m, "file_path") != "/x" || String(m, "n") != "" || String(m, "missing") != "" {
 		t.Fatalf("String: %v", m)
 	}
+}
+
+// FuzzFields holds Fields and String to encoding/json, which their fast
+// paths stand in for.
+func FuzzFields(f *testing.F) {
+	for _, s := range []string{`{"command":"ls -la","description":"list"}`, `{"a":1,"a":2}`, `{"k\u0041":"v"}`, ` {"x":{"y":[1,"}"]},"s":"a\nb"} `, `null`, `{"\xff":1}`, `[1]`, `{"s":"\xff"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var want map[string]json.RawMessage
+		wantErr := json.Unmarshal(raw, &want)
+		if m, ok := fastFields(raw); ok {
+			if wantErr != nil {
+				t.Fatalf("fastFields took %q, which encoding/json refuses: %v", raw, wantErr)
+			}
+			if !reflect.DeepEqual(m, want) && !(len(m) == 0 && len(want) == 0) {
+				t.Fatalf("fastFields(%q) = %q; encoding/json gives %q", raw, m, want)
+			}
+		}
+		for k, v := range want {
+			var s string
+			_ = json.Unmarshal(v, &s)
+			if got := String(want, k); got != s {
+				t.Fatalf("String(%q) = %q; encoding/json gives %q", v, got, s)
+			}
+		}
+		m := map[string]json.RawMessage{"k": raw}
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		if got := String(m, "k"); got != s {
+			t.Fatalf("String of %q = %q; encoding/json gives %q", raw, got, s)
+		}
+	})
 }

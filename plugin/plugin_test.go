@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/runtime/native"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -260,4 +261,22 @@ func TestLauncherPlatformNames(t *testing.T) {
 			t.Errorf("OSTYPE=%s HOSTTYPE=%s: stdout %q, want it to contain %q", c.ostype, c.hosttype, out, want)
 		}
 	}
+}
+
+// TestSwitchMarkerIsIgnored: the native switch writes its marker inside
+// the installed plugin; a clone of the release branch used as a folder
+// marketplace must not show it in git status (or stop a git pull over it),
+// so the plugin's own .gitignore names it.
+func TestSwitchMarkerIsIgnored(t *testing.T) {
+	dir, name := filepath.Split(filepath.FromSlash(native.MarkerFile))
+	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil {
+		t.Fatalf("no .gitignore next to the marker %s: %v", native.MarkerFile, err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == name {
+			return
+		}
+	}
+	t.Errorf("%s.gitignore does not list %s:\n%s", dir, name, data)
 }

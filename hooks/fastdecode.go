@@ -166,32 +166,19 @@ func (e *TeammateIdle) field(k string) any { return firstField(e.commonField(k),
 // decodes a fresh value with encoding/json.
 func decodeFast(data []byte, in Input) bool {
 	f, ok := in.(fielder)
-	if !ok || !jsonscan.Valid(data) {
+	if !ok {
 		return false
 	}
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return false
-	}
-	i = skipSpace(data, i+1)
-	for i < len(data) && data[i] != '}' {
-		end := stringEnd(data, i)
-		key := data[i+1 : end-1]
+	plain := true
+	isObject := jsonscan.Members(data, func(key, value []byte) bool {
 		if !plainKey(key) {
-			return false
+			plain = false
+		} else if p := f.field(string(key)); p != nil && !setField(p, value) {
+			plain = false
 		}
-		i = skipSpace(data, end)
-		i = skipSpace(data, i+1) // the colon
-		end = valueEnd(data, i)
-		if p := f.field(string(key)); p != nil && !setField(p, data[i:end]) {
-			return false
-		}
-		i = skipSpace(data, end)
-		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
-		}
-	}
-	return true
+		return plain
+	})
+	return isObject && plain
 }
 
 // plainKey reports whether key can only match a field name exactly: no
@@ -258,70 +245,4 @@ func plainString(v []byte) (string, bool) {
 		return "", false
 	}
 	return string(s), true
-}
-
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON white space.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\r', '\n':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// stringEnd returns the index just past the JSON string that starts at i.
-// data is valid JSON.
-func stringEnd(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(data)
-}
-
-// valueEnd returns the index just past the JSON value that starts at i.
-// data is valid JSON.
-func valueEnd(data []byte, i int) int {
-	if i >= len(data) {
-		return i
-	}
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i)
-	case '{', '[':
-		depth := 0
-		for i < len(data) {
-			switch data[i] {
-			case '"':
-				i = stringEnd(data, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	for i < len(data) {
-		switch data[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return i
-		}
-		i++
-	}
-	return i
 }

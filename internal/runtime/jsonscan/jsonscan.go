@@ -122,6 +122,35 @@ func Valid(data []byte) bool {
 	return st == Complete && skipSpace(data, end) == len(data)
 }
 
+// Members calls f with the raw key (between its quotes, still escaped)
+// and the raw value of each member of the JSON object data, in order,
+// until f returns false. It reports false when data is not one valid JSON
+// object.
+func Members(data []byte, f func(key, value []byte) bool) bool {
+	if !Valid(data) {
+		return false
+	}
+	i := skipSpace(data, 0)
+	if data[i] != '{' {
+		return false
+	}
+	for i = skipSpace(data, i+1); data[i] != '}'; {
+		_, end, _ := Value(data[i:], false)
+		key := data[i+1 : i+end-1]
+		i = skipSpace(data, i+end)
+		i = skipSpace(data, i+1) // the colon
+		vs, ve, _ := Value(data[i:], false)
+		if !f(key, data[i+vs:i+ve]) {
+			return true
+		}
+		i = skipSpace(data, i+ve)
+		if data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	return true
+}
+
 // skipSpace returns the index of the first byte at or after i that is not
 // JSON white space.
 func skipSpace(data []byte, i int) int {

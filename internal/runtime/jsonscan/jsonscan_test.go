@@ -87,3 +87,25 @@ func FuzzValue(f *testing.F) {
 		}
 	})
 }
+
+func TestMembers(t *testing.T) {
+	var got []string
+	ok := Members([]byte(` {"a" : [1,"}"], "b\"c":{"d":null} ,"e":-1.5e3} `), func(k, v []byte) bool {
+		got = append(got, string(k)+"="+string(v))
+		return true
+	})
+	want := []string{`a=[1,"}"]`, `b\"c={"d":null}`, `e=-1.5e3`}
+	if !ok || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Members = %v, %q; want true, %q", ok, got, want)
+	}
+	n := 0
+	Members([]byte(`{"a":1,"b":2}`), func(k, v []byte) bool { n++; return false })
+	if n != 1 {
+		t.Errorf("Members went on after f returned false: %d calls", n)
+	}
+	for _, s := range []string{`[1]`, `{"a":1`, `{"a":1} x`, `null`, ``} {
+		if Members([]byte(s), func(k, v []byte) bool { return true }) {
+			t.Errorf("Members(%q) = true for no valid object", s)
+		}
+	}
+}

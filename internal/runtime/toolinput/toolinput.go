@@ -103,38 +103,15 @@ func Decode(raw json.RawMessage, dst any) error {
 // false for anything else, and Fields asks encoding/json (FuzzFields holds
 // the two together).
 func fastFields(raw []byte) (map[string]json.RawMessage, bool) {
-	if !jsonscan.Valid(raw) {
-		return nil, false
-	}
-	i := skipSpace(raw, 0)
-	if raw[i] != '{' {
-		return nil, false
-	}
 	m := map[string]json.RawMessage{}
-	i = skipSpace(raw, i+1)
-	for raw[i] != '}' {
-		_, end, _ := jsonscan.Value(raw[i:], false)
-		key := raw[i+1 : i+end-1]
+	plain := true
+	isObject := jsonscan.Members(raw, func(key, value []byte) bool {
 		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
-			return nil, false
+			plain = false
+			return false
 		}
-		i = skipSpace(raw, i+end)
-		i = skipSpace(raw, i+1) // the colon
-		vs, ve, _ := jsonscan.Value(raw[i:], false)
-		m[string(key)] = append(json.RawMessage(nil), raw[i+vs:i+ve]...)
-		i = skipSpace(raw, i+ve)
-		if raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
-	}
-	return m, true
-}
-
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON white space.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
-		i++
-	}
-	return i
+		m[string(key)] = append(json.RawMessage(nil), value...)
+		return true
+	})
+	return m, isObject && plain
 }

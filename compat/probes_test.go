@@ -153,3 +153,33 @@ func semverIn(s string) bool {
 	}
 	return false
 }
+
+// TestEveryProbedHandlerKeyIsInTheMatrix: each key a probed release's
+// validator accepts for a handler type has a matrix row for that type, so
+// hookgen never calls a key Claude Code knows "unknown" (and a typo), and
+// the schemas give it its value's type.
+func TestEveryProbedHandlerKeyIsInTheMatrix(t *testing.T) {
+	ps, _ := probes(t)
+	missing := map[string]string{}
+	for _, p := range ps {
+		for typ, keys := range p.Handlers {
+			for _, k := range keys {
+				covered := false
+				for _, f := range Matrix {
+					if f.Kind == KindField && f.Scope == ScopeHandler && f.Name == k && (len(f.Types) == 0 || slices.Contains(f.Types, typ)) {
+						covered = true
+						break
+					}
+				}
+				if !covered {
+					if _, seen := missing[typ+"."+k]; !seen {
+						missing[typ+"."+k] = p.Release
+					}
+				}
+			}
+		}
+	}
+	for k, r := range missing {
+		t.Errorf("%s accepts the %s handler key %q, which the matrix lacks", r, strings.Split(k, ".")[0], strings.Split(k, ".")[1])
+	}
+}

@@ -185,9 +185,14 @@ func TestProtoFlagFromContinueFalse(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := commands(decodeManifest(t, out))
+	// --proto names the band of the release: the newest edge at or below it.
+	band, err := compat.BandOf(version(t, "2.1.330"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, want := range []string{
-		"TeammateIdle " + bin + " TeammateIdle --proto 2.1.257",
-		"TaskCompleted " + bin + " TaskCompleted --proto 2.1.257",
+		"TeammateIdle " + bin + " TeammateIdle --proto " + band.String(),
+		"TaskCompleted " + bin + " TaskCompleted --proto " + band.String(),
 		"Stop " + bin + " Stop",
 	} {
 		if !contains(cmds, want) {

@@ -210,8 +210,18 @@ func fieldSchema(f compat.Feature) obj {
 	switch f.Name {
 	case "timeout":
 		return obj{"$ref": "#/$defs/timeout"}
-	case "once", "async", "asyncRewake":
+	case "once", "async", "asyncRewake", "continueOnBlock", "holdsTools":
 		return obj{"type": "boolean", "x-message": obj{"type": f.Name + " must be true or false"}}
+	case "cloud", "onFailure":
+		// The release reads any value: an unknown one as the safe default
+		// (2.1.330's schema), so nothing here fails a file.
+		return obj{}
+	case "headers":
+		return obj{"type": "object", "additionalProperties": obj{"type": "string"}, "x-message": obj{"type": "headers must map header names to strings"}}
+	case "allowedEnvVars":
+		return obj{"type": "array", "items": obj{"type": "string"}, "x-message": obj{"type": "allowedEnvVars must be a list of variable names"}}
+	case "input":
+		return obj{"type": "object", "x-message": obj{"type": "input must be an object of the tool's arguments"}}
 	case "shell":
 		return obj{"enum": []string{"bash", "powershell"}, "x-message": obj{"enum": "shell is \"bash\" or \"powershell\""}}
 	case "args":

@@ -88,7 +88,7 @@ func TestSchemasAgreeWithMatrix(t *testing.T) {
 
 // commandWith is a valid command handler carrying field name.
 func commandWith(name string) string {
-	val := map[string]string{"timeout": "10", "once": "true", "async": "true", "asyncRewake": "true", "shell": `"bash"`, "args": `["a"]`}[name]
+	val := map[string]string{"timeout": "10", "once": "true", "async": "true", "asyncRewake": "true", "shell": `"bash"`, "args": `["a"]`, "holdsTools": "true", "cloud": `"device"`, "onFailure": `"block"`}[name]
 	if val == "" {
 		val = `"x"`
 	}
@@ -212,5 +212,42 @@ func TestValidateReportsEveryViolation(t *testing.T) {
 	want := "/hooks/Stop/0/hooks/0/command /hooks/Stop/0/matcher /hooks/TaskCompleted"
 	if got := strings.Join(ptrs, " "); got != want {
 		t.Errorf("pointers = %s\nwant       %s\n%v", got, want, vs)
+	}
+}
+
+// TestEveryTypesKeysOnTheNewestBand: on the newest band each handler type
+// takes each of its matrix keys with a value of the type 2.1.330's schema
+// gives it (compat/FACTS.md), and a value of the wrong type is refused.
+func TestEveryTypesKeysOnTheNewestBand(t *testing.T) {
+	bands := compat.Bands()
+	newest := bands[len(bands)-1].String()
+	base := map[string]string{"command": `"command":"true"`, "prompt": `"prompt":"p"`, "agent": `"prompt":"p"`,
+		"http": `"url":"http://127.0.0.1:1/h"`, "mcp_tool": `"server":"s","tool":"t"`}
+	good := map[string]string{"model": `"m"`, "headers": `{"X-A":"v"}`, "allowedEnvVars": `["TOKEN"]`, "input": `{"a":1}`,
+		"continueOnBlock": "true", "holdsTools": "true", "cloud": `"device"`, "onFailure": `"block"`, "rewakeMessage": `"m"`,
+		"rewakeSummary": `"s"`, "server": `"s"`, "tool": `"t"`, "url": `"http://127.0.0.1:1/h"`, "prompt": `"p"`, "command": `"true"`,
+		"timeout": "10", "once": "true", "async": "true", "asyncRewake": "true", "shell": `"bash"`, "args": `["a"]`,
+		"statusMessage": `"s"`, "if": `"Bash(git *)"`}
+	bad := map[string]string{"headers": `["x"]`, "allowedEnvVars": `"TOKEN"`, "input": `[1]`, "continueOnBlock": `"yes"`, "holdsTools": `1`}
+	for _, f := range compat.All(compat.KindField) {
+		if f.Scope != compat.ScopeHandler || f.Name == "type" {
+			continue
+		}
+		types := f.Types
+		if len(types) == 0 {
+			types = []string{"command", "prompt", "agent", "http", "mcp_tool"}
+		}
+		for _, ty := range types {
+			v, ok := good[f.Name]
+			if !ok {
+				t.Fatalf("no valid value for handler key %q: add one", f.Name)
+			}
+			h := fmt.Sprintf(`{"type":%q,%s,%q:%s}`, ty, base[ty], f.Name, v)
+			check(t, newest, ty+" handler with "+f.Name, doc("Stop", h), true)
+			if b, ok := bad[f.Name]; ok {
+				h := fmt.Sprintf(`{"type":%q,%s,%q:%s}`, ty, base[ty], f.Name, b)
+				check(t, newest, ty+" handler with a bad "+f.Name, doc("Stop", h), false)
+			}
+		}
 	}
 }

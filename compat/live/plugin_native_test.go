@@ -52,7 +52,7 @@ func cloneRelease(t *testing.T) string {
 func TestPluginSwitchesOnEveryInstallPath(t *testing.T) {
 	Available(t)
 	for _, c := range []struct{ release, band string }{
-		{"2.1.61", "2.1.50"}, {"2.1.257", "2.1.257"}, {"2.1.330", "2.1.257"},
+		{"2.1.61", "2.1.50"}, {"2.1.257", "2.1.257"}, {"2.1.330", "2.1.329"},
 	} {
 		t.Run(c.release, func(t *testing.T) {
 			t.Parallel()

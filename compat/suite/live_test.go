@@ -104,7 +104,8 @@ type scenario struct {
 		} `json:"journal"`
 		DebugLog []string `json:"debugLog"`
 		// ModelSees are texts some request to the model must carry, such
-		// as a Stop hook's reason, from release Since on.
+		// as a Stop hook's reason, from release Since on. $BAND stands for
+		// the release's band edge, which the commands carry as --proto.
 		ModelSees []struct {
 			Text, Since string
 		} `json:"modelSees"`
@@ -605,14 +606,19 @@ func checkExpectations(t *testing.T, v *semver.Version, sc scenario, s session) 
 		if want.Since != "" && v.LessThan(semver.MustParse(want.Since)) {
 			continue
 		}
+		band, err := compat.BandOf(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(want.Text, "$BAND", band.String())
 		seen := false
 		for _, r := range s.srv.Requests() {
-			if strings.Contains(string(r.Body), want.Text) {
+			if strings.Contains(string(r.Body), text) {
 				seen = true
 			}
 		}
 		if !seen {
-			t.Errorf("no request to the model carries %q; the debug log on Stop:\n%s", want.Text, grepLines(s.res.DebugLog, "Stop", 20))
+			t.Errorf("no request to the model carries %q; the debug log on Stop:\n%s", text, grepLines(s.res.DebugLog, "Stop", 20))
 		}
 	}
 	for _, f := range sc.Expect.Absent {

@@ -417,10 +417,11 @@ func (cc *cmdCtx) files(name string) {
 			cc.write(pos[len(pos)-1], name)
 			pos = pos[:len(pos)-1]
 		}
-		if name != "ln" {
-			for _, p := range pos {
-				cc.read(p, false)
-			}
+		// ln reads nothing, but a link to a secret is a second name for it
+		// that a later command in the same line reads before the guard
+		// can resolve it: the source is judged as read.
+		for _, p := range pos {
+			cc.read(p, false)
 		}
 		return
 	case "sed", "perl":

@@ -129,21 +129,65 @@ func (cc *cmdCtx) find_() {
 		switch t := args[j].Text; t {
 		case "-delete":
 			del = true
-		case "-depth", "-xdev", "-mount", "-follow", "-ignore_readdir_race", "-noleaf", "-d":
+		case "-exec", "-execdir", "-ok", "-okdir":
+			// -exec rm {} \; deletes what find finds, as -delete does; any
+			// other program is an action, not a filter.
+			k := j + 1
+			for k < len(args) && args[k].Text != ";" && args[k].Text != "+" {
+				k++
+			}
+			if j+1 < len(args) && isDeleteProgram(shell.ProgramName(args[j+1].Text)) {
+				del = true
+			}
+			j = k
+		case "-depth", "-xdev", "-mount", "-follow", "-ignore_readdir_race", "-noleaf", "-d", "-print", "-print0":
 		case "-mindepth", "-maxdepth":
 			j++
 		default:
 			filtered = true
 		}
 	}
-	if !del || filtered {
+	if !del {
 		return
 	}
 	if len(starts) == 0 {
 		starts = []shell.Word{{Text: "."}}
 	}
 	for _, s := range starts {
-		cc.deleteTree(s.Text, s.Glob, "find -delete on")
+		if filtered {
+			cc.filteredDelete(s.Text)
+		} else {
+			cc.deleteTree(s.Text, s.Glob, "find -delete on")
+		}
+	}
+}
+
+// isDeleteProgram reports whether find -exec running name deletes files.
+func isDeleteProgram(name string) bool {
+	switch name {
+	case "rm", "unlink", "rmdir", "shred":
+		return true
+	}
+	return false
+}
+
+// filteredDelete checks a find that deletes only what its filter matches
+// (find ~ -name '*.log' -delete). Inside the project, the project root
+// included, it is a cleanup; on /, the home folder, above the project root
+// or outside the project and the temp folders, the filter may match
+// anything there: the user is asked.
+func (cc *cmdCtx) filteredDelete(arg string) {
+	e := &cc.ck.env
+	p, ok := e.expand(arg, cc.cwd)
+	if !ok {
+		cc.note(arg, "", "delete", "unknown")
+		cc.find("rm-unknown-target", "", fmt.Sprintf("find %s ... -delete searches a folder the guard cannot know (a variable, or an unknown current folder). Name the folder literally.", arg))
+		return
+	}
+	rule, class := e.deleteClass(p, false)
+	cc.note(arg, p, "delete", class)
+	if rule == "rm-root" || rule == "rm-outside-project" || rule == "rm-project-root" && p != e.project && p != e.project+"/.git" {
+		cc.find("find-delete-outside", p, fmt.Sprintf("find %s deletes whatever its filter matches in %s, outside the project. Ask the user, or search a folder inside the project.", arg, p))
 	}
 }
 

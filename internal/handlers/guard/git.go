@@ -154,8 +154,20 @@ func (cc *cmdCtx) git() {
 				pos = append(pos, a.Text)
 			}
 		}
+		if len(pos) >= 1 && (pos[0] == "set" || pos[0] == "add") { // git 2.46's subcommand form
+			pos = pos[1:]
+		}
 		if len(pos) >= 2 {
 			cc.gitConfigValue(pos[0], pos[1])
+			// An alias runs later, by a name no rule knows: judge what it
+			// runs now (git <value>, or the shell command after "!").
+			if _, ok := strings.CutPrefix(strings.ToLower(pos[0]), "alias."); ok {
+				if cmd, shellAlias := strings.CutPrefix(pos[1], "!"); shellAlias {
+					cc.nested(cmd, "git alias")
+				} else {
+					cc.nested("git "+pos[1], "git alias")
+				}
+			}
 		}
 	}
 }

@@ -74,6 +74,7 @@ var Rules = []Rule{
 	{"rm-outside-project", Block, Block, Block, false, "a recursive delete of an absolute or home path outside the project and the temp folders"},
 	{"rm-project-root", Block, Block, Block, false, "a recursive delete of the project root, a folder above it, or everything in it"},
 	{"rm-in-project", Allow, Block, Block, true, "a recursive delete inside the project (rm -rf build)"},
+	{"find-delete-outside", Ask, Block, Block, true, "find ... -delete (or -exec rm) with a filter, on /, the home folder or a path outside the project and the temp folders"},
 	{"rm-unknown-target", Ask, Block, Block, true, "a recursive delete whose target the guard cannot know ($VAR, xargs)"},
 	{"chmod-outside-project", Block, Block, Block, false, "chmod or chown -R of /, the home folder or a path outside the project"},
 	{"inline-code-delete", Block, Block, Block, false, "an interpreter's inline code deleting a tree it cannot place inside the project"},

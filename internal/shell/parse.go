@@ -415,7 +415,9 @@ func (p *parser) simple(pipeFrom int) {
 			p.pos++
 			continue
 		}
-		if lead && !w.Quoted {
+		// A quoted word is no reserved word, but NAME="a b" is still an
+		// assignment: only the value is quoted.
+		if lead && (!w.Quoted || isAssignment(p.src[start:p.pos])) {
 			if isReserved(w.Text) {
 				continue
 			}
@@ -636,6 +638,17 @@ func (p *parser) caseBody() {
 			}
 		}
 	}
+}
+
+// isAssignment reports whether raw, a word as written, starts with an
+// unquoted NAME= (or NAME+=), whatever the quoting of the value.
+func isAssignment(raw string) bool {
+	eq := strings.IndexByte(raw, '=')
+	if eq <= 0 {
+		return false
+	}
+	_, ok := assignment(raw[:eq+1])
+	return ok
 }
 
 // assignment reports whether w is NAME=value (or NAME+=value).

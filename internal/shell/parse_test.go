@@ -150,3 +150,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestQuotedAssignments: NAME="a b" and NAME='x' are assignments whose
+// value is quoted; a quoted name ("NAME"=x) is a command word.
+func TestQuotedAssignments(t *testing.T) {
+	for src, want := range map[string][]string{
+		`cmd="rm -rf"; $cmd ~`:  {"cmd=rm -rf"},
+		`X='a b' Y=1 prog arg`:  {"X=a b", "Y=1"},
+		`A+="more" run`:         {"A+=more"},
+		`"NAME"=x`:              nil,
+		`N\AME=x`:               nil,
+		`echo X="not assigned"`: nil,
+	} {
+		cmds, err := Parse(src)
+		if err != nil || len(cmds) == 0 {
+			t.Fatalf("Parse(%q) = %v, %v", src, cmds, err)
+		}
+		if got := cmds[0].Assigns; strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("Parse(%q): Assigns = %q, want %q", src, got, want)
+		}
+	}
+}

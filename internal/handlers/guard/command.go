@@ -51,7 +51,7 @@ func (ck *check) commands(cmds []shell.Command, depth int) {
 	cwd := ck.env.cwd
 	var next []int
 	for i := range cmds {
-		c := &cmds[i]
+		c := ck.known(&cmds[i])
 		idx := -1
 		if len(ck.rep.Commands) < maxSteps {
 			idx = len(ck.rep.Commands)
@@ -104,12 +104,61 @@ func (ck *check) assign(words []string) {
 		if strings.HasPrefix(val, "$(mktemp") || strings.HasPrefix(val, "`mktemp") {
 			val = firstOr(ck.env.temps, "/tmp") + "/mktemp.XXXXXX"
 		}
+		// x=~ and x=~/dir: the shell expands the tilde in an assignment,
+		// and $x later is that path, not a file named "~". (A quoted '~'
+		// reads the same here: the stricter reading.)
+		if val == "~" || strings.HasPrefix(val, "~/") {
+			if ck.env.home == "" {
+				delete(ck.env.vars, name)
+				continue
+			}
+			val = ck.env.home + val[1:]
+		}
 		if strings.ContainsAny(val, "$`") || len(ck.env.vars) > 256 {
 			delete(ck.env.vars, name)
 			continue
 		}
 		ck.env.vars[name] = val
 	}
+}
+
+// known returns c with each word that holds only variables of known
+// literal value ($a, ${a}, "$a/x") replaced by what the shell would make
+// of it: a=rm; b=-rf; $a $b ~ is read as rm -rf ~. An unquoted value with
+// white space splits into words. c itself comes back when no word changes.
+func (ck *check) known(c *shell.Command) *shell.Command {
+	if len(ck.env.vars) == 0 {
+		return c
+	}
+	var out []shell.Word
+	for i, w := range c.Args {
+		v, ok := "", false
+		if w.Dynamic && strings.Contains(w.Text, "$") {
+			v, ok = ck.env.substitute(w.Text)
+		}
+		if !ok {
+			if out != nil {
+				out = append(out, w)
+			}
+			continue
+		}
+		if out == nil {
+			out = append([]shell.Word(nil), c.Args[:i]...)
+		}
+		if w.Quoted {
+			out = append(out, shell.Word{Text: v, Quoted: true})
+			continue
+		}
+		for _, f := range strings.Fields(v) {
+			out = append(out, shell.Word{Text: f, Glob: hasGlob(f)})
+		}
+	}
+	if out == nil {
+		return c
+	}
+	cp := *c
+	cp.Args = out
+	return &cp
 }
 
 // cmdCtx is one simple command being checked.
@@ -186,6 +235,18 @@ func (cc *cmdCtx) check() {
 		cc.rm(false)
 	case name == "find":
 		cc.find_()
+	case name == "rimraf":
+		cc.rimraf(cc.args())
+	case (name == "npx" || name == "pnpx" || name == "bunx") && len(cc.args()) > 0 && strings.HasPrefix(cc.args()[0].Text, "rimraf"):
+		cc.rimraf(cc.args()[1:])
+	case name == "alias":
+		// An alias runs later under a name no rule knows: judge what it
+		// runs now.
+		for _, a := range cc.args() {
+			if _, v, ok := strings.Cut(a.Text, "="); ok {
+				cc.nested(v, "alias")
+			}
+		}
 	case name == "chmod" || name == "chown" || name == "chgrp":
 		cc.chmod()
 	case strings.HasPrefix(name, "mkfs") || name == "wipefs" || name == "mke2fs" || name == "newfs":
@@ -414,8 +475,19 @@ func (cc *cmdCtx) files(name string) {
 			}
 		}
 		if len(pos) >= 2 {
-			cc.write(pos[len(pos)-1], name)
+			dest := pos[len(pos)-1]
+			cc.write(dest, name)
+			if name == "rsync" && rsyncDeletes(args) && !remotePath(dest) {
+				// --delete removes from the destination whatever the source
+				// lacks: rsync -a --delete empty/ ~/ empties the home folder.
+				cc.deleteTree(dest, false, "rsync --delete into")
+			}
 			pos = pos[:len(pos)-1]
+			if name == "mv" {
+				for _, p := range pos {
+					cc.moveAway(p)
+				}
+			}
 		}
 		// ln reads nothing, but a link to a secret is a second name for it
 		// that a later command in the same line reads before the guard

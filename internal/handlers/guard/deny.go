@@ -164,7 +164,7 @@ func (g *Guard) denyMatch(cmd string) (string, bool) {
 // pays no table construction at run time.
 func guardedWord(t string) bool {
 	switch t {
-	case "rm", "rmdir", "unlink", "git", "find", "chmod", "chown", "chgrp", "dd", "shred", "wipefs", "mke2fs", "newfs",
+	case "rm", "rmdir", "unlink", "rimraf", "git", "find", "chmod", "chown", "chgrp", "dd", "shred", "wipefs", "mke2fs", "newfs",
 		"curl", "wget", "fetch", "http", "xh", "aria2c", "nc", "ncat", "socat", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "rbash", "yash", "posh", "eval", "exec",
 		"source", "xargs", "su", "sudo", "doas", "env", "watch", "command", "builtin", "nohup", "timeout", "nice", "time", "stdbuf", "ionice", "setsid",
 		"tee", "cp", "mv", "install", "ln", "rsync", "scp", "sftp", "tar", "zip", "gzip", "7z", "sed", "awk", "gawk", "perl", "ruby", "irb", "php", "node", "nodejs", "bun", "deno",

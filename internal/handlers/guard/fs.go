@@ -46,6 +46,52 @@ func (cc *cmdCtx) rm(dynamic bool) {
 	}
 }
 
+// rimraf checks rimraf's targets (npx rimraf dir): each is deleted
+// recursively, as by rm -rf.
+func (cc *cmdCtx) rimraf(args []shell.Word) {
+	for _, a := range args {
+		if !strings.HasPrefix(a.Text, "-") {
+			cc.deleteTree(a.Text, a.Glob, "rimraf")
+		}
+	}
+}
+
+// rsyncDeletes reports whether rsync's options delete at the destination.
+func rsyncDeletes(args []shell.Word) bool {
+	for _, a := range args {
+		if a.Text == "--del" || strings.HasPrefix(a.Text, "--delete") || a.Text == "--remove-source-files" {
+			return true
+		}
+	}
+	return false
+}
+
+// remotePath reports whether an rsync or scp operand names another host
+// (host:path, user@host:path, rsync://).
+func remotePath(s string) bool {
+	if strings.HasPrefix(s, "rsync://") {
+		return true
+	}
+	colon := strings.IndexByte(s, ':')
+	return colon > 0 && !strings.Contains(s[:colon], "/")
+}
+
+// moveAway checks a source of mv: moving away /, the home folder, the
+// project root or a folder above them is as good as deleting it for
+// everything that uses it.
+func (cc *cmdCtx) moveAway(arg string) {
+	e := &cc.ck.env
+	p, ok := e.expand(arg, cc.cwd)
+	if !ok {
+		return
+	}
+	rule, class := e.deleteClass(p, false)
+	if rule == "rm-root" || rule == "rm-project-root" {
+		cc.note(arg, p, "delete", class)
+		cc.find(rule, p, fmt.Sprintf("mv %s moves away %s, as good as deleting it for everything that uses it. Name what to move, inside the project.", arg, class))
+	}
+}
+
 // deleteTree judges one target of a recursive delete.
 func (cc *cmdCtx) deleteTree(arg string, glob bool, how string) {
 	e := &cc.ck.env

@@ -160,6 +160,7 @@ var gitFamilies = []family{
 		`git push origin :master`, `git push -d origin main`, `git push origin --delete refs/heads/main`,
 		`git --no-pager -c x=y push upstream +HEAD:release`, `git -C /x push -f`, `git --git-dir=.git push -f`,
 		`git --work-tree . --git-dir .git push --force`, `git -c alias.p='push --force' p`,
+		`p=push; f=--force; git $p $f`, `g=git; $g push -f`,
 	}},
 	{"git alias definitions that run a blocked command", "block", []string{
 		`git config alias.pf 'push --force'`, `git config --global alias.nuke '!rm -rf ~'`,
@@ -172,7 +173,7 @@ var gitFamilies = []family{
 	}},
 	{"force push, harmless", "allow", []string{
 		`git push --force-with-lease origin topic`, `git push origin main`, `git push -u origin topic`,
-		`git push --force-with-lease=main:abc origin main`, `git push --force-if-includes --force-with-lease`,
+		`git push --force-with-lease=main:abc origin main`, `alias gp='git push'`, `alias ll='ls -la'`, `git push --force-if-includes --force-with-lease`,
 		`gh pr create --title "Revert push --force of yesterday"`, `git commit -m "never git push --force"`,
 		`git log --grep='push --force'`, `git push --tags`, `git push -o ci.skip origin topic`,
 	}},
@@ -206,6 +207,9 @@ var recursiveDeletesFamilies = []family{
 		`rm -rf /`, `rm -rf / --no-preserve-root`, `sudo rm -fr ~`, `rm -r -f $HOME`, `rm -rf "$HOME"`,
 		`rm -rf ${HOME}/`, `rm -rf ~/`, `rm -rf /*`, `rm -rf ~/*`, `rm -R /home`, `rm --recursive --force ~`,
 		`rm -r /`, `cd / && rm -rf *`, `cd ~ && rm -rf .`,
+		`alias x='rm -rf ~'`, `alias nuke="rm -rf /"`, `npx rimraf ~`, `rimraf /`, `rsync -a --delete empty/ ~/`,
+		`mv ~ /tmp/gone`, `mv / /x`, `sudo mv /home /tmp/h`,
+		`a=rm; b=-rf; $a $b ~`, `x=~; rm -rf $x`, `x=~/; rm -rf "$x"`, `cmd="rm -rf"; $cmd ~`, `r=rm; ${r} -fr /`,
 	}},
 	{"find deleting what a filter matches outside the project", "ask", []string{
 		`find ~ -name '*.txt' -delete`, `find /etc -type f -delete`, `find ~/Documents -name "*.bak" -exec rm {} \;`,
@@ -216,6 +220,7 @@ var recursiveDeletesFamilies = []family{
 		`find . -name '*.pyc' -exec rm {} +`, `find . -name '*.go' -exec gofmt -l {} +`, `find ~ -name '*.txt' -print`,
 	}},
 	{"rm outside the project", "block", []string{
+		`rsync -a --delete-after src/ /etc/app/`, `npx rimraf /var/lib/app`,
 		`find ~ -exec rm -rf {} +`, `find /etc -print -delete`, `find ~/Documents -exec rm {} \;`,
 		`rm -rf /etc`, `rm -rf ~/Documents`, `rm -rf /tmp/../etc`, `rm -rf /usr/local/lib`, `rm -rf $HOME/.config`,
 		`rm -rf ~other/x`, `rm -rf /var/lib/docker`, `rm -rf /tmp`, `rm -rf ../other-project`,
@@ -230,7 +235,9 @@ var recursiveDeletesFamilies = []family{
 		`rm -rf /tmp/build-123/*`, `rm -f /tmp/x`, `rm -r docs`, `rm a.txt`, `rm -rf "$TMPDIR/cache"`,
 		`rm -rf /home/u/proj/build`, `rm -rf ./out/*`, `find . -name '*.pyc' -delete`, `rm -f ~/.cache/x.lock`,
 		`printf 'never rm -rf /' > notes.txt`, `echo 'rm -rf' > notes.txt`, `grep -r "rm -rf /" docs`,
-		`find /tmp/x -exec rm -rf {} +`, `rmdir /etc/x`,
+		`find /tmp/x -exec rm -rf {} +`, `rmdir /etc/x`, `npx rimraf dist`, `rimraf node_modules`,
+		`rsync -a --delete src/ build/`, `rsync -a --delete ./site/ host:/var/www/`, `rsync -av ~/notes/ ./notes/`,
+		`mv build dist`, `mv ~/Downloads/data.csv ./data/`, `mv /tmp/x ./x`,
 	}},
 	{"rm of an unknown target", "ask", []string{
 		`rm -rf "$BUILD_DIR"`, `rm -rf $DIR/`, `find . -name node_modules | xargs rm -rf`, `rm -rf "${PREFIX}"/*`,

@@ -68,6 +68,21 @@ func under(p, dir string) bool {
 // relative to cwd: ~, ~/…, $HOME, ${HOME}, $PWD, $TMPDIR and
 // $CLAUDE_PROJECT_DIR are expanded. ok is false when the path depends on
 // something unknown (another variable, an unknown current folder).
+// substitute replaces the variables of word that hold known literal
+// values (the command's own assignments); ok is false when an expansion is
+// left whose value is unknown.
+func (e *env) substitute(word string) (string, bool) {
+	w := word
+	for name, val := range e.vars {
+		w = strings.ReplaceAll(w, "${"+name+"}", val)
+		w = replaceVar(w, "$"+name, val)
+	}
+	if strings.Contains(w, "$") || strings.Contains(w, "`") {
+		return "", false
+	}
+	return w, true
+}
+
 func (e *env) expand(word, cwd string) (string, bool) {
 	w := word
 	switch {

@@ -349,6 +349,16 @@ func (e *env) classify(p string) string {
 	if strings.HasPrefix(p, "/proc/") && base == "environ" {
 		return classSecret
 	}
+	// Secrets a container runtime mounts: Kubernetes service account
+	// tokens and Docker or Compose secrets.
+	for _, d := range []string{"/var/run/secrets", "/run/secrets"} {
+		if p == d {
+			return classSecretDir
+		}
+		if strings.HasPrefix(p, d+"/") {
+			return classSecret
+		}
+	}
 	if strings.HasSuffix(p, "/.kube/config") || strings.HasSuffix(p, "/.aws/credentials") || strings.HasSuffix(p, "/.docker/config.json") {
 		return classSecret
 	}

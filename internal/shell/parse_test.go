@@ -118,7 +118,7 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`echo hi; git push --force`, `zsh -c 'rm -rf ~'`, "cat <<EOF\nx\nEOF", `a $(b "$(c)") ` + "`d`",
-		`case x in a) b;; esac`, `f() { g; }`, `$'\x41'`, `env -S 'a b'`, `find . -exec rm {} +`, `x=(a b) y`,
+		`case x in a) b;; esac`, `f() { g; }`, `$'\x41'`, `env -S 'a b'`, `find . -exec rm {} +`, `x=(a b) y`, `printf '%s\x41%b' a '\101' b | sh`,
 	} {
 		f.Add(s)
 	}
@@ -130,6 +130,9 @@ func FuzzParse(f *testing.F) {
 		for _, c := range cmds {
 			if c.Depth > MaxDepth+1 {
 				t.Fatalf("depth %d", c.Depth)
+			}
+			if out, ok := Output(c); ok && len(out) > maxOutput+2*len(src) {
+				t.Fatalf("Output of %q is %d bytes", src, len(out))
 			}
 		}
 		if err != nil || len(cmds) != 1 || cmds[0].Depth != 0 || len(cmds[0].Redirects) > 0 || cmds[0].HasStdin || len(cmds[0].Wrappers) > 0 || len(cmds[0].Assigns) > 0 {
@@ -169,5 +172,36 @@ func TestQuotedAssignments(t *testing.T) {
 		if got := cmds[0].Assigns; strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("Parse(%q): Assigns = %q, want %q", src, got, want)
 		}
+	}
+}
+
+func TestOutput(t *testing.T) {
+	for src, want := range map[string]string{
+		`printf '\x72\x6d -rf ~' | sh`:     "rm -rf ~",
+		`printf '\162\155 -rf /' | sh`:     "rm -rf /",
+		`printf '%s %s\n' git status | sh`: "git status\n",
+		`printf '%b' 'a\tb' | sh`:          "a\tb",
+		`printf '%s;' a b c | sh`:          "a;b;c;",
+		`printf '100%%' | sh`:              "100%",
+		`echo -e '\x67it push' | sh`:       "git push",
+		`echo -n hello world | sh`:         "hello world",
+		`echo '\u00e9t\U0001F600' | sh`:    "ét😀",
+		`printf -- '\q \x' | sh`:           `\q \x`,
+		"cat <<EOF | sh\nrm -rf x\nEOF":    "rm -rf x\n",
+		`printf 'trailing \' | sh`:         `trailing \`,
+		`printf '%5.2s|%-3d' ab 7 | sh`:    "ab|7",
+		`printf '%' | sh`:                  "%",
+	} {
+		cmds, err := Parse(src)
+		if err != nil || len(cmds) < 1 {
+			t.Fatalf("Parse(%q) = %v, %v", src, cmds, err)
+		}
+		got, ok := Output(cmds[0])
+		if !ok || got != want {
+			t.Errorf("Output of %q = %q, %v; want %q", src, got, ok, want)
+		}
+	}
+	if _, ok := Output(Command{Args: []Word{{Text: "ls"}}}); ok {
+		t.Errorf("ls has a known output")
 	}
 }

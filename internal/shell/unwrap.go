@@ -109,26 +109,14 @@ func (s *state) shell(i int) {
 	}
 }
 
-// piped returns the text echo or printf writes into command i's pipe.
+// piped returns the text that the command piping into command i writes
+// ([Output]).
 func (s *state) piped(i int) (string, bool) {
 	from := s.cmds[i].PipeFrom
 	if from < 0 || from >= len(s.cmds) {
 		return "", false
 	}
-	src := s.cmds[from]
-	switch src.Name() {
-	case "echo", "printf":
-		args := src.Args[1:]
-		for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && src.Name() == "echo" {
-			args = args[1:]
-		}
-		return joinWords(args), true
-	case "cat":
-		if src.HasStdin && len(src.Args) == 1 {
-			return src.Stdin, true
-		}
-	}
-	return "", false
+	return Output(s.cmds[from])
 }
 
 // su runs its -c string, or a login shell.

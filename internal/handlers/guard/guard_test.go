@@ -108,6 +108,8 @@ var nestedShellsFamilies = []family{
 		`bash -c "bash -c \"rm -rf /\""`, `sudo bash -c 'rm -rf /etc'`, `ksh -c 'git clean -fd'`,
 		`echo ok && bash -xec 'git push origin +main'`, `fish -c 'rm -rf ~'`, `xargs sh -c 'git reset --hard'`,
 		`su -c 'rm -rf /' root`, `watch -n 5 'git push --force'`, `git -c alias.x='!rm -rf ~' x`,
+		`printf '\x72\x6d -rf ~' | sh`, `printf '\162\155 -rf /' | bash`, `echo -e '\x67it push --force' | sh`,
+		`printf 'import shutil\nshutil.rmtree("/etc")' | python3`, `printf '%s' 'git reset --hard' | sh`,
 		`echo "$(rm -rf ~)"`, "echo `git push -f`", `(cd .. && rm -rf proj)`, `{ git push --force; }`,
 		`if true; then git reset --hard; fi`, `for f in a; do rm -rf /; done`, `f() { rm -rf ~; }; f`,
 		`case x in x) git push -f;; esac`, `true || git stash clear`, `ls | git push --force`,

@@ -3,6 +3,8 @@ package guard
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hookwright/hookwright/internal/shell"
 )
 
 // interpreter returns the language of a program that runs inline code:
@@ -85,29 +87,14 @@ func (cc *cmdCtx) inline(lang string) {
 	}
 }
 
-// pipedText returns what echo, printf or a here-fed cat pipes into the
-// command.
+// pipedText returns what the command piping into this one writes, when
+// the parser can know it (echo, printf, a here-fed cat: shell.Output).
 func (cc *cmdCtx) pipedText() (string, bool) {
 	from := cc.c.PipeFrom
 	if from < 0 || from >= len(cc.all) {
 		return "", false
 	}
-	src := cc.all[from]
-	switch src.Name() {
-	case "echo", "printf":
-		var parts []string
-		for _, w := range src.Args[1:] {
-			if !strings.HasPrefix(w.Text, "-") || len(parts) > 0 {
-				parts = append(parts, w.Text)
-			}
-		}
-		return strings.Join(parts, " "), true
-	case "cat":
-		if src.HasStdin {
-			return src.Stdin, true
-		}
-	}
-	return "", false
+	return shell.Output(cc.all[from])
 }
 
 // literal is one string literal in inline code.

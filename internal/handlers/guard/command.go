@@ -127,13 +127,13 @@ func (ck *check) assign(words []string) {
 // of it: a=rm; b=-rf; $a $b ~ is read as rm -rf ~. An unquoted value with
 // white space splits into words. c itself comes back when no word changes.
 func (ck *check) known(c *shell.Command) *shell.Command {
-	if len(ck.env.vars) == 0 {
+	if len(ck.env.vars) == 0 && !substitutes(c) {
 		return c
 	}
 	var out []shell.Word
 	for i, w := range c.Args {
 		v, ok := "", false
-		if w.Dynamic && strings.Contains(w.Text, "$") {
+		if w.Dynamic && strings.ContainsAny(w.Text, "$`") {
 			v, ok = ck.env.substitute(w.Text)
 		}
 		if !ok {
@@ -159,6 +159,16 @@ func (ck *check) known(c *shell.Command) *shell.Command {
 	cp := *c
 	cp.Args = out
 	return &cp
+}
+
+// substitutes reports whether a word of c holds a command substitution.
+func substitutes(c *shell.Command) bool {
+	for _, w := range c.Args {
+		if w.Dynamic && (strings.Contains(w.Text, "$(") || strings.Contains(w.Text, "`")) {
+			return true
+		}
+	}
+	return false
 }
 
 // cmdCtx is one simple command being checked.

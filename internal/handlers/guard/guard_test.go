@@ -110,6 +110,7 @@ var nestedShellsFamilies = []family{
 		`su -c 'rm -rf /' root`, `watch -n 5 'git push --force'`, `git -c alias.x='!rm -rf ~' x`,
 		`printf '\x72\x6d -rf ~' | sh`, `printf '\162\155 -rf /' | bash`, `echo -e '\x67it push --force' | sh`,
 		`printf 'import shutil\nshutil.rmtree("/etc")' | python3`, `printf '%s' 'git reset --hard' | sh`,
+		`sh -c "$(echo rm -rf ~)"`, `$(printf '\x72\x6d') -rf ~`, "`echo git` push --force", `bash -c "$(printf 'git %s' 'reset --hard')"`,
 		`echo "$(rm -rf ~)"`, "echo `git push -f`", `(cd .. && rm -rf proj)`, `{ git push --force; }`,
 		`if true; then git reset --hard; fi`, `for f in a; do rm -rf /; done`, `f() { rm -rf ~; }; f`,
 		`case x in x) git push -f;; esac`, `true || git stash clear`, `ls | git push --force`,
@@ -118,6 +119,8 @@ var nestedShellsFamilies = []family{
 	{"nested shell, harmless", "allow", []string{
 		`bash -c 'echo hi'`, `zsh -c "ls -la"`, `eval "$(ssh-agent -s)"`, `sh -c 'rm -rf build'`,
 		`bash -c "git push origin topic"`, `bash scripts/build.sh`, `sh -n script.sh`, `eval echo done`,
+		`git commit -m "$(printf 'fix: %s' parser)"`, `cd "$(echo build)" && ls`, `sh -c "$(echo ls -la)"`,
+		"echo `echo hi`", `echo "$(echo '$HOME')"`,
 	}}}
 
 func TestNestedShells(t *testing.T) {

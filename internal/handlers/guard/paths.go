@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookwright/hookwright/internal/shell"
 )
 
 // env is where a check resolves paths: the home folder, the project, the
@@ -72,7 +74,7 @@ func under(p, dir string) bool {
 // values (the command's own assignments); ok is false when an expansion is
 // left whose value is unknown.
 func (e *env) substitute(word string) (string, bool) {
-	w := word
+	w := knownOutputs(word)
 	for name, val := range e.vars {
 		w = strings.ReplaceAll(w, "${"+name+"}", val)
 		w = replaceVar(w, "$"+name, val)
@@ -81,6 +83,78 @@ func (e *env) substitute(word string) (string, bool) {
 		return "", false
 	}
 	return w, true
+}
+
+// knownOutputs replaces each command substitution in w, $(…) or `…`,
+// whose command is one echo or printf (shell.Output) by what it prints,
+// trailing new lines dropped as the shell drops them: $(printf
+// '\x72\x6d') is rm. Any other substitution stays as written.
+func knownOutputs(w string) string {
+	for start := 0; start < len(w); {
+		i := strings.IndexAny(w[start:], "$`")
+		if i < 0 {
+			break
+		}
+		i += start
+		var inner string
+		end := -1
+		switch {
+		case w[i] == '`':
+			if j := strings.IndexByte(w[i+1:], '`'); j >= 0 {
+				inner, end = w[i+1:i+1+j], i+2+j
+			}
+		case strings.HasPrefix(w[i:], "$(") && !strings.HasPrefix(w[i:], "$(("):
+			if j := closingParen(w, i+2); j >= 0 {
+				inner, end = w[i+2:j], j+1
+			}
+		}
+		if end < 0 {
+			start = i + 1
+			continue
+		}
+		out, ok := "", false
+		if cmds, err := shell.Parse(inner); err == nil && len(cmds) == 1 && cmds[0].PipeFrom < 0 {
+			out, ok = shell.Output(cmds[0])
+		}
+		if !ok || strings.ContainsAny(out, "$`") {
+			start = end
+			continue
+		}
+		out = strings.TrimRight(out, "\n")
+		w = w[:i] + out + w[end:]
+		start = i + len(out)
+	}
+	return w
+}
+
+// closingParen returns the index of the ) that closes the $( whose body
+// starts at from, skipping quoted text and nested parentheses, or -1.
+func closingParen(w string, from int) int {
+	depth := 1
+	var quote byte
+	for k := from; k < len(w); k++ {
+		c := w[k]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				k++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			k++
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 func (e *env) expand(word, cwd string) (string, bool) {

@@ -119,6 +119,29 @@ func (cc *cmdCtx) git() {
 		if force && !dry {
 			cc.find("git-clean-force", "", "git clean -f deletes untracked files for good. List them with git clean -n first, and remove what you mean by name.")
 		}
+	case "worktree":
+		if len(rest) > 0 && (rest[0].Text == "remove" || rest[0].Text == "rm") && gitForce(rest[1:]) {
+			cc.find("git-force-discard", "", "git worktree remove --force deletes a worktree with its uncommitted changes. Commit or stash them there first.")
+		}
+	case "submodule":
+		cc.gitSubmodule(rest)
+	case "checkout-index":
+		if gitForce(rest) {
+			cc.find("git-force-discard", "", "git checkout-index -f overwrites working tree files with the index, dropping their uncommitted changes.")
+		}
+	case "read-tree":
+		reset, update := false, false
+		for _, a := range rest {
+			reset = reset || a.Text == "--reset"
+			update = update || a.Text == "-u"
+		}
+		if reset && update {
+			cc.find("git-force-discard", "", "git read-tree --reset -u overwrites the working tree, dropping uncommitted changes.")
+		}
+	case "rm":
+		if gitForce(rest) {
+			cc.find("git-rm-force", "", "git rm -f removes files even when they hold uncommitted changes, which are then lost. Commit or stash them first, or drop -f.")
+		}
 	case "stash":
 		if len(rest) > 0 {
 			switch rest[0].Text {
@@ -168,6 +191,51 @@ func (cc *cmdCtx) git() {
 					cc.nested("git "+pos[1], "git alias")
 				}
 			}
+		}
+	}
+}
+
+// gitForce reports whether args hold --force or a short flag cluster
+// with f (-f, -rf).
+func gitForce(args []shell.Word) bool {
+	for _, a := range args {
+		t := a.Text
+		if t == "--" {
+			return false
+		}
+		if t == "--force" || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t, "f") {
+			return true
+		}
+	}
+	return false
+}
+
+// gitSubmodule checks git submodule: deinit or update with --force drop
+// the submodules' uncommitted changes, and foreach runs a command in each,
+// which is judged as such.
+func (cc *cmdCtx) gitSubmodule(rest []shell.Word) {
+	for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "-") {
+		rest = rest[1:] // --quiet and the like, before the subcommand
+	}
+	if len(rest) == 0 {
+		return
+	}
+	switch rest[0].Text {
+	case "deinit", "update":
+		if gitForce(rest[1:]) {
+			cc.find("git-force-discard", "", "git submodule "+rest[0].Text+" --force drops the submodules' uncommitted changes. Commit or stash them first.")
+		}
+	case "foreach":
+		args := rest[1:]
+		for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") {
+			args = args[1:] // --recursive, --quiet
+		}
+		var words []string
+		for _, a := range args {
+			words = append(words, a.Text)
+		}
+		if len(words) > 0 {
+			cc.nested(strings.Join(words, " "), "git submodule foreach")
 		}
 	}
 }

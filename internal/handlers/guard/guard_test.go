@@ -187,15 +187,21 @@ var gitFamilies = []family{
 		`git checkout HEAD~1 -- src/a.go`, `git checkout .`, `git checkout -f main`, `git restore src/a.go`,
 		`git restore --source=HEAD~2 .`, `git restore --staged --worktree a.go`, `git clean -f`, `git clean -fdx`,
 		`git clean --force -d`, `git stash clear`, `git -C sub reset --hard`,
+		`git worktree remove --force ../wt`, `git worktree remove -f ../wt`, `git submodule deinit -f --all`,
+		`git submodule deinit --force lib`, `git checkout-index -f -a`, `git read-tree -u --reset HEAD`,
+		`git submodule update --force`, `git submodule foreach git reset --hard`,
 	}},
 	{"discard work, harmless", "allow", []string{
 		`git reset --soft HEAD~1`, `git reset HEAD a.go`, `git reset --keep HEAD~1`, `git checkout -b topic`,
 		`git checkout main`, `git restore --staged a.go`, `git clean -n`, `git clean -nd`, `git clean --dry-run -f`,
 		`git stash`, `git stash pop`, `git stash list`, `git status`, `git diff -- a.go`,
+		`git worktree remove ../wt`, `git worktree add ../wt topic`, `git submodule deinit lib`,
+		`git submodule update --init --recursive`, `git checkout-index -a --prefix=/tmp/export/`, `git rm --cached a.go`,
 	}},
 	{"ask", "ask", []string{
 		`git branch -D topic`, `git branch --delete --force topic`, `git branch -df topic`, `git stash drop`,
 		`git stash drop stash@{1}`, `git push origin --delete topic`, `git push origin :topic`,
+		`git rm -f a.go`, `git rm -rf src/old`, `git rm --force -r lib`,
 	}},
 	{"ask, harmless", "allow", []string{`git branch -d topic`, `git branch -m old new`, `git branch`}},
 	{"git config that runs code", "block", []string{

@@ -66,6 +66,8 @@ var Rules = []Rule{
 	{"git-checkout-discard", Block, Block, Block, false, "git checkout -- <path>, <rev> -- <path>, ., -f: drops uncommitted work"},
 	{"git-restore-discard", Block, Block, Block, false, "git restore on the working tree (without --staged alone)"},
 	{"git-clean-force", Block, Block, Block, false, "git clean -f without -n: deletes untracked files"},
+	{"git-force-discard", Block, Block, Block, false, "git worktree remove --force, git submodule deinit or update --force, git checkout-index -f, git read-tree --reset -u: drop uncommitted work"},
+	{"git-rm-force", Ask, Ask, Block, true, "git rm -f: removes files even when they hold uncommitted changes"},
 	{"git-stash-clear", Block, Block, Block, false, "git stash clear: drops every stash"},
 	{"git-stash-drop", Ask, Ask, Block, true, "git stash drop: drops one stash"},
 	{"git-branch-force-delete", Ask, Ask, Block, true, "git branch -D: deletes a branch with unmerged work"},

@@ -532,6 +532,9 @@ func (cc *cmdCtx) files(name string) {
 		return
 	case "curl", "wget", "http", "xh", "nc", "ncat", "socat":
 		cc.upload(name, args)
+		cc.downloadTo(name, args)
+	case "tar", "bsdtar", "unzip":
+		cc.extractTo(name, args)
 	}
 	if isKeyUse(name) {
 		return
@@ -547,6 +550,71 @@ func (cc *cmdCtx) files(name string) {
 			continue
 		}
 		cc.read(t, meta)
+	}
+}
+
+// downloadTo checks the file curl -o or wget -O writes (curl -sSLo
+// ~/.bashrc URL is a write to ~/.bashrc).
+func (cc *cmdCtx) downloadTo(name string, args []shell.Word) {
+	letter, long := byte('o'), "--output"
+	if name == "wget" {
+		letter, long = 'O', "--output-document"
+	} else if name != "curl" {
+		return
+	}
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		next := ""
+		if k+1 < len(args) {
+			next = args[k+1].Text
+		}
+		switch {
+		case t == long:
+			cc.write(next, name)
+			k++
+		case strings.HasPrefix(t, long+"="):
+			cc.write(strings.TrimPrefix(t, long+"="), name)
+		case len(t) > 1 && t[0] == '-' && t[1] != '-':
+			if i := strings.IndexByte(t, letter); i > 0 {
+				if i == len(t)-1 {
+					cc.write(next, name)
+					k++
+				} else {
+					cc.write(t[i+1:], name)
+				}
+			}
+		}
+	}
+}
+
+// extractTo checks the folder tar -x -C DIR or unzip -d DIR extracts
+// into: a write there (an archive of hooks unpacked into .git/hooks).
+func (cc *cmdCtx) extractTo(name string, args []shell.Word) {
+	extract := name == "unzip"
+	var dir string
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		next := ""
+		if k+1 < len(args) {
+			next = args[k+1].Text
+		}
+		switch {
+		case name == "unzip" && t == "-d":
+			dir = next
+			k++
+		case name != "unzip" && (t == "-C" || t == "--directory"):
+			dir = next
+			k++
+		case name != "unzip" && strings.HasPrefix(t, "--directory="):
+			dir = strings.TrimPrefix(t, "--directory=")
+		case name != "unzip" && (t == "--extract" || t == "--get"):
+			extract = true
+		case name != "unzip" && (k == 0 && !strings.HasPrefix(t, "-") || len(t) > 1 && t[0] == '-' && t[1] != '-') && strings.Contains(t, "x"):
+			extract = true // xzf, -xzf
+		}
+	}
+	if extract && dir != "" {
+		cc.write(dir, name)
 	}
 }
 

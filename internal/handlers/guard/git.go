@@ -172,9 +172,12 @@ func (cc *cmdCtx) git() {
 		}
 	case "config":
 		var pos []string
-		for _, a := range rest {
-			if !strings.HasPrefix(a.Text, "-") {
-				pos = append(pos, a.Text)
+		for k := 0; k < len(rest); k++ {
+			switch t := rest[k].Text; {
+			case t == "-f" || t == "--file" || t == "--blob" || t == "--default" || t == "--comment" || t == "--type":
+				k++ // the option's value: --file .git/config is no key
+			case !strings.HasPrefix(t, "-"):
+				pos = append(pos, t)
 			}
 		}
 		if len(pos) >= 1 && (pos[0] == "set" || pos[0] == "add") { // git 2.46's subcommand form

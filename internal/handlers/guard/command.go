@@ -484,8 +484,9 @@ func (cc *cmdCtx) files(name string) {
 				pos = append(pos, t)
 			}
 		}
+		dest := ""
 		if len(pos) >= 2 {
-			dest := pos[len(pos)-1]
+			dest = pos[len(pos)-1]
 			cc.write(dest, name)
 			if name == "rsync" && rsyncDeletes(args) && !remotePath(dest) {
 				// --delete removes from the destination whatever the source
@@ -501,8 +502,12 @@ func (cc *cmdCtx) files(name string) {
 		}
 		// ln reads nothing, but a link to a secret is a second name for it
 		// that a later command in the same line reads before the guard
-		// can resolve it: the source is judged as read.
+		// can resolve it: the source is judged as read, unless the link's
+		// own name is a secret's too (ln -s ../.env .env in a worktree).
 		for _, p := range pos {
+			if name == "ln" && dest != "" && cc.secretName(p, dest, len(pos) > 1) {
+				continue
+			}
 			cc.read(p, false)
 		}
 		return
@@ -551,6 +556,17 @@ func (cc *cmdCtx) files(name string) {
 		}
 		cc.read(t, meta)
 	}
+}
+
+// secretName reports whether the link ln makes from src at dest (inside
+// dest when it names a folder) has a secret's name itself.
+func (cc *cmdCtx) secretName(src, dest string, intoFolder bool) bool {
+	name := dest
+	if intoFolder || strings.HasSuffix(dest, "/") {
+		name = path.Join(dest, path.Base(src))
+	}
+	p, ok := cc.ck.env.expand(name, cc.cwd)
+	return ok && cc.ck.env.classify(p) == classSecret
 }
 
 // downloadTo checks the file curl -o or wget -O writes (curl -sSLo

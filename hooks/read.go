@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/jsonscan"
@@ -130,43 +131,113 @@ func (c *capReader) Read(p []byte) (int, error) {
 }
 
 // readValue returns one raw JSON value from r, reading only as far as it
-// needs. An object or array, which is what Claude Code sends, is found by
-// package jsonscan as the bytes arrive; anything else (a scalar, input
-// that is not JSON, input that ends early) goes to encoding/json's
+// needs. An object or array, which is what Claude Code sends, is framed
+// as its bytes arrive (each byte looked at once) and checked by package
+// jsonscan when it closes, or at every read while it is small, so that
+// garbage in a short input is refused at once; anything else (a scalar,
+// input that is not JSON, input that ends early) goes to encoding/json's
 // Decoder, so that its answer and its error messages stay the reference.
 func readValue(r io.Reader, max int64) ([]byte, error) {
 	cr := &capReader{r: r, max: max}
 	buf := make([]byte, 0, 4096)
+	var f framer
+	start := -1 // where the object or array begins, once known
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
 		n, err := cr.Read(buf[len(buf):cap(buf)])
+		from := len(buf)
 		buf = buf[:len(buf)+n]
-		start, end, st := jsonscan.Value(buf, errors.Is(err, io.EOF))
-		if st == jsonscan.Complete && start < len(buf) && (buf[start] == '{' || buf[start] == '[') {
-			if int64(end-start) > max {
-				return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
+		atEOF := errors.Is(err, io.EOF)
+		if start < 0 {
+			if i := len(buf) - len(bytes.TrimLeft(buf, " \t\r\n")); i < len(buf) {
+				if buf[i] != '{' && buf[i] != '[' {
+					return decodeRest(buf, r, err, max)
+				}
+				start, from = i, i
 			}
-			return buf[start:end:end], nil
 		}
-		if st == jsonscan.Incomplete && err == nil && (start == len(buf) || buf[start] == '{' || buf[start] == '[') {
+		if start >= 0 {
+			closed := f.feed(buf, from)
+			if closed || atEOF || len(buf) <= smallInput {
+				scannedBytes.Add(int64(len(buf)))
+				s, e, st := jsonscan.Value(buf, atEOF)
+				if st == jsonscan.Complete {
+					if int64(e-s) > max {
+						return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
+					}
+					return buf[s:e:e], nil
+				}
+				if st == jsonscan.Invalid {
+					return decodeRest(buf, r, err, max)
+				}
+			}
+		}
+		if err == nil {
 			continue // white space so far, or an unfinished object or array
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, err
 		}
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, ErrTooLarge) {
+		if !atEOF && !errors.Is(err, ErrTooLarge) {
 			return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}
-		// Not an object or array, not JSON, or cut short: encoding/json
-		// reads what arrived and, for a scalar, what follows.
-		rest := r
-		if err != nil {
-			rest = &errReader{err}
-		}
-		return decodeValue(io.MultiReader(bytes.NewReader(buf), rest), max)
+		return decodeRest(buf, r, err, max)
 	}
+}
+
+// smallInput is the size up to which readValue checks the whole input at
+// every read (so that {x is refused before stdin closes); past it, only
+// when the value closes.
+const smallInput = 64 << 10
+
+// scannedBytes counts the bytes readValue hands to jsonscan, for the test
+// that holds it to a linear scan.
+var scannedBytes atomic.Int64
+
+// decodeRest hands what arrived, and what follows (unless the read ended
+// with err), to encoding/json's Decoder.
+func decodeRest(buf []byte, r io.Reader, err error, max int64) ([]byte, error) {
+	rest := r
+	if err != nil {
+		rest = &errReader{err}
+	}
+	return decodeValue(io.MultiReader(bytes.NewReader(buf), rest), max)
+}
+
+// framer follows the nesting of a JSON object or array as its bytes
+// arrive, strings and escapes included, to tell when it closes.
+type framer struct {
+	depth      int
+	inStr, esc bool
+}
+
+// feed reads data[from:] and reports whether the value that began at the
+// first byte fed has closed.
+func (f *framer) feed(data []byte, from int) bool {
+	for _, c := range data[from:] {
+		switch {
+		case f.esc:
+			f.esc = false
+		case f.inStr:
+			if c == '\\' {
+				f.esc = true
+			} else if c == '"' {
+				f.inStr = false
+			}
+		case c == '"':
+			f.inStr = true
+		case c == '{' || c == '[':
+			f.depth++
+		case c == '}' || c == ']':
+			f.depth--
+			if f.depth <= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // errReader returns err on every read.

@@ -191,3 +191,35 @@ func FuzzReadValue(f *testing.F) {
 		}
 	})
 }
+
+// countingReader hands out data in chunks of size bytes.
+type chunkReader struct {
+	data []byte
+	size int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), c.size, len(c.data))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+// TestReadValueScansOnce: a large object that arrives in small pieces
+// (a pipe hands out what is there) is scanned as it comes, not again from
+// the start after every piece. It counts the bytes jsonscan reads, not
+// time: 4 MiB in 4 KiB pieces would be 2 GiB of rescanning.
+func TestReadValueScansOnce(t *testing.T) {
+	big := []byte(`{"tool_input":{"content":"` + strings.Repeat("x{[\\\"", 1<<19) + `"},"n":[1,{"a":"}"}]}`)
+	scannedBytes.Store(0)
+	got, err := readValue(&chunkReader{data: big, size: 4096}, DefaultMaxInput)
+	if err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("readValue = %d bytes, %v", len(got), err)
+	}
+	if scannedBytes.Load() > 4*int64(len(big)) {
+		t.Errorf("scanned %d bytes to find a value of %d", scannedBytes.Load(), len(big))
+	}
+}

@@ -123,9 +123,11 @@ func (ck *check) assign(words []string) {
 }
 
 // known returns c with each word that holds only variables of known
-// literal value ($a, ${a}, "$a/x") replaced by what the shell would make
-// of it: a=rm; b=-rf; $a $b ~ is read as rm -rf ~. An unquoted value with
-// white space splits into words. c itself comes back when no word changes.
+// literal value ($a, ${a}, "$a/x") and substitutions of echo or printf
+// ($(echo rm)) replaced by what the shell would make of it: a=rm; b=-rf;
+// $a $b ~ is read as rm -rf ~ (npx rimraf is peeled to rimraf by the
+// parser). An unquoted value with white space splits into words. c itself
+// comes back when no word changes.
 func (ck *check) known(c *shell.Command) *shell.Command {
 	if len(ck.env.vars) == 0 && !substitutes(c) {
 		return c
@@ -247,8 +249,6 @@ func (cc *cmdCtx) check() {
 		cc.find_()
 	case name == "rimraf":
 		cc.rimraf(cc.args())
-	case (name == "npx" || name == "pnpx" || name == "bunx") && len(cc.args()) > 0 && strings.HasPrefix(cc.args()[0].Text, "rimraf"):
-		cc.rimraf(cc.args()[1:])
 	case name == "alias":
 		// An alias runs later under a name no rule knows: judge what it
 		// runs now.

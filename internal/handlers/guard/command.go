@@ -569,6 +569,14 @@ func (cc *cmdCtx) secretName(src, dest string, intoFolder bool) bool {
 	return ok && cc.ck.env.classify(p) == classSecret
 }
 
+// wordAt returns the text of args[k], or "" past the end.
+func wordAt(args []shell.Word, k int) string {
+	if k < len(args) {
+		return args[k].Text
+	}
+	return ""
+}
+
 // downloadTo checks the file curl -o or wget -O writes (curl -sSLo
 // ~/.bashrc URL is a write to ~/.bashrc).
 func (cc *cmdCtx) downloadTo(name string, args []shell.Word) {
@@ -580,10 +588,7 @@ func (cc *cmdCtx) downloadTo(name string, args []shell.Word) {
 	}
 	for k := 0; k < len(args); k++ {
 		t := args[k].Text
-		next := ""
-		if k+1 < len(args) {
-			next = args[k+1].Text
-		}
+		next := wordAt(args, k+1)
 		switch {
 		case t == long:
 			cc.write(next, name)
@@ -610,10 +615,7 @@ func (cc *cmdCtx) extractTo(name string, args []shell.Word) {
 	var dir string
 	for k := 0; k < len(args); k++ {
 		t := args[k].Text
-		next := ""
-		if k+1 < len(args) {
-			next = args[k+1].Text
-		}
+		next := wordAt(args, k+1)
 		switch {
 		case name == "unzip" && t == "-d":
 			dir = next
@@ -638,10 +640,7 @@ func (cc *cmdCtx) extractTo(name string, args []shell.Word) {
 func (cc *cmdCtx) upload(name string, args []shell.Word) {
 	for k := 0; k < len(args); k++ {
 		t := args[k].Text
-		next := ""
-		if k+1 < len(args) {
-			next = args[k+1].Text
-		}
+		next := wordAt(args, k+1)
 		switch {
 		case t == "-F" || t == "--form" || t == "--form-string":
 			if _, v, ok := strings.Cut(next, "@"); ok {

@@ -95,11 +95,7 @@ func Load(dir string) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	data, err := statefile.Read(path)
-	if err != nil {
-		return State{}, err
-	}
-	return decode(path.String(), data)
+	return statefile.Load(path, decode)
 }
 
 func decode(path string, data []byte) (State, error) {

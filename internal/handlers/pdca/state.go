@@ -43,13 +43,7 @@ type Step struct {
 func Load(path string) (State, error) { return LoadPath(safepath.At(path)) }
 
 // LoadPath is [Load] for a state file confined to its root.
-func LoadPath(path safepath.Path) (State, error) {
-	data, err := statefile.Read(path)
-	if err != nil {
-		return State{}, err
-	}
-	return decode(path.String(), data)
-}
+func LoadPath(path safepath.Path) (State, error) { return statefile.Load(path, decode) }
 
 func decode(path string, data []byte) (State, error) {
 	var st State

@@ -58,6 +58,18 @@ func Read(p safepath.Path) ([]byte, error) {
 	return data, nil
 }
 
+// Load reads p as [Read] does and hands its content to decode, with p's
+// name for errors: the one Load of the pdca, loop and work states, each
+// with its own decode (which [Update] callbacks use too).
+func Load[T any](p safepath.Path, decode func(path string, data []byte) (T, error)) (T, error) {
+	data, err := Read(p)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return decode(p.String(), data)
+}
+
 // Decode decodes the JSON state data, as [Read] or [Update] gave it, into
 // v; empty data (no file yet) leaves v as it is. A parse error names what
 // the state is ("loop state") and its path.

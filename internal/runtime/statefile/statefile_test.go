@@ -220,3 +220,24 @@ func TestDecode(t *testing.T) {
 		t.Fatalf("broken data: %v", err)
 	}
 }
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	p := safepath.Path{Root: dir, Rel: "s.json"}
+	decode := func(path string, data []byte) (map[string]int, error) {
+		v := map[string]int{}
+		err := Decode("test state", path, data, &v)
+		return v, err
+	}
+	if v, err := Load(p, decode); err != nil || len(v) != 0 {
+		t.Fatalf("missing file: %v, %v", v, err)
+	}
+	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"a":1}`), 0o644)
+	if v, err := Load(p, decode); err != nil || v["a"] != 1 {
+		t.Fatalf("a file: %v, %v", v, err)
+	}
+	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{`), 0o644)
+	if _, err := Load(p, decode); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "s.json")) {
+		t.Fatalf("broken file: %v", err)
+	}
+}

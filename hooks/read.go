@@ -151,7 +151,9 @@ func readValue(r io.Reader, max int64) ([]byte, error) {
 		buf = buf[:len(buf)+n]
 		atEOF := errors.Is(err, io.EOF)
 		if start < 0 {
-			if i := len(buf) - len(bytes.TrimLeft(buf, " \t\r\n")); i < len(buf) {
+			// Only white space came before from: look at the new bytes.
+			scannedBytes.Add(int64(len(buf) - from))
+			if i := len(buf) - len(bytes.TrimLeft(buf[from:], " \t\r\n")); i < len(buf) {
 				if buf[i] != '{' && buf[i] != '[' {
 					return decodeRest(buf, r, err, max)
 				}
@@ -192,8 +194,8 @@ func readValue(r io.Reader, max int64) ([]byte, error) {
 // when the value closes.
 const smallInput = 64 << 10
 
-// scannedBytes counts the bytes readValue hands to jsonscan, for the test
-// that holds it to a linear scan.
+// scannedBytes counts the bytes readValue looks at for leading white
+// space and hands to jsonscan, for the tests that hold it to a linear scan.
 var scannedBytes atomic.Int64
 
 // decodeRest hands what arrived, and what follows (unless the read ended

@@ -223,3 +223,17 @@ func TestReadValueScansOnce(t *testing.T) {
 		t.Errorf("scanned %d bytes to find a value of %d", scannedBytes.Load(), len(big))
 	}
 }
+
+// TestReadValueSkipsLeadingSpaceOnce: white space before the value is
+// looked at once, not again after every piece.
+func TestReadValueSkipsLeadingSpaceOnce(t *testing.T) {
+	in := append(bytes.Repeat([]byte(" \n"), 1<<20), `{"a":1}`...)
+	scannedBytes.Store(0)
+	got, err := readValue(&chunkReader{data: in, size: 512}, DefaultMaxInput)
+	if err != nil || string(got) != `{"a":1}` {
+		t.Fatalf("readValue = %q, %v", got, err)
+	}
+	if scannedBytes.Load() > 2*int64(len(in)) {
+		t.Errorf("looked at %d bytes to find a value after %d bytes of space", scannedBytes.Load(), len(in))
+	}
+}

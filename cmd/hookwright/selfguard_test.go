@@ -1,0 +1,68 @@
+//go:build unix
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bashCall is a PreToolUse event for one Bash command, run in cwd.
+func bashCall(t *testing.T, cwd, command string) string {
+	t.Helper()
+	ev, err := json.Marshal(map[string]any{
+		"session_id": "s1", "cwd": cwd, "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]string{"command": command},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(ev)
+}
+
+// denied reports whether the hook's answer stops the call (exit 2, or a
+// deny or ask decision on stdout).
+func denied(stdout string, code int) bool {
+	return code == 2 || strings.Contains(stdout, `"permissionDecision":"deny"`) || strings.Contains(stdout, `"permissionDecision":"ask"`)
+}
+
+// The two-step switch-off of issue 23: the model writes
+// {"guard":{"enabled":false}} into .hookwright/config.json with a shell
+// redirect, and from then on rm -rf ~ and cat ~/.ssh/id_rsa pass. Step 1
+// must be stopped; and a config that says so anyway (a cloned repository
+// shipping it) must not switch the guard off.
+func TestTwoStepSwitchOff(t *testing.T) {
+	t.Skip("fails on this commit (issue 23); the fix removes this skip")
+	project := t.TempDir()
+	sub := filepath.Join(project, "src")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	step1 := `echo '{"guard":{"enabled":false}}' > .hookwright/config.json`
+	out, errs, code := hook(t, project, "PreToolUse", bashCall(t, project, step1))
+	if !denied(out, code) {
+		t.Errorf("step 1 %q was let through (exit %d, stdout %q, stderr %q)", step1, code, out, errs)
+	}
+	// The same from a subfolder, spelled through ..
+	out, _, code = hook(t, project, "PreToolUse", bashCall(t, sub, `printf '{"guard":{"enabled":false}}' > ../.hookwright/config.json`))
+	if !denied(out, code) {
+		t.Errorf("step 1 from a subfolder was let through (exit %d, stdout %q)", code, out)
+	}
+
+	// Step 2: the config is there (a cloned repository ships it).
+	if err := os.MkdirAll(filepath.Join(project, ".hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".hookwright", "config.json"), []byte(`{"guard":{"enabled":false}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"rm -rf ~", "cat ~/.ssh/id_rsa", "rm -rf .hookwright"} {
+		out, errs, code := hook(t, project, "PreToolUse", bashCall(t, sub, cmd))
+		if !denied(out, code) {
+			t.Errorf("after the project config switched the guard off, %q was let through (exit %d, stdout %q, stderr %q)", cmd, code, out, errs)
+		}
+	}
+}

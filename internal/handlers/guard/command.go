@@ -257,7 +257,7 @@ func (cc *cmdCtx) check() {
 				cc.nested(v, "alias")
 			}
 		}
-	case name == "chmod" || name == "chown" || name == "chgrp":
+	case name == "chmod" || name == "chown" || name == "chgrp" || name == "chattr" || name == "setfacl":
 		cc.chmod()
 	case strings.HasPrefix(name, "mkfs") || name == "wipefs" || name == "mke2fs" || name == "newfs":
 		cc.find("disk-overwrite", "", name+" formats a file system.")
@@ -361,20 +361,42 @@ func isDiskDevice(p string) bool {
 }
 
 // write judges a path the command writes to (Bash spellings: redirects,
-// tee, cp, sed -i, …). A write outside the project is not asked here;
-// writes that persist are blocked.
+// tee, cp, sed -i, …). Writes that persist and writes to the guard's own
+// ground are blocked; an overwrite of a single file outside the project
+// is judged by outsideFile (an append, or a path named in interpreter
+// code, is not).
 func (cc *cmdCtx) write(arg, how string) {
 	if arg == "" {
 		return
 	}
 	p, ok := cc.ck.env.expand(arg, cc.cwd)
 	if !ok {
+		if groundHint(arg) {
+			cc.note(arg, "", "write", "unknown")
+			cc.find("guard-ground", "", fmt.Sprintf("%s writes to %s, which the guard cannot resolve and which names hookwright's or Claude Code's own files; the model may not change them.", how, arg))
+		}
 		return
 	}
 	real := cc.ck.env.real(p)
 	class := worst(cc.ck.env.classify(p), cc.ck.env.classify(real))
+	if class == "" && hasGlob(p) && cc.ck.env.isGround(p, false) {
+		class = classGround
+	}
 	cc.note(arg, real, "write", class)
 	switch class {
+	case classGround:
+		cc.ck.groundFinding(cc.idx, how+" writes to", real)
+	case "":
+		switch {
+		case strings.HasSuffix(how, " code"):
+			// a path named in inline code may be read, not written
+		case strings.Contains(how, ">>") || strings.HasSuffix(how, " -a"):
+			if systemPath(real) {
+				cc.outsideFile(real, how+" appends to")
+			}
+		default:
+			cc.outsideFile(real, how+" overwrites")
+		}
 	case classPersistence:
 		cc.find("persistence-write", real, fmt.Sprintf("%s writes to %s, which runs code or grants access later; the user must make that change.", how, real))
 	case classGitHooks:
@@ -384,7 +406,7 @@ func (cc *cmdCtx) write(arg, how string) {
 
 // worst returns the more serious of two path classes.
 func worst(a, b string) string {
-	rank := map[string]int{"": 0, classGitInternals: 1, classGitHooks: 2, classPersistence: 3, classSecretDir: 4, classSecret: 5}
+	rank := map[string]int{"": 0, classGitInternals: 1, classGitHooks: 2, classPersistence: 3, classGround: 4, classSecretDir: 5, classSecret: 6}
 	if rank[b] > rank[a] {
 		return b
 	}
@@ -461,11 +483,20 @@ func (cc *cmdCtx) files(name string) {
 	args := cc.args()
 	switch name {
 	case "tee":
+		how := "tee"
 		for _, a := range args {
-			if !strings.HasPrefix(a.Text, "-") {
-				cc.write(a.Text, "tee")
+			if a.Text == "-a" || a.Text == "--append" || len(a.Text) > 1 && a.Text[0] == '-' && a.Text[1] != '-' && strings.Contains(a.Text, "a") {
+				how = "tee -a"
 			}
 		}
+		for _, a := range args {
+			if !strings.HasPrefix(a.Text, "-") {
+				cc.write(a.Text, how)
+			}
+		}
+		return
+	case "unlink", "shred", "truncate", "rmdir":
+		cc.destroyArgs(name, args)
 		return
 	case "cp", "mv", "install", "ln", "rsync", "scp":
 		var pos []string
@@ -497,6 +528,7 @@ func (cc *cmdCtx) files(name string) {
 			if name == "mv" {
 				for _, p := range pos {
 					cc.moveAway(p)
+					cc.destroyGround(p, false, "mv moves away")
 				}
 			}
 		}

@@ -414,7 +414,7 @@ var fileToolCases = []struct {
 	{"Write", "file_path", project + "/.git/HEAD", "block"},
 	{"Write", "file_path", "/etc/cron.d/x", "block"},
 	{"Write", "file_path", home + "/notes.txt", "ask"},
-	{"Write", "file_path", "/etc/hosts", "ask"},
+	{"Write", "file_path", "/etc/hosts", "block"},
 	{"NotebookEdit", "notebook_path", home + "/other/n.ipynb", "ask"},
 	{"NotebookEdit", "notebook_path", project + "/n.ipynb", "allow"},
 	{"Write", "file_path", "/tmp/x.txt", "allow"},

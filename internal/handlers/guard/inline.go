@@ -181,9 +181,11 @@ var deleteCalls = []struct {
 	{"shutil.rmtree(", true}, {"rmtree(", true}, {"remove_tree(", true}, {"rm_rf(", true}, {"rm_r(", true},
 	{"remove_dir(", true}, {"remove_entry(", true}, {"remove_entry_secure(", true}, {"rimraf(", true},
 	{"rmSync(", false}, {"rm(", false}, {"rmdirSync(", false}, {"rmdir(", false}, {"removeSync(", true},
-	{"fs.remove(", true}, {"Deno.remove(", false}, {"emptyDir(", true}, {"emptyDirSync(", true},
+	{"fs.remove(", true}, {"Deno.remove(", false}, {"rename(", false}, {"renameSync(", false}, {"os.replace(", false},
+	{"shutil.move(", false}, {"truncate(", false}, {"truncateSync(", false}, {"FileUtils.mv(", false}, {"move(", false}, {"emptyDir(", true}, {"emptyDirSync(", true},
 	{"os.remove(", false}, {"os.unlink(", false}, {"os.removedirs(", false}, {".unlink(", false},
 	{"unlinkSync(", false}, {"File.delete(", false}, {"FileUtils.rm(", false}, {"rm_f(", false}, {"unlink(", false},
+	{"unlink ", false}, {"rename ", false},
 }
 
 // scanCode checks inline code: shell commands it runs are checked like
@@ -254,10 +256,10 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			if done[off] {
 				continue
 			}
-			done[off] = true
 			if at > 0 && d.name[0] != '.' && !strings.Contains(d.name, ".") && (isNameByte(code[at-1])) {
-				continue
+				continue // remove( in os.remove( is os.remove's, read on its own
 			}
+			done[off] = true
 			args, end := callArgs(code, lits, off)
 			region := code[off:max(off, min(end, len(code)))]
 			recursive := d.recursive || strings.Contains(region, "recursive") || strings.Contains(region, "force")
@@ -269,6 +271,9 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			}
 			off = max(off, end)
 			if !recursive {
+				if known {
+					cc.destroy(target, hasGlob(target), lang+" "+strings.TrimSuffix(d.name, "(")+" deletes")
+				}
 				continue
 			}
 			if !known {

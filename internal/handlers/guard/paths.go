@@ -14,8 +14,13 @@ import (
 // unknown).
 type env struct {
 	home, project, cwd string
+	// plugin, pluginData and xdg are $CLAUDE_PLUGIN_ROOT,
+	// $CLAUDE_PLUGIN_DATA and $XDG_CONFIG_HOME ("" when unset).
+	plugin, pluginData, xdg string
 	temps              []string
 	secrets            []string // the config's extra secret globs
+	// ground is the guard's own ground (groundRoots).
+	ground []string
 	// vars are the literal NAME=value assignments seen so far in the
 	// command line (x=/; rm -rf $x).
 	vars map[string]string
@@ -38,6 +43,8 @@ func newEnv(getenv func(string) string, project, cwd string, secrets []string) e
 	if e.cwd == "" {
 		e.cwd = e.project
 	}
+	e.plugin, e.pluginData, e.xdg = clean(getenv("CLAUDE_PLUGIN_ROOT")), clean(getenv("CLAUDE_PLUGIN_DATA")), clean(getenv("XDG_CONFIG_HOME"))
+	e.ground = groundRoots(getenv, e.home, e.project)
 	for _, t := range []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/dev/shm", getenv("TMPDIR"), os.TempDir()} {
 		if t = clean(t); t != "" && t != "/" && t != e.home && !contains(e.temps, t) {
 			e.temps = append(e.temps, t)
@@ -177,6 +184,7 @@ func (e *env) expand(word, cwd string) (string, bool) {
 		}
 		for _, v := range []struct{ name, val string }{
 			{"HOME", e.home}, {"PWD", cwd}, {"CLAUDE_PROJECT_DIR", e.project}, {"TMPDIR", firstOr(e.temps, "/tmp")},
+			{"CLAUDE_PLUGIN_ROOT", e.plugin}, {"CLAUDE_PLUGIN_DATA", e.pluginData}, {"XDG_CONFIG_HOME", e.xdg},
 		} {
 			if v.val == "" {
 				continue
@@ -439,7 +447,10 @@ func (e *env) classify(p string) string {
 	if c := e.extraSecret(p); c != "" {
 		return c
 	}
-	if persistentSystem(p) || controlsHooks(p) {
+	if e.isGround(p, false) {
+		return classGround
+	}
+	if persistentSystem(p) {
 		return classPersistence
 	}
 	if i := gitDir(p); i >= 0 {
@@ -447,6 +458,9 @@ func (e *env) classify(p string) string {
 		switch {
 		case rest == "/hooks" || strings.HasPrefix(rest, "/hooks/") || rest == "/config":
 			return classGitHooks
+		case rest == "/info/exclude":
+			// ignore rules: they run nothing
+			return ""
 		case rest != "" && rest != "/":
 			return classGitInternals
 		}
@@ -484,20 +498,6 @@ func persistentHome(rel string) bool {
 		if strings.HasPrefix(rel, d) || len(rel) == len(d)-1 && strings.HasPrefix(d, rel) {
 			return true
 		}
-	}
-	return false
-}
-
-// controlsHooks reports whether p configures the hooks themselves:
-// Claude Code's settings (where hooks are declared) and hookwright's own
-// config; a model that writes them can switch the guard off.
-func controlsHooks(p string) bool {
-	dir, base := path.Split(p)
-	switch {
-	case strings.HasSuffix(dir, "/.claude/"):
-		return base == "settings.json" || base == "settings.local.json"
-	case strings.HasSuffix(dir, "/.hookwright/"):
-		return base == "config.json"
 	}
 	return false
 }

@@ -90,6 +90,9 @@ var Rules = []Rule{
 	{"git-hooks-write", Block, Block, Block, true, "a write to .git/hooks/ or .git/config (code that runs at the next git command)"},
 	{"git-internals-write", Block, Block, Block, true, "a write to another file inside .git"},
 	{"home-write", Ask, Ask, Block, true, "a file-tool write outside the project and the temp folders"},
+	{"guard-ground", Block, Block, Block, false, "a write, delete, move, truncation or permission change, through any tool, of the guard's own ground: hookwright's config, journal and state (.hookwright/, the user config), the installed plugin, Claude Code's settings and hooks"},
+	{"system-file-write", Block, Block, Block, false, "a write, delete, truncation or permission change of one system file (/etc, /usr, /bin, /boot, /var, /System, /Library, …)"},
+	{"file-outside-project", Ask, Ask, Block, true, "a delete, truncation or overwrite of one file outside the project and the temp folders (rm, unlink, truncate, > file, cp onto it, mv it away, dd of=, os.remove)"},
 	{"protected-path", Block, Block, Block, false, "a write to a path the project's guard.protect lists"},
 	{"guard-fault", Block, Block, Block, false, "the guard could not check the call and guard.fail is closed"},
 }

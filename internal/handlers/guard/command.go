@@ -386,6 +386,11 @@ func (cc *cmdCtx) write(arg, how string) {
 	switch class {
 	case classGround:
 		cc.ck.groundFinding(cc.idx, how+" writes to", real)
+	case classSecret:
+		if path.Base(real) == ".envrc" {
+			// direnv runs it at the next cd: code that runs later
+			cc.find("persistence-write", real, fmt.Sprintf("%s writes to %s, which direnv runs at the next cd into the folder; the user must make that change.", how, real))
+		}
 	case "":
 		switch {
 		case strings.HasSuffix(how, " code"):

@@ -166,7 +166,6 @@ var startupFamilies = []family{
 }
 
 func TestStartupAndCredentialFiles(t *testing.T) {
-	t.Skip("family 12 lists: next commit")
 	runFamilies(t, newTest(config.Guard{}, nil), startupFamilies)
 	g := newTest(config.Guard{}, nil)
 	for _, c := range []struct{ tool, path, want string }{

@@ -17,8 +17,8 @@ type env struct {
 	// plugin, pluginData and xdg are $CLAUDE_PLUGIN_ROOT,
 	// $CLAUDE_PLUGIN_DATA and $XDG_CONFIG_HOME ("" when unset).
 	plugin, pluginData, xdg string
-	temps              []string
-	secrets            []string // the config's extra secret globs
+	temps                   []string
+	secrets                 []string // the config's extra secret globs
 	// ground is the guard's own ground (groundRoots).
 	ground []string
 	// vars are the literal NAME=value assignments seen so far in the
@@ -315,7 +315,10 @@ const (
 
 // secretDirs are folders (below the home folder) that hold credentials:
 // everything in them is a secret, except the names in secretDirKeep.
-var secretDirs = []string{".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".password-store", ".local/share/keyrings", "Library/Keychains"}
+var secretDirs = []string{".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".password-store", ".local/share/keyrings", "Library/Keychains",
+	".config/rclone", ".config/doctl", ".fly", ".oci", ".pulumi", ".config/stripe", ".config/netlify", ".ngrok2", ".config/ngrok",
+	".wrangler/config", ".config/glab-cli", ".mc", ".config/heroku", ".config/configstore", ".local/share/com.vercel.cli",
+	".config/op", ".config/sops", ".vault.d", ".snowsql", ".tsh", ".bluemix", ".config/hcloud", ".config/linode-cli", ".config/scw"}
 
 // secretDirKeep are files in a secret folder that are not secrets:
 // public keys, host lists, trust databases.
@@ -333,6 +336,9 @@ func secretDirKeep(dir, base string) bool {
 		return base != "config" && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".yml")
 	case dir == ".aws":
 		return base == "config"
+	case dir == ".config/configstore":
+		// Node tools' settings: only firebase's and a few others hold tokens
+		return !strings.Contains(base, "firebase") && !strings.Contains(base, "netlify") && !strings.Contains(base, "vercel")
 	}
 	return false
 }
@@ -342,7 +348,9 @@ func isSecretName(s string) bool {
 	switch s {
 	case ".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".vault-token",
 		"application_default_credentials.json", ".htpasswd", "credentials.tfrc.json", ".pgpass", ".my.cnf",
-		"secring.gpg":
+		"secring.gpg", ".envrc", ".s3cfg", "rclone.conf", ".boto", ".databrickscfg", ".terraformrc", "terraform.rc", ".dockercfg",
+		"settings-security.xml", ".git-credentials.bak", ".cloudflared", ".heroku-netrc", "credentials.db", "access_tokens.db",
+		".npmrc.bak", ".yarnrc.yml.bak", "service-account.json", "serviceAccountKey.json":
 		return true
 	}
 	return false
@@ -352,6 +360,10 @@ func isSecretName(s string) bool {
 var secretHomePaths = []string{
 	".claude/.credentials.json", ".config/gh/hosts.yml", ".config/git/credentials", ".cargo/credentials",
 	".cargo/credentials.toml", ".gem/credentials", ".terraform.d/credentials.tfrc.json", ".config/hub",
+	".composer/auth.json", ".config/composer/auth.json", ".m2/settings.xml", ".gradle/gradle.properties", ".config/pip/pip.conf",
+	".pip/pip.conf", ".config/gh/config.yml", ".dbt/profiles.yml", ".config/containers/auth.json", ".kaggle/kaggle.json",
+	".config/openai/auth.json", ".codex/auth.json", ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json",
+	".twilio-cli/config.json", ".sentryclirc", ".config/helm/repositories.yaml", ".terraform.d/credentials.tfrc.json",
 }
 
 // secretAbsPaths are system files that are secrets.
@@ -450,6 +462,10 @@ func (e *env) classify(p string) string {
 	if e.isGround(p, false) {
 		return classGround
 	}
+	if base == ".mcp.json" {
+		// the MCP servers Claude Code starts: commands that run later
+		return classPersistence
+	}
 	if persistentSystem(p) {
 		return classPersistence
 	}
@@ -491,8 +507,17 @@ func persistentHome(rel string) bool {
 		".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".xprofile",
 		".xinitrc", ".xsession", ".inputrc", ".config/fish/config.fish", ".ssh/authorized_keys",
 		".ssh/authorized_keys2", ".ssh/config", ".ssh/rc", ".ssh/environment", ".gitconfig", ".config/git/config",
-		".pam_environment", ".bash_aliases":
+		".pam_environment", ".bash_aliases", ".vimrc", ".gvimrc", ".exrc", ".tmux.conf", ".screenrc", ".emacs", ".emacs.el",
+		".nanorc", ".wgetrc", ".curlrc", ".Rprofile", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".psqlrc", ".sqliterc",
+		".lesskey", ".yarnrc", ".gemrc", ".mailcap", ".xbindkeysrc", ".config/starship.toml", ".direnvrc":
 		return true
+	}
+	for _, d := range []string{".local/bin/", "bin/", ".vim/", ".config/nvim/", ".config/tmux/", ".emacs.d/", ".config/direnv/",
+		".config/git/hooks/", ".git-templates/", ".ipython/profile_default/startup/", ".config/htop/", ".config/kitty/", ".config/alacritty/",
+		".config/zsh/", ".config/bash/", ".config/powershell/", ".config/pip/", ".local/share/applications/", ".config/Code/User/", ".cargo/bin/", "go/bin/"} {
+		if strings.HasPrefix(rel, d) {
+			return true
+		}
 	}
 	for _, d := range []string{".config/fish/conf.d/", ".config/autostart/", ".config/systemd/user/", "Library/LaunchAgents/", ".config/environment.d/", ".oh-my-zsh/custom/", ".zshrc.d/", ".bashrc.d/"} {
 		if strings.HasPrefix(rel, d) || len(rel) == len(d)-1 && strings.HasPrefix(d, rel) {

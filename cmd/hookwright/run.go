@@ -133,7 +133,9 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	}
 	project := hooks.ProjectDir(in, getenv)
 	dog.at("reading the config")
-	cfg, cfgErr := config.Load(project)
+	layers, cfgErr := config.LoadLayers(project, getenv)
+	cfg := layers.Config
+	notice, shown := configNotice(project, layers)
 	// The Stop loop may need longer than the default (builtin.Deadline).
 	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline); d != deadline {
 		deadline = d
@@ -148,6 +150,10 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	var notes []string
 	if cfgErr != nil {
 		notes = append(notes, "hookwright: "+cfgErr.Error())
+	}
+	if notice != "" && res.Decision != hooks.Block {
+		notes = append(notes, notice)
+		shown()
 	}
 	for _, f := range faults {
 		notes = append(notes, "hookwright: "+f.Error()+" (failed open)")

@@ -35,7 +35,6 @@ func denied(stdout string, code int) bool {
 // must be stopped; and a config that says so anyway (a cloned repository
 // shipping it) must not switch the guard off.
 func TestTwoStepSwitchOff(t *testing.T) {
-	t.Skip("fails on this commit (issue 23); the fix removes this skip")
 	project := t.TempDir()
 	sub := filepath.Join(project, "src")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -64,5 +63,54 @@ func TestTwoStepSwitchOff(t *testing.T) {
 		if !denied(out, code) {
 			t.Errorf("after the project config switched the guard off, %q was let through (exit %d, stdout %q, stderr %q)", cmd, code, out, errs)
 		}
+	}
+}
+
+// The ignored loosening is reported once, in a systemMessage; a user
+// config that trusts the project lets it apply; a broken user config is
+// reported and never blocks.
+func TestProjectConfigLayers(t *testing.T) {
+	project := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(project, ".hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".hookwright", "config.json"), []byte(`{"guard":{"enabled":false}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	xdg := t.TempDir()
+	env := "XDG_CONFIG_HOME=" + xdg
+	out, _, code := hook(t, project, "PreToolUse", bashCall(t, project, "ls"), env)
+	if code != 0 || !strings.Contains(out, "systemMessage") || !strings.Contains(out, "guard.enabled") {
+		t.Fatalf("first call: exit %d, stdout %q; want a systemMessage naming guard.enabled", code, out)
+	}
+	out, _, code = hook(t, project, "PreToolUse", bashCall(t, project, "ls"), env)
+	if code != 0 || strings.Contains(out, "guard.enabled") {
+		t.Errorf("second call: exit %d, stdout %q; the notice was given already", code, out)
+	}
+
+	write := func(s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(xdg, "hookwright"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(xdg, "hookwright", "config.json"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"guard":{"level":"strict"}}`)
+	if out, _, code := hook(t, project, "PreToolUse", bashCall(t, project, "rm -rf build"), env); !denied(out, code) {
+		t.Errorf("the user config's strict level does not apply: exit %d, stdout %q", code, out)
+	}
+	write(`{"trust":["` + project + `"]}`)
+	if out, _, code := hook(t, project, "PreToolUse", bashCall(t, project, "cat ~/.ssh/id_rsa"), env); denied(out, code) {
+		t.Errorf("a trusted project's guard.enabled false did not apply: exit %d, stdout %q", code, out)
+	}
+	write(`{"guard":`)
+	out, errs, code := hook(t, project, "PreToolUse", bashCall(t, project, "ls"), env)
+	if code != 0 || !strings.Contains(out+errs, "user config") {
+		t.Errorf("a broken user config: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if out, _, code := hook(t, project, "PreToolUse", bashCall(t, project, "rm -rf ~"), env); !denied(out, code) {
+		t.Errorf("a broken user config switched the guard off: exit %d, stdout %q", code, out)
 	}
 }

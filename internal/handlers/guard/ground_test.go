@@ -191,3 +191,16 @@ func quoteJSON(s string) string {
 }
 
 var jsonMarshal = func(v any) ([]byte, error) { return json.Marshal(v) }
+
+// config.MapDefaults knows the built-in rules: a project may raise
+// rm-in-project (allow at standard) to ask, not lower git-hooks-write
+// (block) to ask.
+func TestProjectRulesAgainstBuiltinDefaults(t *testing.T) {
+	base := config.Default()
+	proj := base
+	proj.Guard.Rules = map[string]string{"rm-in-project": "ask", "git-hooks-write": "ask"}
+	out, changes := config.Tighten(base, proj, false)
+	if out.Guard.Rules["rm-in-project"] != "ask" || out.Guard.Rules["git-hooks-write"] != "" {
+		t.Errorf("rules = %v (%+v)", out.Guard.Rules, changes)
+	}
+}

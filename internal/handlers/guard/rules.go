@@ -168,3 +168,23 @@ func (g *Guard) severity(name string, l level) Severity {
 	}
 	return base
 }
+
+// init tells package config what a rule's severity is when no config
+// layer sets it, so that a project config's guard.rules is compared with
+// the severity in force at the merged level (see config.TightenRules).
+func init() {
+	config.MapDefaults["guard.rules"] = func(c config.Config, name string) (string, bool) {
+		r := ruleIndex(name)
+		if r == nil {
+			return "", false
+		}
+		l, _ := parseLevel(string(c.Guard.Level))
+		switch l {
+		case strict:
+			return r.Strict.String(), true
+		case paranoid:
+			return r.Paranoid.String(), true
+		}
+		return r.Standard.String(), true
+	}
+}

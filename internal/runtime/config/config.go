@@ -226,10 +226,18 @@ func Default() Config {
 	}
 }
 
-// Load reads the config of the project at dir. It always returns a usable
-// Config: on error, the defaults, with an error that says what was wrong
-// and where.
+// Load returns the config of the project at dir, its layers merged as
+// [LoadLayers] merges them with the process's environment.
 func Load(dir string) (Config, error) {
+	l, err := LoadLayers(dir, nil)
+	return l.Config, err
+}
+
+// LoadProject reads the config of the project at dir alone, over the
+// defaults, with no user layer and no tightening. It always returns a
+// usable Config: on error, the defaults, with an error that says what was
+// wrong and where.
+func LoadProject(dir string) (Config, error) {
 	cfg := Default()
 	if dir == "" {
 		return cfg, nil

@@ -146,6 +146,11 @@ type Report struct {
 	// Warnings are config entries the guard ignores (an unknown rule
 	// name, a lowering of a rule that cannot be lowered).
 	Warnings []string `json:"warnings,omitempty"`
+	// ConfigFiles and ConfigChanges say which config layers were read and
+	// what each changed in the guard, what was ignored among it (set by
+	// hwctl explain, which loads the layers; the hook leaves them empty).
+	ConfigFiles   []string        `json:"config_files,omitempty"`
+	ConfigChanges []config.Change `json:"config_changes,omitempty"`
 	// Decision is allow, ask or block; Rule and Reason are the deciding
 	// finding's, Reason exactly as the model reads it.
 	Decision string `json:"decision"`

@@ -605,7 +605,7 @@ func TestOverCapIsAFault(t *testing.T) {
 // allFamilies are the command families of the table tests.
 func allFamilies() []family {
 	var out []family
-	for _, f := range [][]family{nestedShellsFamilies, wrappersFamilies, quotedNamesFamilies, gitFamilies, recursiveDeletesFamilies, heredocsAndInterpretersFamilies, secretsBashFamilies, persistenceBashFamilies} {
+	for _, f := range [][]family{nestedShellsFamilies, wrappersFamilies, quotedNamesFamilies, gitFamilies, recursiveDeletesFamilies, heredocsAndInterpretersFamilies, secretsBashFamilies, persistenceBashFamilies, groundFamilies, outsideFileFamilies, startupFamilies} {
 		out = append(out, f...)
 	}
 	return out

@@ -503,6 +503,8 @@ func (cc *cmdCtx) files(name string) {
 	case "unlink", "shred", "truncate", "rmdir":
 		cc.destroyArgs(name, args)
 		return
+	case "sponge", "patch", "ed", "ex", "yq":
+		cc.editorWrites(name, args)
 	case "cp", "mv", "install", "ln", "rsync", "scp":
 		var pos []string
 		skip := false
@@ -524,6 +526,7 @@ func (cc *cmdCtx) files(name string) {
 		if len(pos) >= 2 {
 			dest = pos[len(pos)-1]
 			cc.write(dest, name)
+			cc.copyInto(dest, pos[:len(pos)-1], name)
 			if name == "rsync" && rsyncDeletes(args) && !remotePath(dest) {
 				// --delete removes from the destination whatever the source
 				// lacks: rsync -a --delete empty/ ~/ empties the home folder.

@@ -217,6 +217,7 @@ func (cc *cmdCtx) find_() {
 		starts = []shell.Word{{Text: "."}}
 	}
 	for _, s := range starts {
+		cc.findGround(s.Text, args)
 		if filtered {
 			cc.filteredDelete(s.Text)
 		} else {

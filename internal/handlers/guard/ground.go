@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookwright/hookwright/internal/shell"
 )
 
 // The guard's own ground is what decides whether the guard runs and what
@@ -84,6 +86,18 @@ func groundName(p string) bool {
 func (e *env) isGround(p string, above bool) bool {
 	if p == "" {
 		return false
+	}
+	if lower := strings.ToLower(p); lower != p {
+		// a file system that ignores case (macOS, Windows) opens
+		// .HOOKWRIGHT/config.json as .hookwright/config.json
+		if groundName(lower) {
+			return true
+		}
+		for _, r := range e.ground {
+			if lr := strings.ToLower(r); under(lower, lr) || above && under(lr, lower) && p != "/" && p != e.home && p != e.project {
+				return true
+			}
+		}
 	}
 	if groundName(p) {
 		return true
@@ -173,4 +187,162 @@ func writesFile(cmd string) bool {
 		i = j + k
 	}
 	return false
+}
+
+// holdsGround reports whether p is the ground or a folder that holds
+// some of it (the project root included).
+func (e *env) holdsGround(p string) bool {
+	if e.isGround(p, true) {
+		return true
+	}
+	for _, r := range e.ground {
+		if under(r, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitMoveGround judges git mv and git rm: their operands but the last
+// (git mv's destination; git rm's caller appends an empty one) are moved
+// or deleted.
+func (cc *cmdCtx) gitMoveGround(args []shell.Word) {
+	var pos []string
+	for _, a := range args {
+		if !strings.HasPrefix(a.Text, "-") {
+			pos = append(pos, a.Text)
+		}
+	}
+	for i := 0; i+1 < len(pos); i++ {
+		cc.destroyGround(pos[i], false, "git mv or git rm moves or deletes")
+	}
+}
+
+// copyInto judges cp, mv, rsync and install into a folder: a source
+// named .hookwright (or .claude) copied into the project lands on the
+// ground (cp -r /tmp/evil/.hookwright .).
+func (cc *cmdCtx) copyInto(dest string, srcs []string, how string) {
+	for _, s := range srcs {
+		base := path.Base(strings.TrimSuffix(s, "/"))
+		if base == "." || base == ".." || base == "/" || strings.HasSuffix(s, "/") && how == "rsync" {
+			continue // the folder's contents, not the folder
+		}
+		p, ok := cc.ck.env.expand(path.Join(dest, base), cc.cwd)
+		if !ok {
+			continue
+		}
+		if cc.ck.env.isGround(p, true) {
+			cc.note(s, p, "write", classGround)
+			cc.ck.groundFinding(cc.idx, how+" "+s+" writes", p)
+		}
+	}
+}
+
+// editorWrites judges the programs that write the file they are given:
+// sponge FILE, patch FILE (or -o FILE), ed and ex FILE, yq -i FILE.
+func (cc *cmdCtx) editorWrites(name string, args []shell.Word) {
+	inPlace := name != "yq"
+	var files []string
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case name == "yq" && (t == "-i" || t == "--inplace" || strings.HasPrefix(t, "-i") && !strings.HasPrefix(t, "--")):
+			inPlace = true
+		case name == "patch" && (t == "-o" || t == "--output"):
+			files = append(files, wordAt(args, k+1))
+			k++
+		case name == "patch" && (t == "-i" || t == "--input" || t == "-d" || t == "--directory" || t == "-p" || t == "-D" || t == "-r" || t == "-B" || t == "-V" || t == "-z" || t == "-F"):
+			k++
+		case strings.HasPrefix(t, "-"):
+		default:
+			files = append(files, t)
+		}
+	}
+	if !inPlace {
+		return
+	}
+	for i, f := range files {
+		if name == "yq" && i == 0 && len(files) > 1 {
+			continue // the expression
+		}
+		if name == "patch" && i > 0 && len(files) > 1 && i == len(files)-1 {
+			cc.read(f, false)
+			continue // patch FILE PATCHFILE: the second is read
+		}
+		if p, ok := cc.ck.env.expand(f, cc.cwd); ok && cc.ck.env.isGround(cc.ck.env.real(p), false) || !ok && groundHint(f) {
+			cc.write(f, name)
+		}
+	}
+}
+
+// groundNames are the names of the ground's files a find below a folder
+// that holds them could match (-name, -iname).
+var groundNames = []string{".hookwright", "config.json", "journal.jsonl", "2026-01-01.jsonl", "pdca.json", "work.json", "loop.json", "idle.json", "settings.json", "settings.local.json", "hooks.json", "hookwright.db", "config-notice", ".claude", "hookwright"}
+
+// findGround judges find … -delete (or -exec rm) from start: when start
+// holds some of the guard's ground and no -name filter excludes it (a
+// filter that may match one of its names, or none at all), the ground
+// may be deleted.
+func (cc *cmdCtx) findGround(start string, args []shell.Word) {
+	e := &cc.ck.env
+	p, known := e.expand(start, cc.cwd)
+	if !known || !e.holdsGround(p) && !e.holdsGround(e.real(p)) {
+		return
+	}
+	if e.isGround(p, false) {
+		return // the delete rules judge the ground itself
+	}
+	if rule, _ := e.deleteClass(p, false); rule == "rm-root" || rule == "rm-outside-project" {
+		return // find-delete-outside judges it
+	}
+	named, hits, prune := false, false, false
+	for _, a := range args {
+		prune = prune || a.Text == "-prune"
+	}
+	for k := 0; k+1 < len(args); k++ {
+		switch t := args[k].Text; t {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex":
+			if k > 0 && (args[k-1].Text == "!" || args[k-1].Text == "-not") {
+				continue
+			}
+			named = true
+			pat := strings.ToLower(args[k+1].Text)
+			if t == "-regex" || t == "-iregex" || strings.Contains(t, "path") {
+				// a path pattern: it names the ground, or matches any name
+				names := strings.Contains(pat, "hookwright") || strings.Contains(pat, ".claude")
+				if prune && names {
+					return // find . -path ./.hookwright -prune -o …: the ground is left out
+				}
+				hits = hits || names || pat == "*" || strings.HasPrefix(pat, ".*")
+				continue
+			}
+			for _, n := range groundNames {
+				if m, err := path.Match(pat, n); m && err == nil {
+					hits = true
+				}
+			}
+		}
+	}
+	if named && !hits {
+		return
+	}
+	cc.note(start, p, "delete", classGround)
+	cc.ck.groundFinding(cc.idx, "find "+start+" ... -delete may delete files of", p)
+}
+
+// receiver returns the literal a method call at is made on, when the
+// receiver is a call on one literal: Path("x").unlink() at ".unlink(".
+func receiver(code string, lits []literal, at int) (literal, bool) {
+	if at < 2 || code[at-1] != ')' {
+		return literal{}, false
+	}
+	for i := len(lits) - 1; i >= 0; i-- {
+		if lits[i].end == at-1 && !lits[i].interp {
+			return lits[i], true
+		}
+		if lits[i].end < at-1 {
+			break
+		}
+	}
+	return literal{}, false
 }

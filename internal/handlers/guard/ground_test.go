@@ -58,6 +58,16 @@ var groundFamilies = []family{
 		`node -e "require('fs').unlinkSync('.hookwright/journal.jsonl')"`, `ruby -e 'File.delete(".hookwright/config.json")'`,
 		`perl -e 'unlink ".hookwright/config.json"'`, `cd .hookwright && rm config.json`, `sh -c 'rm -rf .hookwright'`,
 		`rm -rf $X/.hookwright`,
+		// found attacking the first version
+		`cp -r /tmp/evil/.hookwright .`, `cp -r /tmp/evil/.hookwright ./`, `rsync -a /tmp/evil/.hookwright .`,
+		`find . -name config.json -delete`, `find . -name '*.json' -delete`, `find . -mtime +7 -delete`, `find . -name '*.jsonl' -delete`,
+		`jq '.guard.enabled=false' .hookwright/config.json | sponge .hookwright/config.json`,
+		`yq -i '.guard.enabled = false' .hookwright/config.json`, `patch .hookwright/config.json < p.diff`,
+		`git mv .hookwright x`, `git rm -r .hookwright`, `ed -s .hookwright/config.json <<< $',s/true/false/\nw'`,
+		`echo {} > .HOOKWRIGHT/config.json`, `rm -rf .Hookwright`,
+		`python3 -c "import pathlib; pathlib.Path('.hookwright/config.json').unlink()"`,
+		`(cd .hookwright; rm *)`, `exec 3> .hookwright/config.json`, `mkdir -p .hookwright && echo x > .hookwright/config.json`,
+		"cat > .hookwright/config.json <<EOF\n{}\nEOF",
 	}},
 	{"the guard's own ground: reads and harmless neighbours", "allow", []string{
 		`cat .hookwright/journal.jsonl`, `tail -f .hookwright/journal.jsonl`, `jq . .hookwright/config.json`,
@@ -67,6 +77,10 @@ var groundFamilies = []family{
 		`rm -rf build`, `rm src/old.go`, `mv a.go b.go`, `sed -i 's/a/b/' src/main.go`, `echo '{}' > config.json`,
 		`echo x > docs/hookwright.md`, `echo {} > settings.json`, `chmod +x scripts/run.sh`,
 		`python3 -c "print(open('.hookwright/config.json').read())"`,
+		`rsync -a /tmp/evil/ .`, `cp -r /tmp/evil/src .`, `find . -name '*.pyc' -delete`, `find src -name '*.json' -delete`,
+		`find . -path ./.hookwright -prune -o -name '*.json' -delete`, `find . -type f -name '*.log' -delete`,
+		`yq -i '.a=1' config.yaml`, `jq . x.json | sponge x.json`, `patch -p1 < fix.diff`, `git rm src/old.go`, `git mv a.go b.go`,
+		`python3 -c "import pathlib; pathlib.Path('build/x.o').unlink()"`, `touch src/new.go`,
 	}},
 }
 

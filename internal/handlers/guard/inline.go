@@ -266,6 +266,9 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			target, known := "", false
 			if len(args) > 0 && !args[0].interp {
 				target, known = args[0].text, true
+			} else if r, ok := receiver(code, lits, at); ok && d.name[0] == '.' {
+				// Path(".hookwright/config.json").unlink()
+				target, known = r.text, true
 			} else if h := homeExpr(region); h != "" {
 				target, known = h, true
 			}

@@ -114,3 +114,40 @@ func TestProjectConfigLayers(t *testing.T) {
 		t.Errorf("a broken user config switched the guard off: exit %d, stdout %q", code, out)
 	}
 }
+
+// The guard's ground through the binary, as hooks.json runs it, from a
+// subfolder: the file tools and shell spellings are stopped, reads and
+// everyday writes are not.
+func TestGuardGroundThroughTheHook(t *testing.T) {
+	project := t.TempDir()
+	sub := filepath.Join(project, "src")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toolCall := func(tool, path string) string {
+		ev, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": sub, "hook_event_name": "PreToolUse",
+			"tool_name": tool, "tool_input": map[string]string{"file_path": path}})
+		return string(ev)
+	}
+	for _, c := range []struct {
+		event string
+		stop  bool
+	}{
+		{toolCall("Write", filepath.Join(project, ".hookwright", "config.json")), true},
+		{toolCall("Edit", "../.claude/settings.json"), true},
+		{bashCall(t, sub, "rm -rf ../.hookwright"), true},
+		{bashCall(t, sub, "truncate -s0 ../.hookwright/journal/2026-01-01.jsonl"), true},
+		{bashCall(t, sub, `python3 -c "import os; os.remove('../.hookwright/config.json')"`), true},
+		{bashCall(t, sub, "rm /etc/hosts"), true},
+		{toolCall("Read", filepath.Join(project, ".hookwright", "journal", "2026-01-01.jsonl")), false},
+		{bashCall(t, sub, "cat ../.hookwright/journal/*.jsonl"), false},
+		{bashCall(t, sub, "echo x > out.txt"), false},
+		{bashCall(t, sub, "echo x | tee -a notes.md"), false},
+		{toolCall("Write", filepath.Join(sub, "main.go")), false},
+	} {
+		out, errs, code := hook(t, project, "PreToolUse", c.event)
+		if denied(out, code) != c.stop {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want stopped %v", c.event, code, out, errs, c.stop)
+		}
+	}
+}

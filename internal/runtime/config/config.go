@@ -1,5 +1,8 @@
-// Package config loads hookwright's project configuration from
-// .hookwright/config.json under the project folder.
+// Package config loads hookwright's configuration: the built-in defaults,
+// the user config ($XDG_CONFIG_HOME/hookwright/config.json, applied in
+// full) and the project's .hookwright/config.json, which may only tighten
+// the guard and the journal unless the user config trusts the project
+// (layers.go).
 //
 // A missing file means the defaults. An invalid file (bad JSON, an unknown
 // key, a key in the wrong case, data after the object, null, a bad value)

@@ -151,3 +151,18 @@ func TestGuardGroundThroughTheHook(t *testing.T) {
 		}
 	}
 }
+
+// The environment cannot switch the guard off: a tiny HOOKWRIGHT_TIMEOUT,
+// HOOKWRIGHT_MAX_INPUT or HOOKWRIGHT_STDIN_TIMEOUT (which a cloned
+// repository's .claude/settings.json "env" could set) made the guard
+// fail open; for PreToolUse they may only raise the defaults.
+func TestEnvironmentCannotLoosenTheGuard(t *testing.T) {
+	t.Skip("fails on this commit; the fix removes this skip")
+	project := t.TempDir()
+	for _, env := range []string{"HOOKWRIGHT_TIMEOUT=1ns", "HOOKWRIGHT_MAX_INPUT=10", "HOOKWRIGHT_STDIN_TIMEOUT=1ns", "HOOKWRIGHT_GUARD_LEVEL=standard"} {
+		out, errs, code := hook(t, project, "PreToolUse", bashCall(t, project, "rm -rf ~"), env)
+		if !denied(out, code) {
+			t.Errorf("%s: rm -rf ~ was let through (exit %d, stdout %q, stderr %q)", env, code, out, errs)
+		}
+	}
+}

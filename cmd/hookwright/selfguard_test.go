@@ -157,7 +157,6 @@ func TestGuardGroundThroughTheHook(t *testing.T) {
 // repository's .claude/settings.json "env" could set) made the guard
 // fail open; for PreToolUse they may only raise the defaults.
 func TestEnvironmentCannotLoosenTheGuard(t *testing.T) {
-	t.Skip("fails on this commit; the fix removes this skip")
 	project := t.TempDir()
 	for _, env := range []string{"HOOKWRIGHT_TIMEOUT=1ns", "HOOKWRIGHT_MAX_INPUT=10", "HOOKWRIGHT_STDIN_TIMEOUT=1ns", "HOOKWRIGHT_GUARD_LEVEL=standard"} {
 		out, errs, code := hook(t, project, "PreToolUse", bashCall(t, project, "rm -rf ~"), env)

@@ -371,7 +371,7 @@ func (cc *cmdCtx) write(arg, how string) {
 	}
 	p, ok := cc.ck.env.expand(arg, cc.cwd)
 	if !ok {
-		if groundHint(arg) {
+		if cc.unknownGround(arg) && !strings.HasSuffix(how, " code") {
 			cc.note(arg, "", "write", "unknown")
 			cc.find("guard-ground", "", fmt.Sprintf("%s writes to %s, which the guard cannot resolve and which names hookwright's or Claude Code's own files; the model may not change them.", how, arg))
 		}
@@ -505,6 +505,8 @@ func (cc *cmdCtx) files(name string) {
 		return
 	case "sponge", "patch", "ed", "ex", "yq":
 		cc.editorWrites(name, args)
+	case "awk", "gawk", "mawk", "nawk":
+		cc.awkWrites(args)
 	case "cp", "mv", "install", "ln", "rsync", "scp":
 		var pos []string
 		skip := false
@@ -545,6 +547,9 @@ func (cc *cmdCtx) files(name string) {
 		// can resolve it: the source is judged as read, unless the link's
 		// own name is a secret's too (ln -s ../.env .env in a worktree).
 		for _, p := range pos {
+			if name == "ln" && cc.linkToGround(p) {
+				continue
+			}
 			if name == "ln" && dest != "" && cc.secretName(p, dest, len(pos) > 1) {
 				continue
 			}

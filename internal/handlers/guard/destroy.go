@@ -66,7 +66,7 @@ func (cc *cmdCtx) destroyGround(arg string, glob bool, how string) bool {
 	e := &cc.ck.env
 	p, ok := e.expand(arg, cc.cwd)
 	if !ok {
-		if groundHint(arg) {
+		if cc.unknownGround(arg) {
 			cc.note(arg, "", "delete", "unknown")
 			cc.find("guard-ground", "", fmt.Sprintf("%s %s, which the guard cannot resolve and which names hookwright's or Claude Code's own files; the model may not change them.", how, arg))
 			return true
@@ -89,7 +89,7 @@ func (cc *cmdCtx) chmodOne(arg string, recursive bool) {
 	e := &cc.ck.env
 	p, ok := e.expand(arg, cc.cwd)
 	if !ok {
-		if groundHint(arg) {
+		if cc.unknownGround(arg) {
 			cc.find("guard-ground", "", fmt.Sprintf("%s %s names hookwright's or Claude Code's own files through a value the guard cannot resolve; the model may not change them.", cc.c.Name(), arg))
 		}
 		return

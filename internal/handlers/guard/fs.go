@@ -102,7 +102,7 @@ func (cc *cmdCtx) moveAway(arg string) {
 func (cc *cmdCtx) deleteTree(arg string, glob bool, how string) {
 	e := &cc.ck.env
 	p, ok := e.expand(arg, cc.cwd)
-	if !ok && groundHint(arg) {
+	if !ok && cc.unknownGround(arg) {
 		cc.note(arg, "", "delete", "unknown")
 		cc.find("guard-ground", "", fmt.Sprintf("%s %s deletes a folder the guard cannot resolve and that names hookwright's or Claude Code's own files; the model may not change them.", how, arg))
 		return

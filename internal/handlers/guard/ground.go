@@ -147,8 +147,18 @@ func globHits(g, r string, above bool) bool {
 // groundHint reports whether a word the guard cannot resolve ($X/config.json)
 // still names the ground: then it is judged as ground, the safer reading.
 func groundHint(word string) bool {
+	if word == "" {
+		return false
+	}
 	w := strings.ToLower(word)
 	return strings.Contains(w, "hookwright") || strings.Contains(w, ".claude") || strings.Contains(w, "claude_plugin")
+}
+
+// unknownGround reports whether a target the guard cannot resolve may be
+// the ground: its own word names it, or the command line does (for f in
+// .hookwright/*; do rm "$f"; done).
+func (cc *cmdCtx) unknownGround(arg string) bool {
+	return groundHint(arg) || groundHint(cc.ck.rep.Input) && cc.ck.rep.Tool == "Bash"
 }
 
 // groundWord reports whether t, a prefilter token, names the ground: a
@@ -345,4 +355,50 @@ func receiver(code string, lits []literal, at int) (literal, bool) {
 		}
 	}
 	return literal{}, false
+}
+
+// linkToGround judges a source of ln: a link to the ground is a second
+// name for it, which a later command in the same line writes before the
+// guard can resolve it (ln -s .hookwright x && echo {} > x/config.json).
+func (cc *cmdCtx) linkToGround(src string) bool {
+	e := &cc.ck.env
+	p, ok := e.expand(src, cc.cwd)
+	if !ok || !e.isGround(p, true) && !e.isGround(e.real(p), true) {
+		return false
+	}
+	cc.note(src, p, "write", classGround)
+	cc.ck.groundFinding(cc.idx, "ln makes a second name, which the guard cannot follow, for", p)
+	return true
+}
+
+// awkWrites judges the files an awk program prints into (print > "file",
+// printf >> "file").
+func (cc *cmdCtx) awkWrites(args []shell.Word) {
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		if t == "-f" || t == "-v" || t == "-F" {
+			k++
+			continue
+		}
+		if strings.HasPrefix(t, "-") {
+			continue
+		}
+		for rest := t; ; {
+			i := strings.IndexByte(rest, '>')
+			if i < 0 {
+				break
+			}
+			rest = strings.TrimLeft(rest[i+1:], "> \t")
+			if !strings.HasPrefix(rest, `"`) {
+				continue
+			}
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				break
+			}
+			cc.write(rest[1:1+end], "awk print >")
+			rest = rest[1+end:]
+		}
+		return // the program: the other words are input files
+	}
 }

@@ -68,6 +68,12 @@ var groundFamilies = []family{
 		`python3 -c "import pathlib; pathlib.Path('.hookwright/config.json').unlink()"`,
 		`(cd .hookwright; rm *)`, `exec 3> .hookwright/config.json`, `mkdir -p .hookwright && echo x > .hookwright/config.json`,
 		"cat > .hookwright/config.json <<EOF\n{}\nEOF",
+		`ln -s .hookwright x && echo {} > x/config.json`, `ln -s "$PWD/.hookwright/config.json" c.json; echo {} > c.json`,
+		`for f in .hookwright/*; do rm "$f"; done`, `awk 'BEGIN{print 1 > ".hookwright/config.json"}'`,
+		`echo {} > $'\x2ehookwright/config.json'`, `echo {} > /proc/self/cwd/.hookwright/config.json`,
+		`eval "echo {} > .hookwright/config.json"`, `echo "rm -rf .hookwright" | sh`, `busybox rm -rf .hookwright`,
+		`node -e "require('fs').renameSync('.hookwright', '/tmp/x')"`, `ruby -e 'File.write(".hookwright/config.json", "{}")'`,
+		`nohup truncate -s0 .hookwright/config.json &`,
 	}},
 	{"the guard's own ground: reads and harmless neighbours", "allow", []string{
 		`cat .hookwright/journal.jsonl`, `tail -f .hookwright/journal.jsonl`, `jq . .hookwright/config.json`,
@@ -81,6 +87,8 @@ var groundFamilies = []family{
 		`find . -path ./.hookwright -prune -o -name '*.json' -delete`, `find . -type f -name '*.log' -delete`,
 		`yq -i '.a=1' config.yaml`, `jq . x.json | sponge x.json`, `patch -p1 < fix.diff`, `git rm src/old.go`, `git mv a.go b.go`,
 		`python3 -c "import pathlib; pathlib.Path('build/x.o').unlink()"`, `touch src/new.go`,
+		`awk '{print > "out.txt"}' in.txt`, `awk -F, '{print $1}' data.csv > col.txt`, `ln -s ../shared/lib lib`,
+		`for f in src/*.go; do gofmt -l "$f"; done`,
 	}},
 }
 
@@ -143,7 +151,7 @@ var outsideFileFamilies = []family{
 		`sudo rm /usr/local/bin/node`, `rm /usr/bin/python3`, `shred -u /var/log/syslog`, `mv /tmp/x /etc/resolv.conf`,
 		`python3 -c "import os; os.remove('/etc/hosts')"`, `python3 -c "import os; os.unlink('/etc/hosts')"`,
 		`perl -e 'unlink "/etc/hosts"'`, `node -e "require('fs').unlinkSync('/etc/hosts')"`, `chmod 777 /etc/shadow`,
-		`cd /etc && rm hosts`, `sed -i 's/a/b/' /etc/hosts`, `ln -sf /tmp/x /etc/hosts`,
+		`cd /etc && rm hosts`, `sed -i 's/a/b/' /etc/hosts`, `ln -sf /tmp/x /etc/hosts`, `awk '{print > "/etc/hosts"}' x`,
 	}},
 	{"single files elsewhere outside the project", "ask", []string{
 		`rm ~/notes.txt`, `rm -f ~/Documents/report.docx`, `unlink ~/notes.txt`, `truncate -s 0 ~/notes.txt`,

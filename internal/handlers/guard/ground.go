@@ -47,6 +47,7 @@ func groundRoots(getenv func(string) string, home, project string) []string {
 		add(project + "/.hookwright")
 		add(project + "/.claude/settings.json")
 		add(project + "/.claude/settings.local.json")
+		add(project + "/.claude/hooks") // the scripts settings.json runs as hooks
 	}
 	if x := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
 		add(x + "/hookwright")
@@ -56,6 +57,7 @@ func groundRoots(getenv func(string) string, home, project string) []string {
 		add(home + "/.claude/plugins")
 		add(home + "/.claude/settings.json")
 		add(home + "/.claude/settings.local.json")
+		add(home + "/.claude/hooks")
 		add(home + "/.claude.json")
 	}
 	// The running plugin and its data folder (Claude Code sets both for
@@ -73,6 +75,9 @@ func groundRoots(getenv func(string) string, home, project string) []string {
 // settings*.json, wherever the project is.
 func groundName(p string) bool {
 	if strings.Contains(p, "/.hookwright/") || strings.HasSuffix(p, "/.hookwright") {
+		return true
+	}
+	if strings.Contains(p, "/.claude/hooks/") || strings.HasSuffix(p, "/.claude/hooks") {
 		return true
 	}
 	dir, base := path.Split(p)

@@ -42,7 +42,7 @@ var groundFamilies = []family{
 		`echo '{}' > $CLAUDE_PLUGIN_ROOT/hooks/hooks.json`,
 		`echo '{}' > ~/.config/hookwright/config.json`, `echo '{}' > ~/.xdg/hookwright/config.json`,
 		`echo '{}' > /etc/claude-code/managed-settings.json`, `bash -c "echo {} > .hookwright/config.json"`,
-		`echo '{}' > sub/.claude/settings.json`,
+		`echo '{}' > sub/.claude/settings.json`, `echo 'exit 0' > .claude/hooks/guard.sh`, `rm -rf ~/.claude/hooks`,
 	}},
 	{"the guard's own ground: deletes, moves, truncations, permissions", "block", []string{
 		`rm -rf .hookwright`, `rm -r .hookwright/`, `rm -rf ./.hookwright/*`, `rm .hookwright/journal.jsonl`, `rm -f .hookwright/config.json`,
@@ -114,6 +114,8 @@ func TestGuardGroundFileTools(t *testing.T) {
 		{"Write", "file_path", project + "/src/main.go", "allow"},
 		{"Write", "file_path", project + "/docs/hookwright.md", "allow"},
 		{"Write", "file_path", project + "/.claude/commands/x.md", "allow"},
+		{"Write", "file_path", project + "/.claude/scratchpad/me/notes.md", "allow"},
+		{"Write", "file_path", project + "/.claude/hooks/pre.sh", "block"},
 	} {
 		if r := tool(g, c.tool, c.key, c.path); r.Decision != c.want {
 			t.Errorf("%s %s: %s (%s), want %s", c.tool, c.path, r.Decision, r.Reason, c.want)

@@ -133,7 +133,7 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 	// 2. the user config
 	var trust []string
 	if ud := UserDir(getenv); ud != "" {
-		data, err := safepath.ReadFile(safepath.Path{Root: ud, Rel: UserFileName}, MaxSize)
+		data, err := safepath.ReadFile(userPath(ud), MaxSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -175,6 +175,18 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 		}
 	}
 	return l, errors.Join(errs...)
+}
+
+// userPath names the user config for safepath: confined to the folder
+// that holds it after symlinks are resolved, since a user's dotfiles are
+// often links into a repository of their own (GNU stow). It is still read
+// as a regular file only, bounded, without blocking.
+func userPath(dir string) safepath.Path {
+	p := filepath.Join(dir, UserFileName)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return safepath.At(r)
+	}
+	return safepath.Path{Root: dir, Rel: UserFileName}
 }
 
 // parseUser decodes the user config over base: a config with one more

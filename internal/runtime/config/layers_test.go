@@ -160,8 +160,26 @@ func TestBrokenUserConfig(t *testing.T) {
 			t.Errorf("%s: %+v", bad, l.Config.Guard)
 		}
 	}
-	// a folder, or a FIFO where the file should be: an error, no hang
+	// a symlink into the user's dotfiles is read
 	w := newWorld(t)
+	dots := filepath.Join(w.home, "dotfiles", "hookwright")
+	if err := os.MkdirAll(dots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dots, "config.json"), []byte(`{"guard":{"level":"paranoid"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(w.xdg, "hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dots, "config.json"), filepath.Join(w.xdg, "hookwright", UserFileName)); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := LoadLayers(w.project, w.getenv); err != nil || l.Config.Guard.Level != GuardParanoid {
+		t.Errorf("a symlinked user config: %v %v", l.Config.Guard.Level, err)
+	}
+	// a folder, or a FIFO where the file should be: an error, no hang
+	w = newWorld(t)
 	if err := os.MkdirAll(filepath.Join(w.xdg, "hookwright", UserFileName), 0o755); err != nil {
 		t.Fatal(err)
 	}

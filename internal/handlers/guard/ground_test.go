@@ -89,6 +89,12 @@ var groundFamilies = []family{
 		`python3 -c "import pathlib; pathlib.Path('build/x.o').unlink()"`, `touch src/new.go`,
 		`awk '{print > "out.txt"}' in.txt`, `awk -F, '{print $1}' data.csv > col.txt`, `ln -s ../shared/lib lib`,
 		`for f in src/*.go; do gofmt -l "$f"; done`,
+		`go test ./... > test.log 2>&1`, `npm run build 2>/dev/null`, `make > build.log`, `cat a b > c`, `python3 script.py > out.json`,
+		`git log > /tmp/log.txt`, `docker logs app &> app.log`, `cp -r src /tmp/backup`, `mv build/app bin/`, `rm -f *.o`,
+		`truncate -s 0 app.log`, `echo x > ~/.cache/tool/state`, `ls ~/.claude/`, `cat ~/.claude.json | jq .mcpServers`,
+		`python3 -c "import json; json.dump({}, open('out.json', 'w'))"`, `chmod 644 src/a.go`, `tee /tmp/x < in`,
+		`install -m755 bin/tool /tmp/bin/tool`, `exec 2>/dev/null`, `git diff > patch.diff && git apply patch.diff`,
+		`hwctl explain -- rm -rf .hookwright`, `hwctl ingest`,
 	}},
 }
 

@@ -271,6 +271,8 @@ func (cc *cmdCtx) check() {
 		}
 	case name == "crontab":
 		cc.crontab()
+	case name == "claude" || name == "hookgen":
+		cc.selfCLI(name)
 	case name == "gpg" || name == "gpg2":
 		for _, a := range cc.args() {
 			if strings.HasPrefix(a.Text, "--export-secret") {

@@ -172,7 +172,7 @@ func (cc *cmdCtx) unknownGround(arg string) bool {
 func groundWord(t string) bool {
 	switch t {
 	case ".hookwright", "hookwright", ".claude.json", "settings.json", "settings.local.json", "hooks.json", "plugins",
-		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl":
+		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl", "claude", "hookgen", "sponge", "patch", "yq", "ed", "ex":
 		return true
 	}
 	return false
@@ -405,5 +405,56 @@ func (cc *cmdCtx) awkWrites(args []shell.Word) {
 			rest = rest[1+end:]
 		}
 		return // the program: the other words are input files
+	}
+}
+
+// selfCLI judges the command lines that change the guard's ground through
+// a program of its own: claude config set, claude mcp add or remove,
+// claude plugin install, uninstall, enable or disable (and marketplace
+// changes), hookgen install without --dry-run, and hookgen -o onto the
+// ground. Their read-only forms (list, get, validate, --dry-run) stay
+// allowed.
+func (cc *cmdCtx) selfCLI(name string) {
+	args := cc.args()
+	var pos []string
+	dry := false
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "--dry-run" || t == "-n" && name == "hookgen":
+			dry = true
+		case name == "hookgen" && (t == "-o" || t == "--output"):
+			cc.write(wordAt(args, k+1), "hookgen -o")
+			k++
+		case name == "hookgen" && strings.HasPrefix(t, "--output="):
+			cc.write(strings.TrimPrefix(t, "--output="), "hookgen -o")
+		case name == "claude" && (t == "-p" || t == "--print" || t == "--model" || t == "--append-system-prompt" || t == "--system-prompt" || t == "--settings" || t == "--allowedTools" || t == "--disallowedTools" || t == "--output-format" || t == "--input-format" || t == "--permission-mode" || t == "--session-id" || t == "-r" || t == "--resume"):
+			k++ // a value, not a subcommand
+		case strings.HasPrefix(t, "-"):
+		default:
+			pos = append(pos, t)
+		}
+	}
+	if len(pos) == 0 {
+		return
+	}
+	sub, verb := pos[0], ""
+	if len(pos) > 1 {
+		verb = pos[1]
+	}
+	what := ""
+	switch {
+	case name == "hookgen" && sub == "install" && !dry:
+		what = "hookgen install writes Claude Code's settings"
+	case name != "claude":
+	case sub == "config" && (verb == "set" || verb == "add" || verb == "remove" || verb == "rm" || verb == "reset"):
+		what = "claude config " + verb + " changes Claude Code's settings"
+	case sub == "mcp" && (verb == "add" || verb == "add-json" || verb == "add-from-claude-desktop" || verb == "remove" || verb == "reset-project-choices"):
+		what = "claude mcp " + verb + " changes the MCP servers Claude Code starts (~/.claude.json, .mcp.json)"
+	case (sub == "plugin" || sub == "plugins") && verb != "" && verb != "list" && verb != "validate" && verb != "help":
+		what = "claude plugin " + verb + " changes the installed plugins and their hooks"
+	}
+	if what != "" {
+		cc.find("guard-ground", "", what+": the guard's own ground, which the user changes, not the model.")
 	}
 }

@@ -74,6 +74,10 @@ var groundFamilies = []family{
 		`eval "echo {} > .hookwright/config.json"`, `echo "rm -rf .hookwright" | sh`, `busybox rm -rf .hookwright`,
 		`node -e "require('fs').renameSync('.hookwright', '/tmp/x')"`, `ruby -e 'File.write(".hookwright/config.json", "{}")'`,
 		`nohup truncate -s0 .hookwright/config.json &`,
+		`claude plugin uninstall hookwright`, `claude plugin disable hookwright@market`, `claude plugins remove hookwright`,
+		`claude plugin marketplace remove hw`, `claude plugin install evil@market`, `claude config set -g hooks '{}'`,
+		`claude mcp add evil -- node evil.js`, `claude mcp remove github`, `hookgen install --settings user`,
+		`hookgen --detect -o ~/.claude/plugins/cache/hw/hookwright/1.0.0/hooks/hooks.json`,
 	}},
 	{"the guard's own ground: reads and harmless neighbours", "allow", []string{
 		`cat .hookwright/journal.jsonl`, `tail -f .hookwright/journal.jsonl`, `jq . .hookwright/config.json`,
@@ -94,7 +98,9 @@ var groundFamilies = []family{
 		`truncate -s 0 app.log`, `echo x > ~/.cache/tool/state`, `ls ~/.claude/`, `cat ~/.claude.json | jq .mcpServers`,
 		`python3 -c "import json; json.dump({}, open('out.json', 'w'))"`, `chmod 644 src/a.go`, `tee /tmp/x < in`,
 		`install -m755 bin/tool /tmp/bin/tool`, `exec 2>/dev/null`, `git diff > patch.diff && git apply patch.diff`,
-		`hwctl explain -- rm -rf .hookwright`, `hwctl ingest`,
+		`hwctl explain -- rm -rf .hookwright`, `hwctl ingest`, `claude --version`, `claude -p "uninstall the plugin"`,
+		`claude plugin list`, `claude mcp list`, `claude config get -g theme`, `claude plugin validate .`,
+		`hookgen install --settings project --dry-run`, `hookgen --cc-version 2.1.33 -o plugin/hooks/hooks.json`, `hookgen matrix`,
 	}},
 }
 

@@ -154,3 +154,75 @@ func systemPath(p string) bool {
 	}
 	return false
 }
+
+// destroyNamed judges a delete in interpreter code whose target the guard
+// cannot read (os.remove(f) in a loop over glob.glob('/etc/*.conf')): the
+// absolute and home paths the code names are what it most likely
+// deletes, and are judged as deleted.
+func (cc *cmdCtx) destroyNamed(code string, lits []literal, how string) {
+	for _, l := range lits {
+		t := strings.TrimSpace(l.text)
+		if l.shell || l.interp || t == "" || len(t) > 1024 || strings.ContainsAny(t, "\n ") {
+			continue
+		}
+		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") || groundHint(t) {
+			cc.destroy(t, hasGlob(t), how)
+		}
+	}
+}
+
+// writeCalls are calls whose first string argument is a file they write;
+// appends add to it.
+var writeCalls = []struct {
+	name   string
+	append bool
+}{
+	{"writeFileSync(", false}, {"writeFile(", false}, {"appendFileSync(", true}, {"appendFile(", true},
+	{"File.write(", false}, {"file_put_contents(", false}, {"Deno.writeTextFile(", false}, {"Deno.writeFile(", false},
+	{"Bun.write(", false}, {"IO.write(", false}, {"open(", false},
+}
+
+// codeWrites judges the files inline code surely writes: the path given to
+// writeFileSync, File.write or file_put_contents, and open(path, 'w') or
+// 'a' (the mode is read: open(path) only reads). These are judged as a
+// shell redirect would be (an overwrite of a file outside the project
+// asks, of a system file blocks); the looser scan of named paths stays
+// for the ground and persistence.
+func (cc *cmdCtx) codeWrites(lang, code string, lits []literal) {
+	for _, w := range writeCalls {
+		for off, n := 0, 0; off < len(code) && n < maxCalls; n++ {
+			i := strings.Index(code[off:], w.name)
+			if i < 0 {
+				break
+			}
+			at := off + i
+			off = at + len(w.name)
+			if w.name == "open(" && at > 0 && (isNameByte(code[at-1]) && !strings.HasSuffix(code[:at], "io.") && !strings.HasSuffix(code[:at], "os.")) {
+				continue // fopen(, popen(, reopen( …
+			}
+			args, _ := callArgs(code, lits, off)
+			if len(args) == 0 || args[0].interp || args[0].shell {
+				continue
+			}
+			appends := w.append
+			if w.name == "open(" {
+				if len(args) < 2 {
+					continue // open(path): a read
+				}
+				mode := args[1].text
+				switch {
+				case strings.HasPrefix(mode, "a"):
+					appends = true
+				case strings.HasPrefix(mode, "w"), strings.HasPrefix(mode, "x"), strings.Contains(mode, "+"):
+				default:
+					continue
+				}
+			}
+			how := lang + " " + strings.TrimSuffix(w.name, "(")
+			if appends {
+				how += " >>"
+			}
+			cc.write(args[0].text, how)
+		}
+	}
+}

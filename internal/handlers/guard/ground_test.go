@@ -166,17 +166,25 @@ var outsideFileFamilies = []family{
 		`python3 -c "import os; os.remove('/etc/hosts')"`, `python3 -c "import os; os.unlink('/etc/hosts')"`,
 		`perl -e 'unlink "/etc/hosts"'`, `node -e "require('fs').unlinkSync('/etc/hosts')"`, `chmod 777 /etc/shadow`,
 		`cd /etc && rm hosts`, `sed -i 's/a/b/' /etc/hosts`, `ln -sf /tmp/x /etc/hosts`, `awk '{print > "/etc/hosts"}' x`,
+		`python3 -c "import os,glob; [os.remove(f) for f in glob.glob('/etc/*.conf')]"`, `python3 -c "open('/etc/hosts','w').close()"`,
+		`python3 -c "open('/etc/hosts','a').write('x')"`, `node -e "require('fs').writeFileSync('/etc/hosts','')"`,
+		`php -r 'file_put_contents("/etc/hosts", "");'`, `ruby -e 'File.open("/etc/hosts", "w") { |f| f.puts "x" }'`,
+		`perl -e 'unlink glob("/etc/*.conf")'`, `ruby -e 'File.delete("/etc/hosts")'`, `php -r 'unlink("/etc/hosts");'`,
 	}},
 	{"single files elsewhere outside the project", "ask", []string{
 		`rm ~/notes.txt`, `rm -f ~/Documents/report.docx`, `unlink ~/notes.txt`, `truncate -s 0 ~/notes.txt`,
 		`> ~/notes.txt`, `echo x > ~/notes.txt`, `cp /dev/null ~/notes.txt`, `dd if=/dev/zero of=$HOME/data.bin bs=1M count=1`,
 		`rm ../other/file.go`, `python3 -c "import os; os.remove(os.path.expanduser('~/notes.txt'))"`,
+		`python3 -c "open('/home/u/notes.txt','w').write('')"`,
 	}},
 	{"single files outside the project, harmless", "allow", []string{
 		`rm /tmp/x.log`, `echo x > /tmp/out.txt`, `echo x >> ~/notes.txt`, `rm -f ~/.cache/x.lock`, `cat /etc/hosts`,
 		`cp /etc/hosts ./hosts.copy`, `mv ~/Downloads/data.csv ./data/`, `ls /etc > /dev/null`, `echo x > /dev/stderr`,
 		`rm build/out.o`, `truncate -s 0 logs/app.log`, `python3 -c "import os; os.remove('build/x.o')"`,
 		`find /var/log -name '*.gz' -print`, `dd if=/dev/zero of=/tmp/disk.img bs=1M count=10`,
+		`python3 -c "import os; [os.remove(os.path.join('build', f)) for f in os.listdir('build')]"`,
+		`python3 -c "print(open('/etc/hosts').read())"`, `python3 -c "open('out.txt','w').write('x')"`,
+		`node -e "require('fs').writeFileSync('dist/x.js', '')"`, `python3 -c "open('/tmp/x.log','a').write('x')"`,
 	}},
 }
 

@@ -274,8 +274,11 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			}
 			off = max(off, end)
 			if !recursive {
+				how := lang + " " + strings.TrimSuffix(d.name, "(") + " deletes"
 				if known {
-					cc.destroy(target, hasGlob(target), lang+" "+strings.TrimSuffix(d.name, "(")+" deletes")
+					cc.destroy(target, hasGlob(target), how)
+				} else {
+					cc.destroyNamed(code, lits, how)
 				}
 				continue
 			}
@@ -289,6 +292,7 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			cc.deleteTree(target, hasGlob(target), lang+" "+strings.TrimSuffix(d.name, "("))
 		}
 	}
+	cc.codeWrites(lang, code, lits)
 	// secret paths named in the code, and persistence writes
 	writes := strings.Contains(code, "write") || strings.Contains(code, "append") || strings.Contains(code, ">>") || strings.Contains(code, "'a'") || strings.Contains(code, `"a"`) || strings.Contains(code, "'w'") || strings.Contains(code, `"w"`)
 	for _, l := range lits {

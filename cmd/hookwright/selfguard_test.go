@@ -165,3 +165,22 @@ func TestEnvironmentCannotLoosenTheGuard(t *testing.T) {
 		}
 	}
 }
+
+// The installed plugin, named by CLAUDE_PLUGIN_ROOT as Claude Code sets
+// it for a plugin's hooks, is the guard's ground through the binary too.
+func TestPluginRootThroughTheHook(t *testing.T) {
+	project, plugin := t.TempDir(), t.TempDir()
+	env := "CLAUDE_PLUGIN_ROOT=" + plugin
+	for _, cmd := range []string{
+		`echo '{}' > "${CLAUDE_PLUGIN_ROOT}/hooks/hooks.json"`,
+		"cp /bin/true " + plugin + "/bin/hookwright",
+		"rm -rf " + plugin,
+	} {
+		if out, errs, code := hook(t, project, "PreToolUse", bashCall(t, project, cmd), env); !denied(out, code) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
+		}
+	}
+	if out, _, code := hook(t, project, "PreToolUse", bashCall(t, project, "cat "+plugin+"/hooks/hooks.json"), env); denied(out, code) {
+		t.Errorf("reading the plugin's hooks.json was stopped: exit %d, stdout %q", code, out)
+	}
+}

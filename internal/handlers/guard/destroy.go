@@ -143,13 +143,21 @@ func (cc *cmdCtx) outsideFile(p, how string) {
 }
 
 // systemPath reports whether p (absolute, clean) is in the operating
-// system's own folders: /etc, /usr, /bin, /boot, /var (its temp folders
-// excepted), macOS's /System and /Library, and their kind.
+// system's own folders: /etc, /usr (but /usr/local), /bin, /boot, /var
+// (its temp folders and /var/www excepted), macOS's /System and /Library,
+// and their kind. Folders that hold a machine's applications and sites
+// (/opt, /srv, /usr/local, /var/www) are not: writes there ask, as
+// anywhere outside the project.
 func systemPath(p string) bool {
-	for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/opt", "/var",
-		"/root", "/srv", "/snap", "/System", "/Library", "/Applications", "/private/etc", "/private/var", "/nix/store", "/sys"} {
+	for _, d := range []string{"/usr/local", "/var/tmp", "/var/folders", "/var/www", "/private/var/folders", "/private/var/tmp"} {
+		if under(p, d) {
+			return false
+		}
+	}
+	for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/var",
+		"/root", "/snap", "/System", "/Library", "/Applications", "/private/etc", "/private/var", "/nix/store", "/sys"} {
 		if under(p, d) && p != d {
-			return !under(p, "/var/tmp") && !under(p, "/private/var/folders") && !under(p, "/private/var/tmp") && !under(p, "/var/folders")
+			return true
 		}
 	}
 	return false

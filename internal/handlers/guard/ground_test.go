@@ -162,7 +162,7 @@ var outsideFileFamilies = []family{
 	{"single system files", "block", []string{
 		`rm /etc/hosts`, `rm -f /etc/hosts`, `unlink /etc/hosts`, `: > /etc/hosts`, `> /etc/passwd`, `echo x >> /etc/hosts`,
 		`truncate -s0 /etc/hosts`, `cp /dev/null /etc/hosts`, `dd if=/dev/zero of=/etc/hosts`, `echo x | sudo tee /etc/hosts`,
-		`sudo rm /usr/local/bin/node`, `rm /usr/bin/python3`, `shred -u /var/log/syslog`, `mv /tmp/x /etc/resolv.conf`,
+		`rm /usr/bin/python3`, `shred -u /var/log/syslog`, `mv /tmp/x /etc/resolv.conf`,
 		`python3 -c "import os; os.remove('/etc/hosts')"`, `python3 -c "import os; os.unlink('/etc/hosts')"`,
 		`perl -e 'unlink "/etc/hosts"'`, `node -e "require('fs').unlinkSync('/etc/hosts')"`, `chmod 777 /etc/shadow`,
 		`cd /etc && rm hosts`, `sed -i 's/a/b/' /etc/hosts`, `ln -sf /tmp/x /etc/hosts`, `awk '{print > "/etc/hosts"}' x`,
@@ -175,7 +175,8 @@ var outsideFileFamilies = []family{
 		`rm ~/notes.txt`, `rm -f ~/Documents/report.docx`, `unlink ~/notes.txt`, `truncate -s 0 ~/notes.txt`,
 		`> ~/notes.txt`, `echo x > ~/notes.txt`, `cp /dev/null ~/notes.txt`, `dd if=/dev/zero of=$HOME/data.bin bs=1M count=1`,
 		`rm ../other/file.go`, `python3 -c "import os; os.remove(os.path.expanduser('~/notes.txt'))"`,
-		`python3 -c "open('/home/u/notes.txt','w').write('')"`,
+		`python3 -c "open('/home/u/notes.txt','w').write('')"`, `sudo rm /usr/local/bin/node`, `rsync -a build/ /srv/www/`,
+		`cp index.html /var/www/html/index.html`,
 	}},
 	{"single files outside the project, harmless", "allow", []string{
 		`rm /tmp/x.log`, `echo x > /tmp/out.txt`, `echo x >> ~/notes.txt`, `rm -f ~/.cache/x.lock`, `cat /etc/hosts`,

@@ -141,4 +141,8 @@ func TestExplainConfigLayers(t *testing.T) {
 	if strings.Contains(out, "ignored") {
 		t.Errorf("trusted: something was ignored:\n%s", out)
 	}
+	out, _, _ = explain(t, home, "--dir", dir, "--json", "--", "ls")
+	if !strings.Contains(out, `"config_changes"`) || !strings.Contains(out, `"field": "guard.enabled"`) || !strings.Contains(out, `"source": "project config"`) {
+		t.Errorf("--json lacks the config changes:\n%s", out)
+	}
 }

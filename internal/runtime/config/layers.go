@@ -449,7 +449,9 @@ func tightenField(path string, base Config, b, p reflect.Value, trusted bool) (c
 			}
 			field := path + "." + k.String()
 			if rank(rule.Order, pvk.String()) >= rank(rule.Order, from) {
-				changes = append(changes, change(field, from, pvk.Interface(), Tightens))
+				if pvk.String() != from {
+					changes = append(changes, change(field, from, pvk.Interface(), Tightens))
+				}
 				keep.SetMapIndex(k, pvk)
 				continue
 			}

@@ -95,7 +95,7 @@ func (cc *cmdCtx) chmodOne(arg string, recursive bool) {
 		return
 	}
 	real := e.real(p)
-	if e.isGround(p, recursive) || e.isGround(real, recursive) {
+	if e.isGround(p, recursive) || e.isGround(real, recursive) || recursive && (e.holdsGround(p) || e.holdsGround(real)) {
 		cc.note(arg, real, "write", classGround)
 		cc.ck.groundFinding(cc.idx, cc.c.Name()+" changes the permissions of", real)
 		return

@@ -146,6 +146,7 @@ func (cc *cmdCtx) git() {
 			cc.find("git-rm-force", "", "git rm -f removes files even when they hold uncommitted changes, which are then lost. Commit or stash them first, or drop -f.")
 		}
 	case "stash":
+		cc.gitStashGround(rest)
 		if len(rest) > 0 {
 			switch rest[0].Text {
 			case "clear":

@@ -458,3 +458,22 @@ func (cc *cmdCtx) selfCLI(name string) {
 		cc.find("guard-ground", "", what+": the guard's own ground, which the user changes, not the model.")
 	}
 }
+
+// gitStashGround judges git stash --all (-a): it stashes the ignored
+// files too, .hookwright among them, and removes them from the working
+// tree: the guard's config and journal are gone until the stash is
+// applied.
+func (cc *cmdCtx) gitStashGround(args []shell.Word) {
+	for _, a := range args {
+		t := a.Text
+		if t == "--all" || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t, "a") {
+			if cc.ck.env.project != "" {
+				cc.ck.groundFinding(cc.idx, "git stash --all stashes and removes the ignored files, which include", cc.ck.env.project+"/.hookwright")
+			}
+			return
+		}
+		if t == "--" {
+			return
+		}
+	}
+}

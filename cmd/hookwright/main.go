@@ -29,7 +29,8 @@
 // Environment: HOOKWRIGHT_DEBUG=1 logs to stderr; HOOKWRIGHT_TIMEOUT (a Go
 // duration, default 5s) bounds the call after stdin is read; HOOKWRIGHT_STDIN_TIMEOUT
 // (default 1s) bounds the wait for input; HOOKWRIGHT_MAX_INPUT (bytes,
-// default 5 MiB) caps it.
+// default 5 MiB) caps it. For PreToolUse the three may only raise the
+// defaults, so that the environment cannot make the guard fail open.
 //
 // # Never a block by our own fault
 //

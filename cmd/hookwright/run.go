@@ -65,7 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 	if err != nil {
 		return fail(stderr, err)
 	}
-	data, err := hooks.Read(stdin, readOptions(getenv))
+	data, err := hooks.Read(stdin, readOptions(getenv, inv.event))
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -82,6 +82,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 func guarded(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, log debugLog) (code int) {
 	getenv := project.Getenv(env.Getenv)
 	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
+	if inv.event == hooks.EventPreToolUse && deadline < 5*time.Second {
+		deadline = 5 * time.Second // see guardFloors
+	}
 	dog := arm(deadline, inv.event, inv.band, stdout, stderr, exitProcess)
 	defer dog.disarm()
 	defer func() {
@@ -133,7 +136,9 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	}
 	project := hooks.ProjectDir(in, getenv)
 	dog.at("reading the config")
-	cfg, cfgErr := config.Load(project)
+	layers, cfgErr := config.LoadLayers(project, getenv)
+	cfg := layers.Config
+	notice, shown := configNotice(project, layers)
 	// The Stop loop may need longer than the default (builtin.Deadline).
 	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline); d != deadline {
 		deadline = d
@@ -148,6 +153,10 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	var notes []string
 	if cfgErr != nil {
 		notes = append(notes, "hookwright: "+cfgErr.Error())
+	}
+	if notice != "" && res.Decision != hooks.Block {
+		notes = append(notes, notice)
+		shown()
 	}
 	for _, f := range faults {
 		notes = append(notes, "hookwright: "+f.Error()+" (failed open)")
@@ -243,12 +252,32 @@ func fail(stderr io.Writer, err error) int {
 	return hooks.ExitError
 }
 
-func readOptions(getenv func(string) string) hooks.ReadOptions {
+// readOptions reads the input limits from the environment. For
+// PreToolUse, where the guard runs, they may only raise the defaults
+// (guardFloors).
+func readOptions(getenv func(string) string, event hooks.Event) hooks.ReadOptions {
 	opts := hooks.ReadOptions{Timeout: durationEnv(getenv, "HOOKWRIGHT_STDIN_TIMEOUT", 0)}
 	if n, err := strconv.ParseInt(getenv("HOOKWRIGHT_MAX_INPUT"), 10, 64); err == nil && n > 0 {
 		opts.MaxBytes = n
 	}
+	if event == hooks.EventPreToolUse {
+		guardFloors(&opts)
+	}
 	return opts
+}
+
+// guardFloors keeps the environment from switching the guard off: a
+// tiny input cap or wait for input (or call deadline, in guarded) makes
+// the call fail open, and the environment of a hook may come from a
+// project's .claude/settings.json "env", which a cloned repository
+// ships. For PreToolUse the variables may only raise the defaults.
+func guardFloors(opts *hooks.ReadOptions) {
+	if opts.MaxBytes != 0 && opts.MaxBytes < hooks.DefaultMaxInput {
+		opts.MaxBytes = hooks.DefaultMaxInput
+	}
+	if opts.Timeout != 0 && opts.Timeout < hooks.DefaultReadTimeout {
+		opts.Timeout = hooks.DefaultReadTimeout
+	}
 }
 
 func durationEnv(getenv func(string) string, name string, def time.Duration) time.Duration {

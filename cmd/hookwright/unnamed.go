@@ -21,7 +21,8 @@ import (
 // empty or unknown input) it prints the usage and exits 1, as before.
 func runUnnamed(stdin io.Reader, stdout, stderr io.Writer, env project.Env, log debugLog) int {
 	if !isTerminal(stdin) {
-		data, err := hooks.Read(stdin, readOptions(project.Getenv(env.Getenv)))
+		// the event is not known before the input is read: the guard's floors apply
+		data, err := hooks.Read(stdin, readOptions(project.Getenv(env.Getenv), hooks.EventPreToolUse))
 		switch ev, ok := namedEvent(data); {
 		case err != nil:
 			fmt.Fprintln(stderr, "hookwright: no event on the command line, and", err)

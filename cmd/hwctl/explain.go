@@ -56,10 +56,11 @@ func explainCommand(s streams) *cli.Command {
 			if abs, err := filepath.Abs(dir); err == nil {
 				dir = abs
 			}
-			cfg, err := config.Load(dir)
+			layers, err := config.LoadLayers(dir, s.getenv)
 			if err != nil {
 				return fmt.Errorf("%w (the hook would use the defaults too)", err)
 			}
+			cfg := layers.Config
 			call, err := explainCall(c, dir)
 			if err != nil {
 				return err
@@ -80,6 +81,7 @@ func explainCommand(s streams) *cli.Command {
 				return s.getenv(k)
 			}
 			rep := g.Check(call)
+			rep.ConfigFiles, rep.ConfigChanges = explainLayers(layers, rep.Level, s.getenv(guard.LevelEnv), level)
 			if c.Bool("json") {
 				return s.printJSON(rep)
 			}
@@ -140,6 +142,12 @@ func printReport(w io.Writer, r guard.Report, enabled bool) {
 	}
 	if !enabled {
 		fmt.Fprintln(w, "note:      guard.enabled is false in this project's config; the hook lets every call through")
+	}
+	for _, f := range r.ConfigFiles {
+		fmt.Fprintf(w, "layer:     %s\n", f)
+	}
+	for _, ch := range r.ConfigChanges {
+		fmt.Fprintf(w, "config:    %s\n", ch)
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "config:    %s\n", warn)
@@ -260,4 +268,36 @@ func printRules(s streams, asJSON bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Standard, r.Strict, r.Paranoid, adj, r.Doc)
 	}
 	return tw.Flush()
+}
+
+// explainLayers lists the config layers read and what each changed in the
+// guard: the built-in defaults, the user config, the project config (with
+// what was ignored), and the environment's level, which may only raise.
+func explainLayers(l config.Layers, level, envLevel, flagLevel string) ([]string, []config.Change) {
+	files := []string{string(config.SourceDefault)}
+	if l.UserFile != "" {
+		files = append(files, fmt.Sprintf("%s %s", config.SourceUser, l.UserFile))
+	}
+	if l.ProjectFile != "" {
+		p := fmt.Sprintf("%s %s", config.SourceProject, l.ProjectFile)
+		if l.Trusted {
+			p += fmt.Sprintf(" (trusted by the user config's %q: it may loosen the guard)", l.TrustedBy)
+		} else {
+			p += " (not trusted: it may only tighten the guard)"
+		}
+		files = append(files, p)
+	}
+	changes := append([]config.Change(nil), l.Changes...)
+	from := string(l.Config.Guard.Level)
+	src := config.SourceEnv
+	if flagLevel != "" {
+		src = "--level"
+	}
+	switch {
+	case level != from:
+		changes = append(changes, config.Change{Field: "guard.level", Source: src, From: `"` + from + `"`, To: `"` + level + `"`, Effect: config.Tightens})
+	case envLevel != "" && flagLevel == "" && envLevel != from:
+		changes = append(changes, config.Change{Field: "guard.level", Source: config.SourceEnv, From: `"` + from + `"`, To: `"` + envLevel + `"`, Effect: config.Loosens, Ignored: true})
+	}
+	return files, changes
 }

@@ -98,3 +98,51 @@ func TestExplainUsage(t *testing.T) {
 		}
 	}
 }
+
+// explain names the layer that loosened or tightened what, and what was
+// ignored; with the user config's trust the loosening applies.
+func TestExplainConfigLayers(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".hookwright", "config.json"), []byte(`{"guard":{"enabled":false,"level":"strict"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := explain(t, home, "--dir", dir, "--", "rm -rf ~")
+	for _, want := range []string{
+		"layer:     built-in default",
+		"(not trusted: it may only tighten the guard)",
+		"guard.enabled: the project config loosens it (true -> false); ignored",
+		`guard.level: the project config tightens it ("standard" -> "strict")`,
+		"decision:  block",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d, stderr %q, output lacks %q:\n%s", code, errs, want, out)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".config", "hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".config", "hookwright", "config.json"), []byte(`{"trust":["`+dir+`"],"guard":{"fail":"closed"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--", "rm -rf ~")
+	for _, want := range []string{
+		"layer:     user config " + filepath.Join(home, ".config", "hookwright", "config.json"),
+		`guard.fail: the user config tightens it ("open" -> "closed")`,
+		"(trusted by the user config's",
+		"guard.enabled is false",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("trusted: output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "ignored") {
+		t.Errorf("trusted: something was ignored:\n%s", out)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--json", "--", "ls")
+	if !strings.Contains(out, `"config_changes"`) || !strings.Contains(out, `"field": "guard.enabled"`) || !strings.Contains(out, `"source": "project config"`) {
+		t.Errorf("--json lacks the config changes:\n%s", out)
+	}
+}

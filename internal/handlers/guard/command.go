@@ -257,7 +257,7 @@ func (cc *cmdCtx) check() {
 				cc.nested(v, "alias")
 			}
 		}
-	case name == "chmod" || name == "chown" || name == "chgrp":
+	case name == "chmod" || name == "chown" || name == "chgrp" || name == "chattr" || name == "setfacl":
 		cc.chmod()
 	case strings.HasPrefix(name, "mkfs") || name == "wipefs" || name == "mke2fs" || name == "newfs":
 		cc.find("disk-overwrite", "", name+" formats a file system.")
@@ -271,6 +271,8 @@ func (cc *cmdCtx) check() {
 		}
 	case name == "crontab":
 		cc.crontab()
+	case name == "claude" || name == "hookgen":
+		cc.selfCLI(name)
 	case name == "gpg" || name == "gpg2":
 		for _, a := range cc.args() {
 			if strings.HasPrefix(a.Text, "--export-secret") {
@@ -361,20 +363,47 @@ func isDiskDevice(p string) bool {
 }
 
 // write judges a path the command writes to (Bash spellings: redirects,
-// tee, cp, sed -i, …). A write outside the project is not asked here;
-// writes that persist are blocked.
+// tee, cp, sed -i, …). Writes that persist and writes to the guard's own
+// ground are blocked; an overwrite of a single file outside the project
+// is judged by outsideFile (an append, or a path named in interpreter
+// code, is not).
 func (cc *cmdCtx) write(arg, how string) {
 	if arg == "" {
 		return
 	}
 	p, ok := cc.ck.env.expand(arg, cc.cwd)
 	if !ok {
+		if cc.unknownGround(arg) && !strings.HasSuffix(how, " code") {
+			cc.note(arg, "", "write", "unknown")
+			cc.find("guard-ground", "", fmt.Sprintf("%s writes to %s, which the guard cannot resolve and which names hookwright's or Claude Code's own files; the model may not change them.", how, arg))
+		}
 		return
 	}
 	real := cc.ck.env.real(p)
 	class := worst(cc.ck.env.classify(p), cc.ck.env.classify(real))
+	if class == "" && hasGlob(p) && cc.ck.env.isGround(p, false) {
+		class = classGround
+	}
 	cc.note(arg, real, "write", class)
 	switch class {
+	case classGround:
+		cc.ck.groundFinding(cc.idx, how+" writes to", real)
+	case classSecret:
+		if path.Base(real) == ".envrc" {
+			// direnv runs it at the next cd: code that runs later
+			cc.find("persistence-write", real, fmt.Sprintf("%s writes to %s, which direnv runs at the next cd into the folder; the user must make that change.", how, real))
+		}
+	case "":
+		switch {
+		case strings.HasSuffix(how, " code"):
+			// a path named in inline code may be read, not written
+		case strings.Contains(how, ">>") || strings.HasSuffix(how, " -a"):
+			if systemPath(real) {
+				cc.outsideFile(real, how+" appends to")
+			}
+		default:
+			cc.outsideFile(real, how+" overwrites")
+		}
 	case classPersistence:
 		cc.find("persistence-write", real, fmt.Sprintf("%s writes to %s, which runs code or grants access later; the user must make that change.", how, real))
 	case classGitHooks:
@@ -384,7 +413,7 @@ func (cc *cmdCtx) write(arg, how string) {
 
 // worst returns the more serious of two path classes.
 func worst(a, b string) string {
-	rank := map[string]int{"": 0, classGitInternals: 1, classGitHooks: 2, classPersistence: 3, classSecretDir: 4, classSecret: 5}
+	rank := map[string]int{"": 0, classGitInternals: 1, classGitHooks: 2, classPersistence: 3, classGround: 4, classSecretDir: 5, classSecret: 6}
 	if rank[b] > rank[a] {
 		return b
 	}
@@ -461,12 +490,25 @@ func (cc *cmdCtx) files(name string) {
 	args := cc.args()
 	switch name {
 	case "tee":
+		how := "tee"
+		for _, a := range args {
+			if a.Text == "-a" || a.Text == "--append" || len(a.Text) > 1 && a.Text[0] == '-' && a.Text[1] != '-' && strings.Contains(a.Text, "a") {
+				how = "tee -a"
+			}
+		}
 		for _, a := range args {
 			if !strings.HasPrefix(a.Text, "-") {
-				cc.write(a.Text, "tee")
+				cc.write(a.Text, how)
 			}
 		}
 		return
+	case "unlink", "shred", "truncate", "rmdir":
+		cc.destroyArgs(name, args)
+		return
+	case "sponge", "patch", "ed", "ex", "yq":
+		cc.editorWrites(name, args)
+	case "awk", "gawk", "mawk", "nawk":
+		cc.awkWrites(args)
 	case "cp", "mv", "install", "ln", "rsync", "scp":
 		var pos []string
 		skip := false
@@ -488,6 +530,7 @@ func (cc *cmdCtx) files(name string) {
 		if len(pos) >= 2 {
 			dest = pos[len(pos)-1]
 			cc.write(dest, name)
+			cc.copyInto(dest, pos[:len(pos)-1], name)
 			if name == "rsync" && rsyncDeletes(args) && !remotePath(dest) {
 				// --delete removes from the destination whatever the source
 				// lacks: rsync -a --delete empty/ ~/ empties the home folder.
@@ -497,6 +540,7 @@ func (cc *cmdCtx) files(name string) {
 			if name == "mv" {
 				for _, p := range pos {
 					cc.moveAway(p)
+					cc.destroyGround(p, false, "mv moves away")
 				}
 			}
 		}
@@ -505,6 +549,9 @@ func (cc *cmdCtx) files(name string) {
 		// can resolve it: the source is judged as read, unless the link's
 		// own name is a secret's too (ln -s ../.env .env in a worktree).
 		for _, p := range pos {
+			if name == "ln" && cc.linkToGround(p) {
+				continue
+			}
 			if name == "ln" && dest != "" && cc.secretName(p, dest, len(pos) > 1) {
 				continue
 			}

@@ -184,6 +184,9 @@ func (g *Guard) needsParse(cmd string) bool {
 	if strings.ContainsAny(cmd, "$`") {
 		return true // the program or a path may be hidden in an expansion
 	}
+	if writesFile(cmd) {
+		return true // a redirect into a file: the path decides
+	}
 	start := -1
 	for i := 0; i <= len(cmd); i++ {
 		var c byte
@@ -226,7 +229,7 @@ func (g *Guard) guardedToken(raw string) bool {
 		b = append(b, c)
 	}
 	t := string(b)
-	if guardedWord(t) || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
+	if guardedWord(t) || groundWord(t) || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
 		return true
 	}
 	for _, p := range guardedPrefixes {

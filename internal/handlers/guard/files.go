@@ -50,6 +50,9 @@ func (ck *check) writePath(arg, p, real, class string) {
 	case classPersistence:
 		ck.find("persistence-write", -1, real, fmt.Sprintf("%s runs code or grants access later (a start-up file, authorized_keys, ssh config, cron, autostart); the user must make that change.", real))
 		return
+	case classGround:
+		ck.groundFinding(-1, "this writes", real)
+		return
 	case classGitHooks:
 		ck.find("git-hooks-write", -1, real, fmt.Sprintf("%s is a git hook or git's config: code that runs at the next git command. Change it with the user, or set guard.rules.git-hooks-write.", real))
 		return
@@ -71,6 +74,10 @@ func (ck *check) writePath(arg, p, real, class string) {
 		if under(real, t) || under(p, t) {
 			return
 		}
+	}
+	if systemPath(real) {
+		ck.find("system-file-write", -1, real, fmt.Sprintf("%s is a system file; the user must make that change.", real))
+		return
 	}
 	ck.find("home-write", -1, real, fmt.Sprintf("%s is outside the project and the temp folders.", real))
 }

@@ -31,6 +31,12 @@ func (cc *cmdCtx) rm(dynamic bool) {
 		}
 	}
 	if !recursive {
+		if !dynamic && cc.c.Via != "find -exec" {
+			// (find's rules judge what find -exec rm deletes)
+			for _, t := range targets {
+				cc.destroy(t.Text, t.Glob, "rm deletes")
+			}
+		}
 		return
 	}
 	if len(targets) == 0 && cc.c.MoreArgs {
@@ -96,12 +102,18 @@ func (cc *cmdCtx) moveAway(arg string) {
 func (cc *cmdCtx) deleteTree(arg string, glob bool, how string) {
 	e := &cc.ck.env
 	p, ok := e.expand(arg, cc.cwd)
+	if !ok && cc.unknownGround(arg) {
+		cc.note(arg, "", "delete", "unknown")
+		cc.find("guard-ground", "", fmt.Sprintf("%s %s deletes a folder the guard cannot resolve and that names hookwright's or Claude Code's own files; the model may not change them.", how, arg))
+		return
+	}
 	if !ok {
 		cc.note(arg, "", "delete", "unknown")
 		cc.find("rm-unknown-target", "", fmt.Sprintf("%s %s depends on a value the guard cannot know (a variable, or an unknown current folder); if it is empty or wrong this deletes far more than meant. Name the folder literally.", how, arg))
 		return
 	}
 	all := false // the target is everything in folder p
+	pat := p
 	if glob && hasGlob(p) {
 		i := strings.IndexAny(p, "*?[")
 		p = path.Clean(p[:i] + "x")
@@ -109,6 +121,11 @@ func (cc *cmdCtx) deleteTree(arg string, glob bool, how string) {
 		all = true
 	}
 	rule, class := e.deleteClass(p, all)
+	if (rule == "" || rule == "rm-in-project") && (e.isGround(p, true) || e.isGround(e.real(p), true) || pat != p && e.isGround(pat, true)) {
+		cc.note(arg, p, "delete", classGround)
+		cc.ck.groundFinding(cc.idx, how+" "+arg+" deletes", p)
+		return
+	}
 	cc.note(arg, p, "delete", class)
 	switch rule {
 	case "rm-root":
@@ -200,6 +217,7 @@ func (cc *cmdCtx) find_() {
 		starts = []shell.Word{{Text: "."}}
 	}
 	for _, s := range starts {
+		cc.findGround(s.Text, args)
 		if filtered {
 			cc.filteredDelete(s.Text)
 		} else {
@@ -231,6 +249,11 @@ func (cc *cmdCtx) filteredDelete(arg string) {
 		return
 	}
 	rule, class := e.deleteClass(p, false)
+	if e.isGround(p, false) || e.isGround(e.real(p), false) {
+		cc.note(arg, p, "delete", classGround)
+		cc.ck.groundFinding(cc.idx, "find "+arg+" ... -delete deletes in", p)
+		return
+	}
 	cc.note(arg, p, "delete", class)
 	if rule == "rm-root" || rule == "rm-outside-project" || rule == "rm-project-root" && p != e.project && p != e.project+"/.git" {
 		cc.find("find-delete-outside", p, fmt.Sprintf("find %s deletes whatever its filter matches in %s, outside the project. Ask the user, or search a folder inside the project.", arg, p))
@@ -252,10 +275,16 @@ func (cc *cmdCtx) chmod() {
 			pos = append(pos, t)
 		}
 	}
-	if !recursive || len(pos) < 2 {
+	if len(pos) < 2 {
 		return
 	}
 	e := &cc.ck.env
+	for _, t := range pos[1:] {
+		cc.chmodOne(t, recursive)
+	}
+	if !recursive {
+		return
+	}
 	for _, t := range pos[1:] {
 		p, ok := e.expand(t, cc.cwd)
 		if !ok {

@@ -138,11 +138,15 @@ func (cc *cmdCtx) git() {
 		if reset && update {
 			cc.find("git-force-discard", "", "git read-tree --reset -u overwrites the working tree, dropping uncommitted changes.")
 		}
+	case "mv":
+		cc.gitMoveGround(rest)
 	case "rm":
+		cc.gitMoveGround(append(rest, shell.Word{}))
 		if gitForce(rest) {
 			cc.find("git-rm-force", "", "git rm -f removes files even when they hold uncommitted changes, which are then lost. Commit or stash them first, or drop -f.")
 		}
 	case "stash":
+		cc.gitStashGround(rest)
 		if len(rest) > 0 {
 			switch rest[0].Text {
 			case "clear":

@@ -23,18 +23,27 @@
 //     .git-credentials, Docker and kube config, GPG keys, Claude Code's
 //     credentials and .env files, for Read, Grep, Glob, the edit tools and
 //     every Bash command, after ~, $HOME, .. and symlinks are resolved;
-//   - persistence: writes to shell start-up files, authorized_keys,
-//     ~/.ssh/config, git hooks and cron; file-tool writes elsewhere
-//     outside the project ask.
+//   - persistence: writes to shell start-up files, editor and tool rc
+//     files, ~/.local/bin, authorized_keys, ~/.ssh/config, git hooks,
+//     .envrc, .mcp.json and cron; file-tool writes elsewhere outside the
+//     project ask;
+//   - its own ground (ground.go): hookwright's config, journal and state,
+//     the user config, the installed plugin and Claude Code's settings, for
+//     every write, delete, move, truncation and permission change through
+//     any tool; reads stay allowed;
+//   - single files outside the project: a system file deleted, emptied or
+//     overwritten blocks, any other file asks.
 //
 // guard.level raises what it blocks: "strict" also blocks in-project
 // recursive deletes, metadata reads of secrets and unreadable commands that
 // name a guarded program; "paranoid" also blocks every interpreter
 // one-liner. The environment variable HOOKWRIGHT_GUARD_LEVEL may raise the
-// level for a session, never lower it. A project config adds deny
-// substrings, protected paths, secret paths and command rules, and sets
-// the severity of adjustable rules; it cannot lower a rule that guards
-// secrets, the home folder or shared history.
+// level for a session, never lower it. A config adds deny substrings,
+// protected paths, secret paths and command rules, and sets the severity
+// of adjustable rules; it cannot lower a rule that guards secrets, the
+// home folder, shared history or the guard's ground. (Package config
+// keeps a project config from loosening what the user config and the
+// defaults set, unless the user trusts the project.)
 //
 // Its cost is bounded: a keyword prefilter passes a command that names no
 // guarded program without parsing it, the deny list is compiled once into
@@ -146,6 +155,11 @@ type Report struct {
 	// Warnings are config entries the guard ignores (an unknown rule
 	// name, a lowering of a rule that cannot be lowered).
 	Warnings []string `json:"warnings,omitempty"`
+	// ConfigFiles and ConfigChanges say which config layers were read and
+	// what each changed in the guard, what was ignored among it (set by
+	// hwctl explain, which loads the layers; the hook leaves them empty).
+	ConfigFiles   []string        `json:"config_files,omitempty"`
+	ConfigChanges []config.Change `json:"config_changes,omitempty"`
 	// Decision is allow, ask or block; Rule and Reason are the deciding
 	// finding's, Reason exactly as the model reads it.
 	Decision string `json:"decision"`

@@ -414,7 +414,7 @@ var fileToolCases = []struct {
 	{"Write", "file_path", project + "/.git/HEAD", "block"},
 	{"Write", "file_path", "/etc/cron.d/x", "block"},
 	{"Write", "file_path", home + "/notes.txt", "ask"},
-	{"Write", "file_path", "/etc/hosts", "ask"},
+	{"Write", "file_path", "/etc/hosts", "block"},
 	{"NotebookEdit", "notebook_path", home + "/other/n.ipynb", "ask"},
 	{"NotebookEdit", "notebook_path", project + "/n.ipynb", "allow"},
 	{"Write", "file_path", "/tmp/x.txt", "allow"},
@@ -605,7 +605,7 @@ func TestOverCapIsAFault(t *testing.T) {
 // allFamilies are the command families of the table tests.
 func allFamilies() []family {
 	var out []family
-	for _, f := range [][]family{nestedShellsFamilies, wrappersFamilies, quotedNamesFamilies, gitFamilies, recursiveDeletesFamilies, heredocsAndInterpretersFamilies, secretsBashFamilies, persistenceBashFamilies} {
+	for _, f := range [][]family{nestedShellsFamilies, wrappersFamilies, quotedNamesFamilies, gitFamilies, recursiveDeletesFamilies, heredocsAndInterpretersFamilies, secretsBashFamilies, persistenceBashFamilies, groundFamilies, outsideFileFamilies, startupFamilies} {
 		out = append(out, f...)
 	}
 	return out

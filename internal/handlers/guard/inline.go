@@ -181,9 +181,11 @@ var deleteCalls = []struct {
 	{"shutil.rmtree(", true}, {"rmtree(", true}, {"remove_tree(", true}, {"rm_rf(", true}, {"rm_r(", true},
 	{"remove_dir(", true}, {"remove_entry(", true}, {"remove_entry_secure(", true}, {"rimraf(", true},
 	{"rmSync(", false}, {"rm(", false}, {"rmdirSync(", false}, {"rmdir(", false}, {"removeSync(", true},
-	{"fs.remove(", true}, {"Deno.remove(", false}, {"emptyDir(", true}, {"emptyDirSync(", true},
+	{"fs.remove(", true}, {"Deno.remove(", false}, {"rename(", false}, {"renameSync(", false}, {"os.replace(", false},
+	{"shutil.move(", false}, {"truncate(", false}, {"truncateSync(", false}, {"FileUtils.mv(", false}, {"move(", false}, {"emptyDir(", true}, {"emptyDirSync(", true},
 	{"os.remove(", false}, {"os.unlink(", false}, {"os.removedirs(", false}, {".unlink(", false},
 	{"unlinkSync(", false}, {"File.delete(", false}, {"FileUtils.rm(", false}, {"rm_f(", false}, {"unlink(", false},
+	{"unlink ", false}, {"rename ", false},
 }
 
 // scanCode checks inline code: shell commands it runs are checked like
@@ -254,21 +256,30 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			if done[off] {
 				continue
 			}
-			done[off] = true
 			if at > 0 && d.name[0] != '.' && !strings.Contains(d.name, ".") && (isNameByte(code[at-1])) {
-				continue
+				continue // remove( in os.remove( is os.remove's, read on its own
 			}
+			done[off] = true
 			args, end := callArgs(code, lits, off)
 			region := code[off:max(off, min(end, len(code)))]
 			recursive := d.recursive || strings.Contains(region, "recursive") || strings.Contains(region, "force")
 			target, known := "", false
 			if len(args) > 0 && !args[0].interp {
 				target, known = args[0].text, true
+			} else if r, ok := receiver(code, lits, at); ok && d.name[0] == '.' {
+				// Path(".hookwright/config.json").unlink()
+				target, known = r.text, true
 			} else if h := homeExpr(region); h != "" {
 				target, known = h, true
 			}
 			off = max(off, end)
 			if !recursive {
+				how := lang + " " + strings.TrimSuffix(d.name, "(") + " deletes"
+				if known {
+					cc.destroy(target, hasGlob(target), how)
+				} else {
+					cc.destroyNamed(code, lits, how)
+				}
 				continue
 			}
 			if !known {
@@ -281,6 +292,7 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			cc.deleteTree(target, hasGlob(target), lang+" "+strings.TrimSuffix(d.name, "("))
 		}
 	}
+	cc.codeWrites(lang, code, lits)
 	// secret paths named in the code, and persistence writes
 	writes := strings.Contains(code, "write") || strings.Contains(code, "append") || strings.Contains(code, ">>") || strings.Contains(code, "'a'") || strings.Contains(code, `"a"`) || strings.Contains(code, "'w'") || strings.Contains(code, `"w"`)
 	for _, l := range lits {

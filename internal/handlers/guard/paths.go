@@ -14,8 +14,13 @@ import (
 // unknown).
 type env struct {
 	home, project, cwd string
-	temps              []string
-	secrets            []string // the config's extra secret globs
+	// plugin, pluginData and xdg are $CLAUDE_PLUGIN_ROOT,
+	// $CLAUDE_PLUGIN_DATA and $XDG_CONFIG_HOME ("" when unset).
+	plugin, pluginData, xdg string
+	temps                   []string
+	secrets                 []string // the config's extra secret globs
+	// ground is the guard's own ground (groundRoots).
+	ground []string
 	// vars are the literal NAME=value assignments seen so far in the
 	// command line (x=/; rm -rf $x).
 	vars map[string]string
@@ -38,6 +43,8 @@ func newEnv(getenv func(string) string, project, cwd string, secrets []string) e
 	if e.cwd == "" {
 		e.cwd = e.project
 	}
+	e.plugin, e.pluginData, e.xdg = clean(getenv("CLAUDE_PLUGIN_ROOT")), clean(getenv("CLAUDE_PLUGIN_DATA")), clean(getenv("XDG_CONFIG_HOME"))
+	e.ground = groundRoots(getenv, e.home, e.project)
 	for _, t := range []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/dev/shm", getenv("TMPDIR"), os.TempDir()} {
 		if t = clean(t); t != "" && t != "/" && t != e.home && !contains(e.temps, t) {
 			e.temps = append(e.temps, t)
@@ -177,6 +184,7 @@ func (e *env) expand(word, cwd string) (string, bool) {
 		}
 		for _, v := range []struct{ name, val string }{
 			{"HOME", e.home}, {"PWD", cwd}, {"CLAUDE_PROJECT_DIR", e.project}, {"TMPDIR", firstOr(e.temps, "/tmp")},
+			{"CLAUDE_PLUGIN_ROOT", e.plugin}, {"CLAUDE_PLUGIN_DATA", e.pluginData}, {"XDG_CONFIG_HOME", e.xdg},
 		} {
 			if v.val == "" {
 				continue
@@ -307,7 +315,10 @@ const (
 
 // secretDirs are folders (below the home folder) that hold credentials:
 // everything in them is a secret, except the names in secretDirKeep.
-var secretDirs = []string{".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".password-store", ".local/share/keyrings", "Library/Keychains"}
+var secretDirs = []string{".ssh", ".aws", ".config/gcloud", ".azure", ".gnupg", ".kube", ".docker", ".password-store", ".local/share/keyrings", "Library/Keychains",
+	".config/rclone", ".config/doctl", ".fly", ".oci", ".pulumi", ".config/stripe", ".config/netlify", ".ngrok2", ".config/ngrok",
+	".wrangler/config", ".config/glab-cli", ".mc", ".config/heroku", ".config/configstore", ".local/share/com.vercel.cli",
+	".config/op", ".config/sops", ".vault.d", ".snowsql", ".tsh", ".bluemix", ".config/hcloud", ".config/linode-cli", ".config/scw"}
 
 // secretDirKeep are files in a secret folder that are not secrets:
 // public keys, host lists, trust databases.
@@ -325,6 +336,9 @@ func secretDirKeep(dir, base string) bool {
 		return base != "config" && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".yml")
 	case dir == ".aws":
 		return base == "config"
+	case dir == ".config/configstore":
+		// Node tools' settings: only firebase's and a few others hold tokens
+		return !strings.Contains(base, "firebase") && !strings.Contains(base, "netlify") && !strings.Contains(base, "vercel")
 	}
 	return false
 }
@@ -334,7 +348,9 @@ func isSecretName(s string) bool {
 	switch s {
 	case ".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".vault-token",
 		"application_default_credentials.json", ".htpasswd", "credentials.tfrc.json", ".pgpass", ".my.cnf",
-		"secring.gpg":
+		"secring.gpg", ".envrc", ".s3cfg", "rclone.conf", ".boto", ".databrickscfg", ".terraformrc", "terraform.rc", ".dockercfg",
+		"settings-security.xml", ".git-credentials.bak", ".cloudflared", ".heroku-netrc", "credentials.db", "access_tokens.db",
+		".npmrc.bak", ".yarnrc.yml.bak", "service-account.json", "serviceAccountKey.json":
 		return true
 	}
 	return false
@@ -344,6 +360,10 @@ func isSecretName(s string) bool {
 var secretHomePaths = []string{
 	".claude/.credentials.json", ".config/gh/hosts.yml", ".config/git/credentials", ".cargo/credentials",
 	".cargo/credentials.toml", ".gem/credentials", ".terraform.d/credentials.tfrc.json", ".config/hub",
+	".composer/auth.json", ".config/composer/auth.json", ".m2/settings.xml", ".gradle/gradle.properties", ".config/pip/pip.conf",
+	".pip/pip.conf", ".config/gh/config.yml", ".dbt/profiles.yml", ".config/containers/auth.json", ".kaggle/kaggle.json",
+	".config/openai/auth.json", ".codex/auth.json", ".config/github-copilot/hosts.json", ".config/github-copilot/apps.json",
+	".twilio-cli/config.json", ".sentryclirc", ".config/helm/repositories.yaml", ".terraform.d/credentials.tfrc.json",
 }
 
 // secretAbsPaths are system files that are secrets.
@@ -439,7 +459,14 @@ func (e *env) classify(p string) string {
 	if c := e.extraSecret(p); c != "" {
 		return c
 	}
-	if persistentSystem(p) || controlsHooks(p) {
+	if e.isGround(p, false) {
+		return classGround
+	}
+	if base == ".mcp.json" {
+		// the MCP servers Claude Code starts: commands that run later
+		return classPersistence
+	}
+	if persistentSystem(p) {
 		return classPersistence
 	}
 	if i := gitDir(p); i >= 0 {
@@ -447,6 +474,9 @@ func (e *env) classify(p string) string {
 		switch {
 		case rest == "/hooks" || strings.HasPrefix(rest, "/hooks/") || rest == "/config":
 			return classGitHooks
+		case rest == "/info/exclude":
+			// ignore rules: they run nothing
+			return ""
 		case rest != "" && rest != "/":
 			return classGitInternals
 		}
@@ -477,27 +507,22 @@ func persistentHome(rel string) bool {
 		".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".xprofile",
 		".xinitrc", ".xsession", ".inputrc", ".config/fish/config.fish", ".ssh/authorized_keys",
 		".ssh/authorized_keys2", ".ssh/config", ".ssh/rc", ".ssh/environment", ".gitconfig", ".config/git/config",
-		".pam_environment", ".bash_aliases":
+		".pam_environment", ".bash_aliases", ".vimrc", ".gvimrc", ".exrc", ".tmux.conf", ".screenrc", ".emacs", ".emacs.el",
+		".nanorc", ".wgetrc", ".curlrc", ".Rprofile", ".pythonrc", ".pythonrc.py", ".irbrc", ".pryrc", ".psqlrc", ".sqliterc",
+		".lesskey", ".yarnrc", ".gemrc", ".mailcap", ".xbindkeysrc", ".config/starship.toml", ".direnvrc":
 		return true
+	}
+	for _, d := range []string{".local/bin/", "bin/", ".vim/", ".config/nvim/", ".config/tmux/", ".emacs.d/", ".config/direnv/",
+		".config/git/hooks/", ".git-templates/", ".ipython/profile_default/startup/", ".config/htop/", ".config/kitty/", ".config/alacritty/",
+		".config/zsh/", ".config/bash/", ".config/powershell/", ".config/pip/", ".local/share/applications/", ".config/Code/User/", ".cargo/bin/", "go/bin/"} {
+		if strings.HasPrefix(rel, d) {
+			return true
+		}
 	}
 	for _, d := range []string{".config/fish/conf.d/", ".config/autostart/", ".config/systemd/user/", "Library/LaunchAgents/", ".config/environment.d/", ".oh-my-zsh/custom/", ".zshrc.d/", ".bashrc.d/"} {
 		if strings.HasPrefix(rel, d) || len(rel) == len(d)-1 && strings.HasPrefix(d, rel) {
 			return true
 		}
-	}
-	return false
-}
-
-// controlsHooks reports whether p configures the hooks themselves:
-// Claude Code's settings (where hooks are declared) and hookwright's own
-// config; a model that writes them can switch the guard off.
-func controlsHooks(p string) bool {
-	dir, base := path.Split(p)
-	switch {
-	case strings.HasSuffix(dir, "/.claude/"):
-		return base == "settings.json" || base == "settings.local.json"
-	case strings.HasSuffix(dir, "/.hookwright/"):
-		return base == "config.json"
 	}
 	return false
 }

@@ -90,6 +90,9 @@ var Rules = []Rule{
 	{"git-hooks-write", Block, Block, Block, true, "a write to .git/hooks/ or .git/config (code that runs at the next git command)"},
 	{"git-internals-write", Block, Block, Block, true, "a write to another file inside .git"},
 	{"home-write", Ask, Ask, Block, true, "a file-tool write outside the project and the temp folders"},
+	{"guard-ground", Block, Block, Block, false, "a write, delete, move, truncation or permission change, through any tool, of the guard's own ground: hookwright's config, journal and state (.hookwright/, the user config), the installed plugin, Claude Code's settings and hooks"},
+	{"system-file-write", Block, Block, Block, false, "a write, delete, truncation or permission change of one system file (/etc, /usr, /bin, /boot, /var, /System, /Library, …)"},
+	{"file-outside-project", Ask, Ask, Block, true, "a delete, truncation or overwrite of one file outside the project and the temp folders (rm, unlink, truncate, > file, cp onto it, mv it away, dd of=, os.remove)"},
 	{"protected-path", Block, Block, Block, false, "a write to a path the project's guard.protect lists"},
 	{"guard-fault", Block, Block, Block, false, "the guard could not check the call and guard.fail is closed"},
 }
@@ -164,4 +167,24 @@ func (g *Guard) severity(name string, l level) Severity {
 		}
 	}
 	return base
+}
+
+// init tells package config what a rule's severity is when no config
+// layer sets it, so that a project config's guard.rules is compared with
+// the severity in force at the merged level (see config.TightenRules).
+func init() {
+	config.MapDefaults["guard.rules"] = func(c config.Config, name string) (string, bool) {
+		r := ruleIndex(name)
+		if r == nil {
+			return "", false
+		}
+		l, _ := parseLevel(string(c.Guard.Level))
+		switch l {
+		case strict:
+			return r.Strict.String(), true
+		case paranoid:
+			return r.Paranoid.String(), true
+		}
+		return r.Standard.String(), true
+	}
 }

@@ -1,5 +1,8 @@
-// Package config loads hookwright's project configuration from
-// .hookwright/config.json under the project folder.
+// Package config loads hookwright's configuration: the built-in defaults,
+// the user config ($XDG_CONFIG_HOME/hookwright/config.json, applied in
+// full) and the project's .hookwright/config.json, which may only tighten
+// the guard and the journal unless the user config trusts the project
+// (layers.go).
 //
 // A missing file means the defaults. An invalid file (bad JSON, an unknown
 // key, a key in the wrong case, data after the object, null, a bad value)
@@ -226,10 +229,18 @@ func Default() Config {
 	}
 }
 
-// Load reads the config of the project at dir. It always returns a usable
-// Config: on error, the defaults, with an error that says what was wrong
-// and where.
+// Load returns the config of the project at dir, its layers merged as
+// [LoadLayers] merges them with the process's environment.
 func Load(dir string) (Config, error) {
+	l, err := LoadLayers(dir, nil)
+	return l.Config, err
+}
+
+// LoadProject reads the config of the project at dir alone, over the
+// defaults, with no user layer and no tightening. It always returns a
+// usable Config: on error, the defaults, with an error that says what was
+// wrong and where.
+func LoadProject(dir string) (Config, error) {
 	cfg := Default()
 	if dir == "" {
 		return cfg, nil

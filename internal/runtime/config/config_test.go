@@ -9,6 +9,8 @@ import (
 )
 
 func TestLoad(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
 	dir := t.TempDir()
 	cfg, err := Load(dir)
 	if err != nil || !cfg.Guard.Enabled || cfg.Work.Mode != WorkWarn || cfg.Artifacts.Files[1].MinBytes != 100 {

@@ -126,8 +126,8 @@ func sessionsCommand(s streams) *cli.Command {
 					tools, fails, hookMS = fmt.Sprint(t.ToolCalls()), fmt.Sprint(t.Failures), fmt.Sprint(t.HookMillis)
 					top = dash(strings.Join(t.TopTools(3), " "))
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, when(x.Started), when(x.LastSeen), when(x.Ended),
-					x.Calls, x.Blocks, dash(x.Source), dash(x.ClaudeVersion), dash(head), dash(x.HookwrightVersion), tools, fails, hookMS, top)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(x.ID), when(x.Started), when(x.LastSeen), when(x.Ended),
+					x.Calls, x.Blocks, dash(cell(x.Source)), dash(cell(x.ClaudeVersion)), dash(cell(head)), dash(cell(x.HookwrightVersion)), tools, fails, hookMS, cell(top))
 			}
 			return tw.Flush()
 		},
@@ -249,7 +249,7 @@ func (p *eventPrinter) print(events []store.Event) {
 
 func eventRow(e store.Event) string {
 	if e.Bad != "" {
-		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t%s", e.Line, e.Bad)
+		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t%s", cell(e.Line), cell(e.Bad))
 	}
 	ev := e.Event
 	if e.Via != "" {
@@ -263,8 +263,8 @@ func eventRow(e store.Event) string {
 	if len(reason) > 80 {
 		reason = reason[:77] + "..."
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(short(e.Session)), ev,
-		dash(target), dash(e.Agent), dash(e.Decision), float64(e.Micros)/1000, dash(e.Handler), reason)
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(cell(short(e.Session))), cell(ev),
+		dash(cell(target)), dash(cell(e.Agent)), dash(cell(e.Decision)), float64(e.Micros)/1000, dash(cell(e.Handler)), cell(reason))
 }
 
 func short(s string) string { return s[:min(len(s), 8)] }

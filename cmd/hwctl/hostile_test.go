@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwright/hookwright/internal/runtime/journal"
+)
+
+// hostile is text the model chooses: a path that would retitle the
+// terminal and clear the screen, with a bidi override and a C1 CSI.
+const hostile = "/tmp/\x1b]0;owned\a\x1b[2J\u202eevil\u009b31m"
+
+// rawControl reports the first byte or rune of out a terminal would act
+// on (newlines and tabs aside).
+func rawControl(out string) (rune, bool) {
+	for _, r := range out {
+		switch {
+		case r == '\n' || r == '\t':
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, r == 0x202e:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// Every hwctl view of the journal prints hostile text inert: events, log,
+// sessions and the dashboard, as tables and as JSON.
+func TestHostileTextIsInert(t *testing.T) {
+	dir := t.TempDir()
+	e := journal.Entry{Time: time.Now(), Session: "s\x1b[2Jsession", Event: "PreToolUse", Target: "Read", Tool: "Read",
+		Agent: "a\x1b]0;x\a", Handler: "guard", Decision: "block", Exit: 2, Reason: "blocked Read of " + hostile}
+	if err := journal.Append(dir, e); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"events"}, {"events", "--json"}, {"log"}, {"sessions"}, {"sessions", "--json"}, {"dashboard", "--once"},
+	} {
+		out, errs, code := hwctl(t, append(args, "--dir", dir)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %q", args, code, errs)
+		}
+		if r, bad := rawControl(out + errs); bad {
+			t.Errorf("%v prints a raw %U:\n%q", args, r, out)
+		}
+	}
+	out, _, _ := hwctl(t, "events", "--dir", dir)
+	if !strings.Contains(out, `\x1b]0;owned\x07\x1b[2J\u202eevil\u009b31m`) {
+		t.Errorf("events does not show the escapes:\n%s", out)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -48,5 +50,27 @@ func TestHostileTextIsInert(t *testing.T) {
 	out, _, _ := hwctl(t, "events", "--dir", dir)
 	if !strings.Contains(out, `\x1b]0;owned\x07\x1b[2J\u202eevil\u009b31m`) {
 		t.Errorf("events does not show the escapes:\n%s", out)
+	}
+}
+
+// A symlink planted at .hookwright/hookwright.db, leading to a missing
+// path outside the project, is an error for every store command; no file
+// appears outside.
+func TestPlantedDatabaseLinkIsAnError(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := journal.Append(dir, journal.Entry{Time: time.Now(), Session: "s1", Event: "PreToolUse", Tool: "Bash"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "stolen.db"), filepath.Join(dir, ".hookwright", "hookwright.db")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	for _, args := range [][]string{{"events"}, {"sessions"}, {"ingest"}} {
+		_, errs, code := hwctl(t, append(args, "--dir", dir)...)
+		if code != 3 || !strings.Contains(errs, "hookwright.db") || !strings.Contains(errs, "symlink") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Fatalf("wrote outside the project: %v", ents)
 	}
 }

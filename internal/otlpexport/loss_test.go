@@ -225,3 +225,31 @@ func TestEmptyLinesAreSkipped(t *testing.T) {
 		t.Fatalf("%+v %v, received %d", st, err, sink.Len())
 	}
 }
+
+// TestExportFilesRefusePlantedLinks: a symlink planted at the cursor, the
+// lock or the rejected-records file, leading outside the project, stops
+// the run with an error; nothing is written outside.
+func TestExportFilesRefusePlantedLinks(t *testing.T) {
+	for _, rel := range []string{otlpexport.CursorFile, filepath.Join(filepath.Dir(otlpexport.CursorFile), "otlp.lock"), otlpexport.RejectedFile} {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			dir, outside := t.TempDir(), t.TempDir()
+			writeJournal(t, dir, 0, 6)
+			ids := journalIDs(t, dir)
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(outside, "planted"), filepath.Join(dir, rel)); err != nil {
+				t.Skip("no symlinks:", err)
+			}
+			sink := &otlptest.Sink{Reject: func(r otlptest.Record) bool { return r.Str("hookwright.record_id") == ids[2] }}
+			rcv := otlptest.Start(t, "http", otlptest.FreeAddr(t), sink)
+			_, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: config(t, otlpexport.HTTPJSON, rcv.URL(), nil)})
+			if err == nil {
+				t.Fatal("exported through a planted symlink")
+			}
+			if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+				t.Fatalf("wrote outside the project: %v", ents)
+			}
+		})
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"time"
@@ -57,10 +56,8 @@ func appendRejected(project string, recs []RejectedRecord) error {
 	if err := root.MkdirAll(config.Dir, 0o755); err != nil {
 		return fmt.Errorf("rejected records %s: %w", shown, err)
 	}
-	if fi, err := root.Lstat(RejectedFile); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("rejected records %s: %w (%s)", shown, safepath.ErrNotRegular, fi.Mode().Type())
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("rejected records %s: %w", shown, err)
+	if err := safepath.Plain(project, RejectedFile); err != nil {
+		return fmt.Errorf("rejected records: %w", err)
 	}
 	f, err := root.OpenFile(RejectedFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {

@@ -148,6 +148,13 @@ func Open(ctx context.Context, project string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// SQLite opens these by name and would follow a planted link, or
+	// wait on a FIFO: each must be missing or a plain regular file.
+	for _, rel := range []string{File, File + "-wal", File + "-shm", File + "-journal"} {
+		if err := safepath.Plain(project, rel); err != nil {
+			return nil, fmt.Errorf("store: %w; remove it (hwctl ingest --rebuild then rebuilds the store from the journal)", err)
+		}
+	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")

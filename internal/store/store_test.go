@@ -305,3 +305,32 @@ func TestMigrationUpgradesInPlace(t *testing.T) {
 		t.Fatalf("rows after the migration: %d", n)
 	}
 }
+
+// TestOpenRefusesPlantedLinks: a symlink planted at the database, its WAL
+// or its shared-memory file, leading to a missing path outside the
+// project, is an error naming the file; nothing appears outside.
+func TestOpenRefusesPlantedLinks(t *testing.T) {
+	for _, name := range []string{File, File + "-wal", File + "-shm"} {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			p, outside := t.TempDir(), t.TempDir()
+			target := filepath.Join(outside, "planted.db")
+			if err := os.MkdirAll(filepath.Join(p, ".hookwright"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, filepath.Join(p, name)); err != nil {
+				t.Skip("no symlinks:", err)
+			}
+			s, err := Open(context.Background(), p)
+			if err == nil {
+				s.Close()
+				t.Fatal("opened a store through a planted symlink")
+			}
+			if !strings.Contains(err.Error(), filepath.Base(name)) || !strings.Contains(err.Error(), "symlink") {
+				t.Errorf("unclear error: %v", err)
+			}
+			if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+				t.Fatalf("wrote outside the project: %v", ents)
+			}
+		})
+	}
+}

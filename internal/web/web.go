@@ -31,7 +31,9 @@ type Server struct {
 	Store *store.Store
 	// Token, when set, must come with every request: an
 	// "Authorization: Bearer" header, a token query parameter (which also
-	// sets a cookie for the page's own requests) or that cookie.
+	// sets a cookie for the page's own requests: HttpOnly, SameSite=Strict,
+	// Path=/, named hwctl_token_<port> so that each server on a host has
+	// its own) or that cookie.
 	Token string
 	// Loopback restricts the Host header to loopback names, so that a
 	// web page elsewhere cannot reach the server through DNS rebinding.
@@ -178,7 +180,19 @@ func onlyToken(r *http.Request) error {
 	return nil
 }
 
-const cookieName = "hwctl_token"
+// cookieName is the token cookie's name for the server that got r: the
+// prefix and the port the connection came in on. Browsers keep cookies per
+// host, not per port; with the port in its name a second dashboard on the
+// same host neither replaces this one's cookie nor receives it as its own.
+func cookieName(r *http.Request) string {
+	name := "hwctl_token"
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if _, port, err := net.SplitHostPort(a.String()); err == nil {
+			name += "_" + port
+		}
+	}
+	return name
+}
 
 // guard checks the Host header and the token, and sets the headers every
 // answer carries.
@@ -198,13 +212,15 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				given = a
 			} else if q := r.URL.Query().Get("token"); q != "" {
 				given = q
-				http.SetCookie(w, &http.Cookie{Name: cookieName, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			} else if c, err := r.Cookie(cookieName); err == nil {
+			} else if c, err := r.Cookie(cookieName(r)); err == nil {
 				given = c.Value
 			}
 			if subtle.ConstantTimeCompare([]byte(given), []byte(s.Token)) != 1 {
 				http.Error(w, "hwctl serve: a token is required (Authorization: Bearer TOKEN, or ?token=TOKEN)", http.StatusUnauthorized)
 				return
+			}
+			if r.URL.Query().Get("token") != "" {
+				http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: s.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			}
 		}
 		next.ServeHTTP(w, r)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -201,5 +202,54 @@ func TestEventStreamLiveAndResume(t *testing.T) {
 	f.quiet(t)
 	if code, body := get(t, url+"/events", "Last-Event-ID", "2026-01-01.jsonl:999"); code != 400 || !strings.Contains(body, "Last-Event-ID") {
 		t.Fatalf("unknown Last-Event-ID: %d %q", code, body)
+	}
+}
+
+// TestTokenCookiePerServer: a browser (one cookie jar, which ignores ports)
+// opens two token dashboards on the same host; the second does not log the
+// first out, and neither's cookie unlocks the other. The cookie is
+// HttpOnly, SameSite=Strict, for Path=/, and named with its server's port.
+func TestTokenCookiePerServer(t *testing.T) {
+	a := serve(t, t.TempDir(), "token-of-server-a-0123")
+	b := serve(t, t.TempDir(), "token-of-server-b-4567")
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	status := func(url string) int {
+		t.Helper()
+		resp, err := browser.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	resp, err := browser.Get(a + "/?token=token-of-server-a-0123")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(a, "http://"))
+	var set *http.Cookie
+	for _, c := range resp.Cookies() {
+		set = c
+	}
+	if set == nil || set.Name != "hwctl_token_"+port || set.Path != "/" || !set.HttpOnly || set.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v; want hwctl_token_%s, Path=/, HttpOnly, SameSite=Strict", set, port)
+	}
+	if code := status(a + "/api/counts"); code != 200 {
+		t.Fatalf("a with its cookie: %d", code)
+	}
+	if code := status(b + "/api/counts"); code != 401 {
+		t.Fatalf("b with a's cookie: %d", code)
+	}
+	if code := status(b + "/?token=token-of-server-b-4567"); code != 200 {
+		t.Fatalf("b with its token: %d", code)
+	}
+	if code := status(a + "/api/counts"); code != 200 {
+		t.Fatalf("a after b's login: %d (logged out)", code)
+	}
+	if code := status(b + "/api/counts"); code != 200 {
+		t.Fatalf("b with its cookie: %d", code)
 	}
 }

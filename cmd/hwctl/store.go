@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,15 +140,17 @@ func eventsCommand(s streams) *cli.Command {
 		Name:  "events",
 		Usage: "query the hook calls: by session, event, decision, tool, agent and time",
 		Description: `Prints the newest matching calls (-n), oldest first, then with --follow each
-new one as the hooks write it. Examples:
+new one as the hooks write it. A value that names nothing (an unknown event,
+decision or tool, a session prefix that matches no session or several) is a
+usage error (exit 2) that lists the accepted values. Examples:
    hwctl events --decision block --since 7d
    hwctl events --session 3f2a... --json
    hwctl events --event PreToolUse --tool Bash --follow`,
 		Flags: []cli.Flag{jsonFlag,
-			&cli.StringFlag{Name: "session", Usage: "only this session `ID`"},
-			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, TaskCompleted, ...)"},
-			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION` (block, allow, ask, ...)"},
-			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...)"},
+			&cli.StringFlag{Name: "session", Usage: "only this session `ID`, or a prefix of one (the 8 characters the tables print)"},
+			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, pre-tool-use, TaskCompleted, ...)"},
+			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION`: allow, ask, block or none"},
+			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...; any letter case)"},
 			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
 			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
 			&cli.IntFlag{Name: "n", Value: 50, Usage: "the newest `N` matches (up to 1000)"},
@@ -172,6 +175,11 @@ new one as the hooks write it. Examples:
 				return err
 			}
 			defer st.Close()
+			if f, err = st.Resolve(c.Context, f); errors.Is(err, store.ErrBadFilter) {
+				return usageError("%v", err)
+			} else if err != nil {
+				return err
+			}
 			page, err := st.Events(c.Context, f)
 			if err != nil {
 				return err

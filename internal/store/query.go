@@ -64,12 +64,18 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 		if c.v == "" {
 			continue
 		}
+		if c.col == "decision" && c.v == "none" {
+			continue // below: no index holds the calls without a decision
+		}
 		if indexed {
 			add("+"+c.col+" = ?", c.v)
 		} else {
 			add(c.col+" = ? AND "+c.col+" <> ''", c.v)
 			indexed = true
 		}
+	}
+	if f.Decision == "none" {
+		add("+decision = ?", "")
 	}
 	if !f.Since.IsZero() {
 		add("ts >= ?", f.Since.UnixMicro())

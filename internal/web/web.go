@@ -131,7 +131,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /", http.FileServerFS(files))
 	mux.HandleFunc("GET /events", s.stream)
 	mux.HandleFunc("GET /api/events", func(w http.ResponseWriter, r *http.Request) {
-		f, err := store.FilterFromQuery(r.URL.Query(), s.now())
+		f, err := s.filter(r)
 		if err != nil {
 			badRequest(w, err)
 			return
@@ -168,6 +168,16 @@ func (s *Server) Handler() http.Handler {
 		})
 	}
 	return s.guard(mux)
+}
+
+// filter reads r's query into a Filter in the store's spelling; an
+// unknown parameter or a value that names nothing is an error (a 400).
+func (s *Server) filter(r *http.Request) (store.Filter, error) {
+	f, err := store.FilterFromQuery(r.URL.Query(), s.now())
+	if err != nil {
+		return f, err
+	}
+	return s.Store.Resolve(r.Context(), f)
 }
 
 // onlyToken rejects query parameters on endpoints that take none.
@@ -247,7 +257,7 @@ func reply(w http.ResponseWriter, v any, err error) {
 // it the stream starts after the query's after id (after=0: from the
 // first event), else with the next new event.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
-	f, err := store.FilterFromQuery(r.URL.Query(), s.now())
+	f, err := s.filter(r)
 	if err != nil {
 		badRequest(w, err)
 		return

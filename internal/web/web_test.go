@@ -253,3 +253,51 @@ func TestTokenCookiePerServer(t *testing.T) {
 		t.Fatalf("b with its cookie: %d", code)
 	}
 }
+
+// TestAPIFiltersSayNo: a value that names nothing is a 400 listing the
+// accepted values; event spellings and session prefixes resolve.
+func TestAPIFiltersSayNo(t *testing.T) {
+	p := t.TempDir()
+	hook(t, p, "PreToolUse", "block")
+	hook(t, p, "PostToolUse", "")
+	url := serve(t, p, "")
+	waitEvents(t, url, 2)
+	for q, want := range map[string]string{
+		"/api/events?decision=maybe": "allow, ask, block, none",
+		"/api/events?event=Nope":     "PreToolUse",
+		"/api/events?tool=Bsh":       "Bash",
+		"/api/events?session=zz":     "zz",
+		"/events?decision=maybe":     "allow, ask, block, none",
+	} {
+		code, body := get(t, url+q)
+		if code != 400 || !strings.Contains(body, want) {
+			t.Errorf("%s: %d %q; want 400 naming %q", q, code, body, want)
+		}
+	}
+	for q, n := range map[string]int{
+		"/api/events?event=pre-tool-use": 1, "/api/events?session=web": 2, "/api/events?decision=none": 1, "/api/events?tool=bash": 2,
+	} {
+		code, body := get(t, url+q)
+		var page struct{ Events []store.Event }
+		if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != n {
+			t.Errorf("%s: %d %s; want %d events", q, code, body, n)
+		}
+	}
+}
+
+// waitEvents waits until the server's store holds n events.
+func waitEvents(t *testing.T, url string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, body := get(t, url+"/api/events")
+		var page struct{ Events []store.Event }
+		if json.Unmarshal([]byte(body), &page) == nil && len(page.Events) >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the store never held %d events: %s", n, body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,5 +74,35 @@ func TestPlantedDatabaseLinkIsAnError(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Fatalf("wrote outside the project: %v", ents)
+	}
+}
+
+// `hwctl log -n 2` reads the journal from its end: a journal whose first
+// 256 MiB are one unreadable line (a sparse file, so the disk holds
+// nothing) shows its last two entries without reading that line, which
+// reading from the start would report as unparsable.
+func TestLogReadsFromTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	jdir := filepath.Join(dir, journal.Dir)
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(jdir, "2026-11-22.jsonl")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(256 << 20); err != nil {
+		t.Skip("no sparse files:", err)
+	}
+	f.Seek(0, io.SeekEnd)
+	f.WriteString("\n")
+	for i := range 5 {
+		fmt.Fprintf(f, `{"ts":"2026-11-22T10:00:0%dZ","session":"s1","event":"PreToolUse","target":"T%d"}`+"\n", i, i)
+	}
+	f.Close()
+	out, errs, code := hwctl(t, "log", "-n", "2", "--dir", dir)
+	if code != 0 || errs != "" || strings.Count(out, "\n") != 3 || !strings.Contains(out, "T3") || !strings.Contains(out, "T4") || strings.Contains(out, "T2") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -75,7 +75,7 @@ func logCommand(s streams) *cli.Command {
 		Usage: "print the hook journal as a table",
 		Flags: []cli.Flag{
 			dirFlag,
-			&cli.IntFlag{Name: "n", Value: 50, Usage: "show the last `N` entries"},
+			&cli.IntFlag{Name: "n", Value: 50, Usage: "show the last `N` entries (up to 1000), read from the journal's end"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new entries"},
 			&cli.DurationFlag{Name: "interval", Value: 500 * time.Millisecond, Usage: "poll interval with --follow"},
 		},
@@ -84,9 +84,26 @@ func logCommand(s streams) *cli.Command {
 			if err != nil {
 				return err
 			}
-			t := newTailer(dir, c.Int("n"))
-			if err := t.poll(nil); err != nil {
+			if c.Int("n") < 0 || c.Int("n") > store.MaxLimit {
+				return usageError("-n %d: want 0 to %d", c.Int("n"), store.MaxLimit)
+			}
+			// The last n lines, read backward from the journal's end: the
+			// cost follows n, not the journal's size.
+			lines, cur, err := journaltail.Tail(dir, c.Int("n"))
+			if err != nil {
 				return err
+			}
+			t := newTailer(dir, c.Int("n"))
+			t.cursor = cur
+			for _, l := range lines {
+				if l.Err != nil {
+					t.bad++
+					continue
+				}
+				t.add(l.Entry)
+			}
+			if c.Int("n") == 0 {
+				t.last = nil
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, header)
@@ -95,7 +112,7 @@ func logCommand(s streams) *cli.Command {
 			}
 			tw.Flush()
 			if t.bad > 0 {
-				fmt.Fprintf(s.err, "hwctl: %d journal lines did not parse\n", t.bad)
+				fmt.Fprintf(s.err, "hwctl: %d of the last %d journal lines did not parse\n", t.bad, len(lines))
 			}
 			if !c.Bool("follow") {
 				return nil

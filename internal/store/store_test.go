@@ -334,3 +334,28 @@ func TestOpenRefusesPlantedLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestStoreIdentity: a store keeps its id across opens; a rebuilt one has
+// a new id, so that a client holding positions in the old one can tell.
+func TestStoreIdentity(t *testing.T) {
+	p := t.TempDir()
+	s := open(t, p)
+	id := s.ID()
+	s.Close()
+	if len(id) < 16 {
+		t.Fatalf("store id %q", id)
+	}
+	s = open(t, p)
+	if s.ID() != id {
+		t.Fatalf("reopened: %q, was %q", s.ID(), id)
+	}
+	s.Close()
+	if err := Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, p)
+	defer s.Close()
+	if s.ID() == id {
+		t.Fatalf("rebuilt store kept the id %q", id)
+	}
+}

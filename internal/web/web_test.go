@@ -106,7 +106,7 @@ func TestToken(t *testing.T) {
 // sse reads one stream's messages into a channel.
 type sse struct {
 	resp *http.Response
-	msgs chan [2]string // id, data
+	msgs chan [3]string // event, id, data
 }
 
 func openSSE(t *testing.T, url, lastID string) *sse {
@@ -122,20 +122,23 @@ func openSSE(t *testing.T, url, lastID string) *sse {
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	s := &sse{resp: resp, msgs: make(chan [2]string, 100)}
+	t.Cleanup(func() { resp.Body.Close() })
+	s := &sse{resp: resp, msgs: make(chan [3]string, 1000)}
 	go func() {
 		sc := bufio.NewScanner(resp.Body)
-		var id, data string
+		var ev, id, data string
 		for sc.Scan() {
 			line := sc.Text()
 			switch {
+			case strings.HasPrefix(line, "event: "):
+				ev = line[7:]
 			case strings.HasPrefix(line, "id: "):
 				id = line[4:]
 			case strings.HasPrefix(line, "data: "):
 				data = line[6:]
 			case line == "" && data != "":
-				s.msgs <- [2]string{id, data}
-				id, data = "", ""
+				s.msgs <- [3]string{ev, id, data}
+				ev, id, data = "", "", ""
 			}
 		}
 		close(s.msgs)
@@ -143,22 +146,45 @@ func openSSE(t *testing.T, url, lastID string) *sse {
 	return s
 }
 
-func (s *sse) next(t *testing.T, within time.Duration) (string, store.Event) {
+// message returns the next message of any kind: its event name, id and
+// data.
+func (s *sse) message(t *testing.T, within time.Duration) (ev, id, data string) {
 	t.Helper()
 	select {
 	case m, ok := <-s.msgs:
 		if !ok {
 			t.Fatal("stream ended")
 		}
-		var e store.Event
-		if err := json.Unmarshal([]byte(m[1]), &e); err != nil {
-			t.Fatal(err)
-		}
-		return m[0], e
+		return m[0], m[1], m[2]
 	case <-time.After(within):
 		t.Fatalf("no message within %s", within)
 	}
-	return "", store.Event{}
+	return
+}
+
+// store reads the stream's first message, which names the store.
+func (s *sse) store(t *testing.T) string {
+	t.Helper()
+	ev, _, data := s.message(t, 30*time.Second)
+	var m struct{ Store string }
+	if ev != "store" || json.Unmarshal([]byte(data), &m) != nil || m.Store == "" {
+		t.Fatalf("first message %q %q; want the store's identity", ev, data)
+	}
+	return m.Store
+}
+
+// next returns the next hook message.
+func (s *sse) next(t *testing.T, within time.Duration) (string, store.Event) {
+	t.Helper()
+	ev, id, data := s.message(t, within)
+	if ev != "hook" {
+		t.Fatalf("message %q %q, want a hook", ev, data)
+	}
+	var e store.Event
+	if err := json.Unmarshal([]byte(data), &e); err != nil {
+		t.Fatal(err)
+	}
+	return id, e
 }
 
 func (s *sse) quiet(t *testing.T) {
@@ -174,13 +200,17 @@ func TestEventStreamLiveAndResume(t *testing.T) {
 	p := t.TempDir()
 	hook(t, p, "SessionStart", "")
 	url := serve(t, p, "")
-	time.Sleep(50 * time.Millisecond)
-	// A new stream starts with the next new event.
+	waitEvents(t, url, 1)
+	// A new stream names its store, sends the backlog, then each new event.
 	s := openSSE(t, url+"/events", "")
+	sid := s.store(t)
+	if _, e := s.next(t, 30*time.Second); e.Event != "SessionStart" {
+		t.Fatalf("backlog: %+v", e)
+	}
 	s.quiet(t)
 	hook(t, p, "PreToolUse", "block")
-	id1, e := s.next(t, time.Second)
-	if e.Event != "PreToolUse" || e.Decision != "block" || id1 != e.Line {
+	id1, e := s.next(t, 30*time.Second)
+	if e.Event != "PreToolUse" || e.Decision != "block" || id1 != sid+"/"+e.Line {
 		t.Fatalf("first message: %s %+v", id1, e)
 	}
 	s.resp.Body.Close()
@@ -188,20 +218,97 @@ func TestEventStreamLiveAndResume(t *testing.T) {
 	hook(t, p, "PostToolUse", "")
 	hook(t, p, "Stop", "")
 	r := openSSE(t, url+"/events", id1)
-	_, a := r.next(t, time.Second)
-	_, b := r.next(t, time.Second)
+	r.store(t)
+	_, a := r.next(t, 30*time.Second)
+	_, b := r.next(t, 30*time.Second)
 	if a.Event != "PostToolUse" || b.Event != "Stop" {
 		t.Fatalf("resumed with %s, %s", a.Event, b.Event)
 	}
 	r.quiet(t)
 	// A filtered stream from the start: after=0.
 	f := openSSE(t, url+"/events?event=PreToolUse&after=0", "")
-	if _, e := f.next(t, time.Second); e.Event != "PreToolUse" {
+	f.store(t)
+	if _, e := f.next(t, 30*time.Second); e.Event != "PreToolUse" {
 		t.Fatalf("filtered: %+v", e)
 	}
 	f.quiet(t)
-	if code, body := get(t, url+"/events", "Last-Event-ID", "2026-01-01.jsonl:999"); code != 400 || !strings.Contains(body, "Last-Event-ID") {
+	if code, body := get(t, url+"/events", "Last-Event-ID", sid+"/2026-01-01.jsonl:999"); code != 400 || !strings.Contains(body, "Last-Event-ID") {
 		t.Fatalf("unknown Last-Event-ID: %d %q", code, body)
+	}
+}
+
+// TestStreamBacklogIsBounded: a stream without a position sends the newest
+// Backlog events, then live ones; a position far behind (after=0, an old
+// Last-Event-ID) is bounded the same way, with a gap message saying what
+// the paged API holds.
+func TestStreamBacklogIsBounded(t *testing.T) {
+	p := t.TempDir()
+	total := Backlog + 150
+	t0 := time.Now().Add(-time.Hour)
+	for i := range total {
+		if err := journal.Append(p, journal.Entry{Time: t0.Add(time.Duration(i) * time.Millisecond), Session: "big", Event: "PreToolUse", Tool: "Bash"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := serve(t, p, "")
+	waitEvents(t, url, total)
+	var firstLine string
+	for _, c := range []struct{ path, lastID string }{{"/events", ""}, {"/events?after=0", ""}, {"/events", "first"}} {
+		s := openSSE(t, url+c.path, strings.ReplaceAll(c.lastID, "first", firstLine))
+		sid := s.store(t)
+		if c.path == "/events" && c.lastID == "" {
+			// learn the oldest line's id for the resume case
+			code, body := get(t, url+"/api/events?before=2&limit=1")
+			var page struct{ Events []store.Event }
+			if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != 1 || page.Events[0].ID != 1 {
+				t.Fatalf("first event: %d %s", code, body)
+			}
+			firstLine = sid + "/" + page.Events[0].Line
+		}
+		if c.path != "/events" || c.lastID != "" {
+			ev, _, data := s.message(t, 30*time.Second)
+			if ev != "gap" || !strings.Contains(data, `"skipped":`) {
+				t.Fatalf("%s %s: %q %q, want a gap first", c.path, c.lastID, ev, data)
+			}
+		}
+		for i := range Backlog {
+			_, e := s.next(t, 30*time.Second)
+			if want := int64(total - Backlog + 1 + i); e.ID != want {
+				t.Fatalf("%s %s: backlog message %d is event %d, want %d", c.path, c.lastID, i, e.ID, want)
+			}
+		}
+		s.quiet(t)
+		s.resp.Body.Close()
+	}
+}
+
+// TestStreamStartsOverOnARebuiltStore: a client that reconnects, with its
+// Last-Event-ID, to a server on a rebuilt store (new identity, new row
+// ids) is told the new identity and gets the backlog from the new store,
+// not a resume in ids of the old one.
+func TestStreamStartsOverOnARebuiltStore(t *testing.T) {
+	p := t.TempDir()
+	hook(t, p, "SessionStart", "")
+	hook(t, p, "PreToolUse", "block")
+	url := serve(t, p, "")
+	waitEvents(t, url, 2)
+	s := openSSE(t, url+"/events", "")
+	old := s.store(t)
+	s.next(t, 30*time.Second)
+	last, _ := s.next(t, 30*time.Second)
+	s.resp.Body.Close()
+
+	p2 := t.TempDir() // the rebuilt store: another database, the same journal lines
+	hook(t, p2, "SessionStart", "")
+	hook(t, p2, "PreToolUse", "block")
+	url2 := serve(t, p2, "")
+	waitEvents(t, url2, 2)
+	r := openSSE(t, url2+"/events?after=99", last)
+	if sid := r.store(t); sid == old {
+		t.Fatalf("same store id %q", sid)
+	}
+	if _, e := r.next(t, 30*time.Second); e.Event != "SessionStart" || e.ID != 1 {
+		t.Fatalf("did not start over: %+v", e)
 	}
 }
 
@@ -290,9 +397,9 @@ func waitEvents(t *testing.T, url string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		_, body := get(t, url+"/api/events")
+		_, body := get(t, url+"/api/events?limit=1")
 		var page struct{ Events []store.Event }
-		if json.Unmarshal([]byte(body), &page) == nil && len(page.Events) >= n {
+		if json.Unmarshal([]byte(body), &page) == nil && len(page.Events) == 1 && page.Events[0].ID >= int64(n) {
 			return
 		}
 		if time.Now().After(deadline) {

@@ -105,6 +105,18 @@ async function startFeed() {
   state.source = src;
   src.addEventListener("open", () => { $("status").textContent = "live"; $("status").className = "status live"; });
   src.addEventListener("error", () => { $("status").textContent = "reconnecting…"; $("status").className = "status down"; });
+  // The first message of every connection names the store. Another one
+  // than before means the store was rebuilt (new row ids) while the page
+  // was open: start over rather than drop every id below the last seen.
+  state.store = null;
+  src.addEventListener("store", (m) => {
+    const s = JSON.parse(m.data).store;
+    if (state.store && s !== state.store) {
+      startFeed().catch(report);
+      return;
+    }
+    state.store = s;
+  });
   src.addEventListener("hook", (m) => {
     const e = JSON.parse(m.data);
     if (e.id <= state.lastId) return;

@@ -246,7 +246,7 @@ func (p *eventPrinter) print(events []store.Event) {
 	}
 	tw := tabwriter.NewWriter(p.s.out, 0, 4, 2, ' ', 0)
 	if !p.header {
-		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL/TARGET\tAGENT\tDECISION\tMS\tHANDLER\tREASON")
+		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL/TARGET\tWHAT\tAGENT\tDECISION\tMS\tHANDLER\tREASON")
 		p.header = true
 	}
 	for _, e := range events {
@@ -257,7 +257,7 @@ func (p *eventPrinter) print(events []store.Event) {
 
 func eventRow(e store.Event) string {
 	if e.Bad != "" {
-		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t%s", cell(e.Line), cell(e.Bad))
+		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t-\t%s", cell(e.Line), cell(e.Bad))
 	}
 	ev := e.Event
 	if e.Via != "" {
@@ -271,8 +271,12 @@ func eventRow(e store.Event) string {
 	if len(reason) > 80 {
 		reason = reason[:77] + "..."
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(cell(short(e.Session))), cell(ev),
-		dash(cell(target)), dash(cell(e.Agent)), dash(cell(e.Decision)), float64(e.Micros)/1000, dash(cell(e.Handler)), cell(reason))
+	what := e.Subject
+	if len(what) > 60 {
+		what = what[:57] + "..."
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(cell(short(e.Session))), cell(ev),
+		dash(cell(target)), dash(cell(what)), dash(cell(e.Agent)), dash(cell(e.Decision)), float64(e.Micros)/1000, dash(cell(e.Handler)), cell(reason))
 }
 
 func short(s string) string { return s[:min(len(s), 8)] }

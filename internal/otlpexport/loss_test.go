@@ -253,3 +253,22 @@ func TestExportFilesRefusePlantedLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestSubjectIsExportedRedacted: a call's subject is a record attribute,
+// redacted as the journal and the API redact it, even when the journal
+// line holds the secret in clear.
+func TestSubjectIsExportedRedacted(t *testing.T) {
+	dir := t.TempDir()
+	if err := journal.Append(dir, journal.Entry{Time: day, Session: "s", Event: "PreToolUse", Tool: "Bash", Subject: "curl -H 'Authorization: Bearer abcdef123456' https://x.example"}); err != nil {
+		t.Fatal(err)
+	}
+	sink := &otlptest.Sink{}
+	rcv := otlptest.Start(t, "http", otlptest.FreeAddr(t), sink)
+	if _, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: config(t, otlpexport.HTTPJSON, rcv.URL(), nil)}); err != nil {
+		t.Fatal(err)
+	}
+	got := sink.Records()
+	if len(got) != 1 || got[0].Str("hookwright.subject") != "curl -H 'Authorization: Bearer …' https://x.example" {
+		t.Fatalf("%+v", got)
+	}
+}

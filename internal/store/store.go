@@ -125,6 +125,8 @@ var migrations = []string{
 		value TEXT NOT NULL
 	);
 	INSERT INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));`,
+	// What each tool call was about (the journal's subject, redacted).
+	`ALTER TABLE events ADD COLUMN subject TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -359,3 +359,20 @@ func TestStoreIdentity(t *testing.T) {
 		t.Fatalf("rebuilt store kept the id %q", id)
 	}
 }
+
+// TestSubjectIsStoredRedacted: the store keeps each call's subject, and
+// redacts it again on the way in (a journal written by hand or by another
+// build may hold a secret in clear).
+func TestSubjectIsStoredRedacted(t *testing.T) {
+	p := t.TempDir()
+	journal.Append(p, journal.Entry{Time: time.Now(), Session: "s", Event: "PreToolUse", Tool: "Bash", Subject: "GITHUB_TOKEN=ghp_0123456789abcdefghij0123 gh pr list"})
+	s := open(t, p)
+	defer s.Close()
+	if _, err := s.Ingest(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.Events(context.Background(), Filter{})
+	if err != nil || len(list) != 1 || list[0].Subject != "GITHUB_TOKEN=… gh pr list" {
+		t.Fatalf("%+v %v", list, err)
+	}
+}

@@ -408,3 +408,18 @@ func waitEvents(t *testing.T, url string, n int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestAPIShowsTheSubjectRedacted: the API serves each call's subject with
+// the same redaction as the journal and the OTLP export.
+func TestAPIShowsTheSubjectRedacted(t *testing.T) {
+	p := t.TempDir()
+	if err := journal.Append(p, journal.Entry{Time: time.Now(), Session: "w", Event: "PreToolUse", Tool: "Bash", Subject: "DB_PASSWORD=hunter2 ./migrate"}); err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, p, "")
+	waitEvents(t, url, 1)
+	code, body := get(t, url+"/api/events")
+	if code != 200 || !strings.Contains(body, `"subject":"DB_PASSWORD=… ./migrate"`) || strings.Contains(body, "hunter2") {
+		t.Fatalf("%d %s", code, body)
+	}
+}

@@ -25,8 +25,8 @@ import (
 // included, made visible: for a table cell or one line of output.
 func Line(s string) string { return escape(s, false) }
 
-// Text returns s as Line does, but keeps newlines and tabs: for a
-// multi-line message such as a hook's reason.
+// Text returns s as Line does, but keeps newlines and tabs (a CRLF
+// becomes a newline): for a multi-line message such as a hook's reason.
 func Text(s string) string { return escape(s, true) }
 
 // Unsafe reports whether r is made visible by Line.
@@ -71,6 +71,8 @@ func escape(s string, keepLines bool) string {
 			b.WriteString(hex2(s[i]))
 		case keepLines && (r == '\n' || r == '\t'):
 			b.WriteRune(r)
+		case keepLines && r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			// CRLF: the line break stays, as one \n.
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\r':

@@ -13,6 +13,7 @@ func TestLine(t *testing.T) {
 		{"\x1b]0;owned\a\x1b[2J", `\x1b]0;owned\x07\x1b[2J`, `\x1b]0;owned\x07\x1b[2J`},
 		{"a\nb\tc\rd", `a\nb\tc\rd`, "a\nb\tc\\rd"},
 		{"del\x7f", `del\x7f`, `del\x7f`},
+		{"crlf\r\nnext", `crlf\r\nnext`, "crlf\nnext"},
 		{"c1\u009b31m", `c1\u009b31m`, `c1\u009b31m`},
 		{"evil\u202egnp.exe", `evil\u202egnp.exe`, `evil\u202egnp.exe`},
 		{"\u2066x\u2069\u061c\u200e\u200f\u2028\u2029", `\u2066x\u2069\u061c\u200e\u200f\u2028\u2029`, `\u2066x\u2069\u061c\u200e\u200f\u2028\u2029`},

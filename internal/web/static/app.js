@@ -131,6 +131,9 @@ async function startFeed() {
     }
     state.store = s;
   });
+  // Far behind (a laptop that slept): the stream skipped to its newest
+  // events; reload the counts and the page so that both agree.
+  src.addEventListener("gap", () => startFeed().catch(report));
   src.addEventListener("hook", (m) => {
     const e = JSON.parse(m.data);
     if (e.id <= state.lastId) return;

@@ -205,8 +205,10 @@ type run struct {
 
 // refuseLimit is how many records refused one by one, with none of the
 // batch taken, make the exporter conclude that the collector refuses
-// everything rather than probe every record.
-const refuseLimit = 8
+// everything rather than probe every record (a batch of 512 would cost
+// 1023 requests). The run then fails and skips nothing; a journal whose
+// next 32 records are each refused on their own needs a look anyway.
+const refuseLimit = 32
 
 // errRefusesAll ends a batch whose records the collector all refuses.
 var errRefusesAll = errors.New("collector refuses every record")

@@ -117,8 +117,14 @@ func runExport(c *cli.Context, s streams, o otlpexport.Options) error {
 		fmt.Fprintln(s.out)
 	}
 	if err == nil && st.Rejected > 0 {
-		err = fmt.Errorf("shipped %d records, the collector rejected %d: they are kept, with its answers, in %s",
-			st.Shipped, st.Rejected, filepath.Join(o.Project, otlpexport.RejectedFile))
+		msg := fmt.Sprintf("shipped %d records, the collector rejected %d", st.Shipped, st.Rejected)
+		if st.Kept > 0 {
+			msg += fmt.Sprintf(": %d are kept, with its answers, in %s", st.Kept, filepath.Join(o.Project, otlpexport.RejectedFile))
+		}
+		if d := st.Rejected - st.Kept; d > 0 {
+			msg += fmt.Sprintf("; %d it accepted and then dropped (OTLP partial success, which does not say which; see above)", d)
+		}
+		err = errors.New(msg)
 	}
 	return err
 }

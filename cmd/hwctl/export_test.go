@@ -237,7 +237,7 @@ func TestExportOTLPRejectedExitsNonZero(t *testing.T) {
 	otlptest.Start(t, "http", addr, one)
 	code, out, errs = hwctlEnv(t, vars, "export", "otlp", "--dir", dir, "--batch", "4")
 	rejected := filepath.Join(dir, ".hookwright", "otlp-rejected.jsonl")
-	if code != hwcli.ExitFailure || one.Len() != 11 || !strings.Contains(errs, "shipped 11 records, the collector rejected 1") || !strings.Contains(errs, rejected) {
+	if code != hwcli.ExitFailure || one.Len() != 11 || !strings.Contains(errs, "shipped 11 records, the collector rejected 1: 1 are kept") || !strings.Contains(errs, rejected) {
 		t.Fatalf("one refused: exit %d, received %d, stdout %q, stderr %q", code, one.Len(), out, errs)
 	}
 	data, err := os.ReadFile(rejected)

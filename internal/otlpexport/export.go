@@ -87,6 +87,9 @@ type Stats struct {
 	// RejectedFile (or, for an OTLP partial success, only counted: the
 	// collector does not say which).
 	Rejected int
+	// Kept of the Rejected records are in RejectedFile (the others were
+	// dropped on a partial success).
+	Kept int
 	// Empty lines of the journal were skipped.
 	Empty int
 	// Unparsed lines did not parse; they were shipped as records with
@@ -240,6 +243,7 @@ func (x *run) batch(ctx context.Context, lines []journaltail.Line) error {
 		fmt.Fprintf(x.o.Log, "collector refused record %s (%s: %s); kept in %s\n", r.ID, r.Status, oneLine(r.Answer), RejectedFile)
 	}
 	x.st.Rejected += len(x.refused)
+	x.st.Kept += len(x.refused)
 	return nil
 }
 

@@ -103,7 +103,7 @@ func TestBrowserPage(t *testing.T) {
 	stop := serveAt(t, bin, project, addr)
 	url := "http://" + addr + "/"
 
-	ctx := newBrowser(t, browser, tmp)
+	ctx := newBrowserFor(t, browser, tmp, 8*time.Minute) // each wait below has its own limit
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("open the page: %v", err)
 	}

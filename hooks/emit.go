@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
+	"github.com/hookwright/hookwright/internal/runtime/termsafe"
 )
 
 // Exit codes of the hook runtime. Only a handler's Block ever yields
@@ -59,7 +60,14 @@ func (b Band) AtLeast(maj, min, patch int) bool {
 //
 // Context goes into hookSpecificOutput.additionalContext where the event
 // takes it, and into systemMessage elsewhere.
+//
+// Every text of res reaches the user's terminal (stderr, systemMessage,
+// the reasons) and quotes what the model or the project chose (a path, a
+// command): its control characters and bidi overrides are made visible
+// as escapes ([termsafe.Text]); newlines and tabs stay.
 func Emit(stdout, stderr io.Writer, event Event, res Result, band Band) int {
+	res.Reason, res.SystemMessage = termsafe.Text(res.Reason), termsafe.Text(res.SystemMessage)
+	res.StopReason, res.Context = termsafe.Text(res.StopReason), termsafe.Text(res.Context)
 	channel := ChannelOf(event, band)
 	if res.Halt && channel != ChannelContinue && canHalt(event) {
 		res = Result{Decision: Block, Reason: res.StopReason}

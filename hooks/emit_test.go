@@ -126,3 +126,45 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Fatalf("%s changed; if intended, run go test ./hooks -update\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
+
+// TestEmitMakesHostileTextInert: a reason that quotes a path the model
+// chose reaches the user's terminal (stderr on exit 2, systemMessage,
+// permission reasons) with its control characters and bidi overrides as
+// visible escapes; newlines stay.
+func TestEmitMakesHostileTextInert(t *testing.T) {
+	hostile := "blocked Read of /tmp/\x1b]0;owned\a\x1b[2J\u202eevil\u009b\nsecond line"
+	want := `blocked Read of /tmp/\x1b]0;owned\x07\x1b[2J\u202eevil\u009b` + "\nsecond line"
+	cases := []struct {
+		event Event
+		res   Result
+		field func(map[string]any) any
+	}{
+		{EventPreToolUse, Blocked(hostile), nil},
+		{EventSessionEnd, Blocked(hostile), func(m map[string]any) any { return m["systemMessage"] }},
+		{EventStop, Context(hostile), func(m map[string]any) any { return m["systemMessage"] }},
+		{EventPreToolUse, Result{Decision: Ask, Reason: hostile}, func(m map[string]any) any {
+			return m["hookSpecificOutput"].(map[string]any)["permissionDecisionReason"]
+		}},
+		{EventPermissionRequest, Blocked(hostile), func(m map[string]any) any {
+			return m["hookSpecificOutput"].(map[string]any)["decision"].(map[string]any)["message"]
+		}},
+		{EventStop, Halted(hostile), func(m map[string]any) any { return m["stopReason"] }},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := Emit(&out, &errb, c.event, c.res, Band{Version: [3]int{2, 1, 200}})
+		if c.field == nil {
+			if code != ExitBlock || errb.String() != want+"\n" {
+				t.Errorf("%s: exit %d, stderr %q; want %q", c.event, code, errb.String(), want)
+			}
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatalf("%s: %v in %q", c.event, err, out.String())
+		}
+		if got := c.field(m); got != want {
+			t.Errorf("%s %+v: shown %q; want %q", c.event, c.res.Decision, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/runtime/termsafe"
 )
 
 // Exit codes: the scheme every hookwright tool shares (hwcli.ExitCodesHelp).
@@ -71,7 +72,11 @@ func run(args []string, e env) int { return runContext(context.Background(), arg
 // runContext is the one place where errors become exit codes and stderr
 // lines (hwcli.Run). Cancelling ctx stops a running command, compat's
 // suite and the processes it started included.
+//
+// Its stdout and stderr escape control characters (termsafe): what it
+// prints quotes the project's files, commands and names.
 func runContext(ctx context.Context, args []string, e env) int {
+	e.Out, e.Err = termsafe.NewWriter(e.Out), termsafe.NewWriter(e.Err)
 	return hwcli.Run(ctx, newApp(e), args, e.Err)
 }
 

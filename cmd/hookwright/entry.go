@@ -1,27 +1,33 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/runtime/redact"
+	"github.com/hookwright/hookwright/internal/runtime/toolinput"
 )
 
 // maxErrorLine bounds the failure text a journal line keeps.
 const maxErrorLine = 200
 
 // describe fills the journal fields that depend on the event's type: the
-// tool, the agent and team, and a tool's outcome and run time.
+// tool and what the call was about (Subject), the agent and team, and a
+// tool's outcome and run time.
 func describe(in hooks.Input, e *journal.Entry) {
 	switch ev := in.(type) {
 	case *hooks.PreToolUse:
-		e.Tool = ev.ToolName
+		e.Tool, e.Subject = ev.ToolName, subject(ev.ToolInput)
 	case *hooks.PermissionRequest:
-		e.Tool = ev.ToolName
+		e.Tool, e.Subject = ev.ToolName, subject(ev.ToolInput)
 	case *hooks.PostToolUse:
 		e.Tool, e.ToolMillis, e.Outcome = ev.ToolName, ev.DurationMS, "success"
+		e.Subject = subject(ev.ToolInput)
 	case *hooks.PostToolUseFailure:
 		e.Tool, e.ToolMillis, e.Outcome = ev.ToolName, ev.DurationMS, "failure"
+		e.Subject = subject(ev.ToolInput)
 		e.Error = firstLine(ev.Error, maxErrorLine)
 	case *hooks.TeammateIdle:
 		e.Agent, e.Team = ev.TeammateName, ev.TeamName
@@ -56,4 +62,28 @@ func bandName(b hooks.Band) string {
 		return ""
 	}
 	return b.Version.String()
+}
+
+// subjectKeys are the tool_input members that say what a call is about,
+// in the order looked at: Bash's command, the file tools' paths, WebFetch's
+// URL, Glob's and Grep's pattern, WebSearch's query, and the same names on
+// MCP tools.
+var subjectKeys = []string{"command", "file_path", "notebook_path", "url", "path", "pattern", "query"}
+
+// subject is the journal's Subject of a tool call: the first of
+// subjectKeys that tool_input holds as a string, redacted and bounded.
+func subject(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	m, err := toolinput.Fields(raw)
+	if err != nil {
+		return ""
+	}
+	for _, k := range subjectKeys {
+		if v := toolinput.String(m, k); v != "" {
+			return redact.Subject(v, journal.MaxSubject)
+		}
+	}
+	return ""
 }

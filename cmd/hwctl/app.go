@@ -9,21 +9,27 @@ import (
 	"github.com/urfave/cli/v2"
 
 	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/runtime/termsafe"
 )
 
 // version is stamped by the build (-X main.version=...).
 var version = "dev"
 
-// streams are where a command writes; tests use buffers.
+// streams are where a command writes; tests use buffers. out and err
+// escape control characters (termsafe): the journal's text comes from the
+// model and the project. raw is stdout itself, for the dashboard's own
+// screen codes.
 type streams struct {
 	out, err io.Writer
+	raw      io.Writer
 	getenv   func(string) string
 }
 
 // run is the whole program: it builds the app, runs it and turns an error
 // into the exit code (see hwcli.ExitCodesHelp).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	return hwcli.Run(ctx, newApp(streams{out: stdout, err: stderr, getenv: getenv}), args, stderr)
+	out, errw := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
+	return hwcli.Run(ctx, newApp(streams{out: out, err: errw, raw: stdout, getenv: getenv}), args, errw)
 }
 
 // description is the app's --help text below the command list: what hwctl

@@ -177,8 +177,13 @@ func TestBrowserSeesBlockLive(t *testing.T) {
 }
 
 // newBrowser starts headless Chromium with a fresh profile under dir and
-// returns a tab's context, ended with the test (60 s at most).
+// returns a tab's context, ended with the test (120 s at most).
 func newBrowser(tb testing.TB, browser, dir string) context.Context {
+	return newBrowserFor(tb, browser, dir, 120*time.Second)
+}
+
+// newBrowserFor is newBrowser with a time limit of its own.
+func newBrowserFor(tb testing.TB, browser, dir string, limit time.Duration) context.Context {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:0],
 		chromedp.ExecPath(browser),
 		chromedp.Flag("headless", true),
@@ -195,7 +200,7 @@ func newBrowser(tb testing.TB, browser, dir string) context.Context {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, limit)
 	tb.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
 	return ctx
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -32,10 +33,15 @@ Nothing lost, nothing twice: .hookwright/export/otlp.json remembers, per
 journal file, how far the collector accepted; a run ships only what is new and
 resumes where a crashed run stopped. While the collector is down the batch in
 hand is retried with backoff (--follow: until it is back; otherwise for
---retry-for, then exit 3 with the reason in one line, --verbose adding one
-when the outage starts; the next run ships everything). A
-record the collector rejects (HTTP 4xx, grpc InvalidArgument) is reported and
-skipped, and counted. Each record carries hookwright.record_id
+--retry-for, which also caps each request's timeout, then exit 3 with the
+reason in one line: a timeout, an HTTP status with the collector's message, or
+a refused connection; --verbose adds one when the outage starts; the next run
+ships everything). A batch the collector rejects (HTTP 400, 413 or another
+4xx, grpc InvalidArgument) is split until the refused records are found; each
+is written whole, with the collector's answer, to .hookwright/otlp-rejected.jsonl,
+and the run ends with exit 3 saying how many were shipped and rejected. A
+collector that refuses every record is a failure (3) that skips nothing: the
+next run tries them again. Empty journal lines are skipped and counted. Each record carries hookwright.record_id
 ("<file>:<offset>") for a backend to drop duplicates. The attribute names are
 in the README ("Hook events in OpenTelemetry"). A second exporter on the
 same project refuses to start.
@@ -97,16 +103,28 @@ func runExport(c *cli.Context, s streams, o otlpexport.Options) error {
 	where := fmt.Sprintf("%s (%s)", o.Config.Endpoint.Redacted(), o.Config.Protocol)
 	switch {
 	case st.Shipped+st.Rejected == 0 && err == nil:
-		fmt.Fprintf(s.out, "nothing new to ship to %s\n", where)
+		fmt.Fprintf(s.out, "nothing new to ship to %s", where)
 	case st.Shipped+st.Rejected > 0:
 		fmt.Fprintf(s.out, "shipped %d records to %s", st.Shipped, where)
 		if st.Unparsed > 0 {
 			fmt.Fprintf(s.out, " (%d unparsable journal lines shipped as raw text)", st.Unparsed)
 		}
+	}
+	if st.Shipped+st.Rejected > 0 || err == nil {
+		if st.Empty > 0 {
+			fmt.Fprintf(s.out, "; %d empty journal lines skipped", st.Empty)
+		}
 		fmt.Fprintln(s.out)
 	}
-	if st.Rejected > 0 {
-		fmt.Fprintf(s.err, "hwctl export: the collector rejected %d records; they were skipped (see above)\n", st.Rejected)
+	if err == nil && st.Rejected > 0 {
+		msg := fmt.Sprintf("shipped %d records, the collector rejected %d", st.Shipped, st.Rejected)
+		if st.Kept > 0 {
+			msg += fmt.Sprintf(": %d are kept, with its answers, in %s", st.Kept, filepath.Join(o.Project, otlpexport.RejectedFile))
+		}
+		if d := st.Rejected - st.Kept; d > 0 {
+			msg += fmt.Sprintf("; %d it accepted and then dropped (OTLP partial success, which does not say which; see above)", d)
+		}
+		err = errors.New(msg)
 	}
 	return err
 }

@@ -210,3 +210,38 @@ func TestExportOTLPHonoursRetryFor(t *testing.T) {
 		}
 	}
 }
+
+// A collector that refuses one record gets every other one; the run exits
+// 3 saying how many were shipped and rejected and where the rejected one
+// is; one that refuses everything exits 3 and leaves the cursor, so that
+// a working collector then gets every record.
+func TestExportOTLPRejectedExitsNonZero(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	for i := range 12 {
+		if err := journal.Append(dir, journal.Entry{Time: t0.Add(time.Duration(i) * time.Minute), Session: "s1", Event: "PreToolUse", Tool: "Bash", Reason: fmt.Sprintf("r%d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addr := otlptest.FreeAddr(t)
+	vars := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://" + addr, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"}
+	all := &otlptest.Sink{Reject: func(otlptest.Record) bool { return true }}
+	rcv := otlptest.Start(t, "http", addr, all)
+	code, out, errs := hwctlEnv(t, vars, "export", "otlp", "--dir", dir, "--batch", "4")
+	if code != hwcli.ExitFailure || out != "" || !strings.Contains(errs, "refused every record") || !strings.Contains(errs, "HTTP 400") {
+		t.Fatalf("refusing collector: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	rcv.Stop()
+
+	one := &otlptest.Sink{Reject: func(r otlptest.Record) bool { return r.Str("hookwright.reason") == "r5" }}
+	otlptest.Start(t, "http", addr, one)
+	code, out, errs = hwctlEnv(t, vars, "export", "otlp", "--dir", dir, "--batch", "4")
+	rejected := filepath.Join(dir, ".hookwright", "otlp-rejected.jsonl")
+	if code != hwcli.ExitFailure || one.Len() != 11 || !strings.Contains(errs, "shipped 11 records, the collector rejected 1: 1 are kept") || !strings.Contains(errs, rejected) {
+		t.Fatalf("one refused: exit %d, received %d, stdout %q, stderr %q", code, one.Len(), out, errs)
+	}
+	data, err := os.ReadFile(rejected)
+	if err != nil || strings.Count(string(data), "\n") != 1 || !strings.Contains(string(data), `\"r5\"`) {
+		t.Fatalf("rejected file: %q %v", data, err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/runtime/termsafe"
 	"github.com/hookwright/hookwright/internal/store"
 )
 
@@ -74,7 +75,7 @@ func logCommand(s streams) *cli.Command {
 		Usage: "print the hook journal as a table",
 		Flags: []cli.Flag{
 			dirFlag,
-			&cli.IntFlag{Name: "n", Value: 50, Usage: "show the last `N` entries"},
+			&cli.IntFlag{Name: "n", Value: 50, Usage: "show the last `N` entries (up to 1000), read from the journal's end"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new entries"},
 			&cli.DurationFlag{Name: "interval", Value: 500 * time.Millisecond, Usage: "poll interval with --follow"},
 		},
@@ -83,9 +84,26 @@ func logCommand(s streams) *cli.Command {
 			if err != nil {
 				return err
 			}
-			t := newTailer(dir, c.Int("n"))
-			if err := t.poll(nil); err != nil {
+			if c.Int("n") < 0 || c.Int("n") > store.MaxLimit {
+				return usageError("-n %d: want 0 to %d", c.Int("n"), store.MaxLimit)
+			}
+			// The last n lines, read backward from the journal's end: the
+			// cost follows n, not the journal's size.
+			lines, cur, err := journaltail.Tail(dir, c.Int("n"))
+			if err != nil {
 				return err
+			}
+			t := newTailer(dir, c.Int("n"))
+			t.cursor = cur
+			for _, l := range lines {
+				if l.Err != nil {
+					t.bad++
+					continue
+				}
+				t.add(l.Entry)
+			}
+			if c.Int("n") == 0 {
+				t.last = nil
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, header)
@@ -94,7 +112,7 @@ func logCommand(s streams) *cli.Command {
 			}
 			tw.Flush()
 			if t.bad > 0 {
-				fmt.Fprintf(s.err, "hwctl: %d journal lines did not parse\n", t.bad)
+				fmt.Fprintf(s.err, "hwctl: %d of the last %d journal lines did not parse\n", t.bad, len(lines))
 			}
 			if !c.Bool("follow") {
 				return nil
@@ -137,10 +155,12 @@ plain text, no escape codes, appended after the last.`,
 				if err != nil {
 					return err
 				}
-				var b strings.Builder
 				if clear {
-					b.WriteString("\x1b[H\x1b[2J")
+					if _, err := io.WriteString(s.raw, "\x1b[H\x1b[2J"); err != nil {
+						return err
+					}
 				}
+				var b strings.Builder
 				t.render(&b, dir, time.Now())
 				_, err = io.WriteString(s.out, b.String())
 				return err
@@ -148,7 +168,7 @@ plain text, no escape codes, appended after the last.`,
 			if c.Bool("once") {
 				return draw(false)
 			}
-			tty := isTerminal(s.out)
+			tty := isTerminal(s.raw)
 			if err := draw(tty); err != nil {
 				return err
 			}
@@ -223,7 +243,7 @@ func (t *tailer) render(w io.Writer, dir string, now time.Time) {
 			total += n
 			cells[i] = fmt.Sprint(n)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", e, total, strings.Join(cells, "\t"))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", cell(e), total, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nlast %d calls\n", len(t.last))
@@ -250,9 +270,13 @@ func row(e journal.Entry) string {
 	if len(sess) > 8 {
 		sess = sess[:8]
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t%.1f\t%s", e.Time.Local().Format(time.DateTime), dash(sess), ev,
-		dash(e.Target), dash(e.Decision), e.Exit, float64(e.Micros)/1000, reason)
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t%.1f\t%s", e.Time.Local().Format(time.DateTime), dash(cell(sess)), cell(ev),
+		dash(cell(e.Target)), dash(cell(e.Decision)), e.Exit, float64(e.Micros)/1000, cell(reason))
 }
+
+// cell is s for one table cell: control characters, newlines and tabs
+// made visible (the journal's text comes from the model and the project).
+func cell(s string) string { return termsafe.Line(s) }
 
 // every calls fn each interval until ctx ends.
 func every(ctx context.Context, interval time.Duration, fn func() error) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,9 @@ import (
 	"github.com/hookwright/hookwright/internal/store"
 	"github.com/hookwright/hookwright/internal/web"
 )
+
+// minToken is the shortest --token serve takes.
+const minToken = 16
 
 func serveCommand(s streams) *cli.Command {
 	return &cli.Command{
@@ -30,8 +34,11 @@ from elsewhere.
    GET /api/sessions      ?since= &limit=
    GET /api/pdca  /api/work  /api/team  /api/counts
 
-It binds to loopback. Another address needs --token (or $HWCTL_TOKEN); every
-request must then send "Authorization: Bearer TOKEN" or ?token=TOKEN.
+It binds to loopback. Another address needs a token: --token (or
+$HWCTL_TOKEN), at least 16 characters; without one hwctl generates a random
+one and prints it once, with the URL. Every request must then send
+"Authorization: Bearer TOKEN" or ?token=TOKEN (which sets a cookie,
+hwctl_token_<port>, HttpOnly, SameSite=Strict, for this server only).
 --addr 127.0.0.1:0 picks a free port. The URL is printed on stdout.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7466", Usage: "listen on `HOST:PORT`"},
@@ -47,8 +54,14 @@ request must then send "Authorization: Bearer TOKEN" or ?token=TOKEN.
 				return usageError("--addr %q: want HOST:PORT, e.g. 127.0.0.1:7466", addr)
 			}
 			loopback := web.IsLoopback(addr)
+			if token != "" && len(token) < minToken {
+				return usageError("--token (or HWCTL_TOKEN) has %d characters: want at least %d, e.g. from: openssl rand -hex 16", len(token), minToken)
+			}
+			generated := false
 			if !loopback && token == "" {
-				return usageError("--addr %s is not loopback: anyone who reaches it could read the journal; pass --token TOKEN (or set HWCTL_TOKEN)", addr)
+				// Anyone who reaches the address could read the journal:
+				// a random token, printed once, with the URL.
+				token, generated = rand.Text(), true
 			}
 			st, err := store.Open(c.Context, s.projectDir(c))
 			if err != nil {
@@ -66,6 +79,9 @@ request must then send "Authorization: Bearer TOKEN" or ?token=TOKEN.
 				url += "?token=" + token
 			}
 			fmt.Fprintf(s.out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
+			if generated {
+				fmt.Fprintf(s.out, "hwctl: %s is not loopback: every request needs this generated token, shown only now: %s\n", addr, token)
+			}
 			ctx, cancel := context.WithCancel(c.Context)
 			defer cancel()
 			go srv.Run(ctx)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -126,8 +127,8 @@ func sessionsCommand(s streams) *cli.Command {
 					tools, fails, hookMS = fmt.Sprint(t.ToolCalls()), fmt.Sprint(t.Failures), fmt.Sprint(t.HookMillis)
 					top = dash(strings.Join(t.TopTools(3), " "))
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, when(x.Started), when(x.LastSeen), when(x.Ended),
-					x.Calls, x.Blocks, dash(x.Source), dash(x.ClaudeVersion), dash(head), dash(x.HookwrightVersion), tools, fails, hookMS, top)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(x.ID), when(x.Started), when(x.LastSeen), when(x.Ended),
+					x.Calls, x.Blocks, dash(cell(x.Source)), dash(cell(x.ClaudeVersion)), dash(cell(head)), dash(cell(x.HookwrightVersion)), tools, fails, hookMS, cell(top))
 			}
 			return tw.Flush()
 		},
@@ -139,15 +140,17 @@ func eventsCommand(s streams) *cli.Command {
 		Name:  "events",
 		Usage: "query the hook calls: by session, event, decision, tool, agent and time",
 		Description: `Prints the newest matching calls (-n), oldest first, then with --follow each
-new one as the hooks write it. Examples:
+new one as the hooks write it. A value that names nothing (an unknown event,
+decision or tool, a session prefix that matches no session or several) is a
+usage error (exit 2) that lists the accepted values. Examples:
    hwctl events --decision block --since 7d
    hwctl events --session 3f2a... --json
    hwctl events --event PreToolUse --tool Bash --follow`,
 		Flags: []cli.Flag{jsonFlag,
-			&cli.StringFlag{Name: "session", Usage: "only this session `ID`"},
-			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, TaskCompleted, ...)"},
-			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION` (block, allow, ask, ...)"},
-			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...)"},
+			&cli.StringFlag{Name: "session", Usage: "only this session `ID`, or a prefix of one (the 8 characters the tables print)"},
+			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, pre-tool-use, TaskCompleted, ...)"},
+			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION`: allow, ask, block or none"},
+			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...; any letter case)"},
 			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
 			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
 			&cli.IntFlag{Name: "n", Value: 50, Usage: "the newest `N` matches (up to 1000)"},
@@ -172,6 +175,11 @@ new one as the hooks write it. Examples:
 				return err
 			}
 			defer st.Close()
+			if f, err = st.Resolve(c.Context, f); errors.Is(err, store.ErrBadFilter) {
+				return usageError("%v", err)
+			} else if err != nil {
+				return err
+			}
 			page, err := st.Events(c.Context, f)
 			if err != nil {
 				return err
@@ -238,7 +246,7 @@ func (p *eventPrinter) print(events []store.Event) {
 	}
 	tw := tabwriter.NewWriter(p.s.out, 0, 4, 2, ' ', 0)
 	if !p.header {
-		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL/TARGET\tAGENT\tDECISION\tMS\tHANDLER\tREASON")
+		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL/TARGET\tWHAT\tAGENT\tDECISION\tMS\tHANDLER\tREASON")
 		p.header = true
 	}
 	for _, e := range events {
@@ -249,7 +257,7 @@ func (p *eventPrinter) print(events []store.Event) {
 
 func eventRow(e store.Event) string {
 	if e.Bad != "" {
-		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t%s", e.Line, e.Bad)
+		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t-\t%s", cell(e.Line), cell(e.Bad))
 	}
 	ev := e.Event
 	if e.Via != "" {
@@ -263,8 +271,12 @@ func eventRow(e store.Event) string {
 	if len(reason) > 80 {
 		reason = reason[:77] + "..."
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(short(e.Session)), ev,
-		dash(target), dash(e.Agent), dash(e.Decision), float64(e.Micros)/1000, dash(e.Handler), reason)
+	what := e.Subject
+	if len(what) > 60 {
+		what = what[:57] + "..."
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(cell(short(e.Session))), cell(ev),
+		dash(cell(target)), dash(cell(what)), dash(cell(e.Agent)), dash(cell(e.Decision)), float64(e.Micros)/1000, dash(cell(e.Handler)), cell(reason))
 }
 
 func short(s string) string { return s[:min(len(s), 8)] }

@@ -6,9 +6,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -180,14 +182,65 @@ func TestEventsFollow(t *testing.T) {
 	}
 }
 
-func TestServeRefusesAnOpenAddressWithoutToken(t *testing.T) {
-	_, errs, code := hwctl(t, "serve", "--dir", t.TempDir(), "--addr", "0.0.0.0:0")
-	if code != 2 || !strings.Contains(errs, "--token") || strings.Count(errs, "\n") != 1 {
-		t.Fatalf("exit %d %q", code, errs)
+func TestServeTokenRules(t *testing.T) {
+	for _, args := range [][]string{{"--token", "a"}, {"--token", "fifteen-chars!!", "--addr", "0.0.0.0:0"}} {
+		_, errs, code := hwctl(t, append([]string{"serve", "--dir", t.TempDir()}, args...)...)
+		if code != 2 || !strings.Contains(errs, "at least 16") || strings.Count(errs, "\n") != 1 {
+			t.Fatalf("%v: exit %d %q", args, code, errs)
+		}
 	}
 	if _, errs, code := hwctl(t, "serve", "--addr", "nocolon"); code != 2 || !strings.Contains(errs, "HOST:PORT") {
 		t.Fatalf("bad --addr: exit %d %q", code, errs)
 	}
+}
+
+// Off loopback without a token, serve generates one, prints it once with
+// the URL, and requires it.
+func TestServeGeneratesAToken(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"hwctl", "serve", "--dir", t.TempDir(), "--addr", "0.0.0.0:0"}, &out, &errb, func(string) string { return "" })
+	}()
+	re := regexp.MustCompile(`at http://\S+:(\d+)/\?token=(\S+)\n.*shown only now: (\S+)\n`)
+	var m []string
+	deadline := time.Now().Add(30 * time.Second)
+	for m = re.FindStringSubmatch(out.String()); m == nil; m = re.FindStringSubmatch(out.String()) {
+		select {
+		case code := <-done:
+			t.Fatalf("serve ended: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no URL with a token: %q %q", out.String(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	port, token := m[1], m[2]
+	if len(token) < 16 || m[3] != token || strings.Count(out.String(), token) != 2 {
+		t.Fatalf("token %q in %q", token, out.String())
+	}
+	for _, c := range []struct {
+		auth string
+		want int
+	}{{"", 401}, {"Bearer " + token, 200}} {
+		req, _ := http.NewRequest("GET", "http://127.0.0.1:"+port+"/api/counts", nil)
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("auth %q: %d, want %d", c.auth, resp.StatusCode, c.want)
+		}
+	}
+	cancel()
+	<-done
 }
 
 // TestDashboardPlainWhenPiped runs the live dashboard into a buffer (not a

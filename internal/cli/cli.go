@@ -17,6 +17,8 @@ import (
 	"syscall"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/hookwright/hookwright/internal/runtime/termsafe"
 )
 
 // The exit codes of every hookwright tool.
@@ -261,6 +263,6 @@ func Run(ctx context.Context, app *ucli.App, args []string, stderr io.Writer) in
 		}
 		msg += "; run " + help + " --help"
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", app.Name, msg)
+	fmt.Fprintf(stderr, "%s: %s\n", app.Name, termsafe.Line(msg))
 	return code
 }

@@ -230,3 +230,116 @@ func parse(l *Line) {
 		l.Entry, l.Err = journal.Entry{}, err
 	}
 }
+
+// Tail returns the last n complete lines of the project's journal, oldest
+// first, and the cursor at the end of every file's complete lines, so that
+// a [Read] from it delivers only what is appended next. It reads each file
+// backward from its end, newest file first, and stops once it has n lines:
+// what it reads is bounded by n lines of at most MaxLine, whatever the
+// journal's size. A torn last line is left out, as Read leaves it.
+func Tail(project string, n int) ([]Line, Cursor, error) {
+	cur := Cursor{}
+	root, err := os.OpenRoot(project)
+	if err != nil {
+		return nil, cur, fmt.Errorf("journal: %w", err)
+	}
+	defer root.Close()
+	names, err := Files(root)
+	if err != nil {
+		return nil, cur, err
+	}
+	// Newest file first: where its last `need` lines start.
+	starts := map[string]int64{}
+	need := max(n, 0)
+	for i := len(names) - 1; i >= 0; i-- {
+		start, end, got, err := lastLines(root, names[i], need)
+		if err != nil {
+			return nil, cur, err
+		}
+		cur[names[i]] = end
+		if need > 0 && got > 0 {
+			starts[names[i]] = start
+			need -= got
+		}
+	}
+	var out []Line
+	for _, name := range names {
+		start, ok := starts[name]
+		if !ok {
+			continue
+		}
+		next := Cursor{name: start}
+		if _, err := readFile(root, name, next, 0, func(l Line) error {
+			l.Raw = append([]byte(nil), l.Raw...)
+			out = append(out, l)
+			return nil
+		}); err != nil && !errors.Is(err, errStop) {
+			return nil, cur, err
+		}
+		cur[name] = max(cur[name], next[name])
+	}
+	return out, cur, nil
+}
+
+// lastLines finds, reading name backward from its end, where its last
+// want complete lines start; it returns that offset, the end of the
+// complete lines (before a torn tail) and how many lines it found (fewer
+// than want when the file holds fewer, or when a line longer than MaxLine
+// stops the search).
+func lastLines(root *os.Root, name string, want int) (start, end int64, got int, err error) {
+	f, err := root.Open(path.Join(journal.Dir, name))
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, 0, 0, err
+	}
+	const chunk = 64 << 10
+	buf := make([]byte, chunk)
+	pos := info.Size()
+	end = -1             // not found yet: the offset after the last newline
+	lineEnd := int64(-1) // where the line being scanned ends
+	for pos > 0 {
+		size := min(chunk, pos)
+		pos -= size
+		if _, err := f.ReadAt(buf[:size], pos); err != nil && !errors.Is(err, io.EOF) {
+			return 0, 0, 0, fmt.Errorf("journal %s: %w", name, err)
+		}
+		for i := size - 1; i >= 0; i-- {
+			if buf[i] != '\n' {
+				continue
+			}
+			at := pos + int64(i) + 1 // a line starts here
+			if end < 0 {
+				end, lineEnd, start = at, at, at
+				if want == 0 {
+					return at, at, 0, nil
+				}
+				continue
+			}
+			got++
+			start, lineEnd = at, at
+			if got == want {
+				return start, end, got, nil
+			}
+		}
+		if end >= 0 && lineEnd-pos > MaxLine+1 {
+			// The line before start is longer than any line Read parses:
+			// stop here rather than read it back to its beginning.
+			return start, end, got, nil
+		}
+		if end < 0 && info.Size()-pos > MaxLine+1 {
+			return 0, 0, 0, nil // a torn tail longer than MaxLine, and nothing after
+		}
+	}
+	if end < 0 {
+		return 0, 0, 0, nil // no complete line
+	}
+	if got < want {
+		got++ // the first line of the file, which starts at 0
+		start = 0
+	}
+	return start, end, got, nil
+}

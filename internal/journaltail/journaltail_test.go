@@ -197,3 +197,43 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestTailMatchesRead: for journals of one and several files, with a torn
+// last line, empty lines and lines across read chunks, Tail(n) gives the
+// last n lines Read gives, and a cursor from which Read delivers exactly
+// what is appended next.
+func TestTailMatchesRead(t *testing.T) {
+	long := strings.Repeat("x", 70<<10) // longer than one backward chunk
+	for _, files := range [][][2]string{
+		{{"2026-11-20.jsonl", "{\"event\":\"A\"}\n{\"event\":\"B\"}\n"}},
+		{{"2026-11-20.jsonl", "{\"event\":\"A\"}\n\n{\"event\":\"" + long + "\"}\n{\"event\":\"C\"}\n{\"ev"}},
+		{{"2026-11-20.jsonl", "{\"event\":\"A\"}\n"}, {"2026-11-21.jsonl", "{\"event\":\"B\"}\n{\"event\":\"C\"}\n"}, {"2026-11-22.jsonl", "{\"event\":\"D\"}\n"}},
+		{{"2026-11-20.jsonl", ""}, {"2026-11-21.jsonl", "torn"}},
+	} {
+		p := t.TempDir()
+		for _, f := range files {
+			writeJournal(t, p, f[0], f[1])
+		}
+		all, end := collect(t, p, nil, 0)
+		for n := 0; n <= len(all)+2; n++ {
+			got, cur, err := Tail(p, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all[max(len(all)-n, 0):]
+			if len(got) != len(want) {
+				t.Fatalf("%v n=%d: %d lines, want %d", files, n, len(got), len(want))
+			}
+			for i := range got {
+				if got[i].ID() != want[i].ID() || string(got[i].Raw) != string(want[i].Raw) {
+					t.Fatalf("%v n=%d: line %d is %s %q, want %s %q", files, n, i, got[i].ID(), got[i].Raw, want[i].ID(), want[i].Raw)
+				}
+			}
+			for name, off := range end {
+				if cur[name] != off {
+					t.Fatalf("%v n=%d: cursor %v, want %v", files, n, cur, end)
+				}
+			}
+		}
+	}
+}

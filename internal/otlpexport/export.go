@@ -13,14 +13,20 @@
 // the collector accepted the lines, and is saved after every batch. While
 // the collector is down the batch in hand is retried with backoff; only
 // that batch is held in memory, however long the outage, and the rest
-// waits in the journal. A batch the collector rejects as bad (HTTP 4xx,
-// grpc InvalidArgument) is split until the bad records are isolated; those
-// are reported and skipped, and counted. Every record carries the line's
-// stable id ("<file>:<offset>") so a backend can drop the duplicates a
-// crash between sending and saving the cursor may cause.
+// waits in the journal. Each request's timeout is capped by what is left
+// of the retry budget, so a run ends when the budget says. A batch the
+// collector rejects as bad (HTTP 400, 413 and other 4xx, grpc
+// InvalidArgument) is split until the refused records are isolated; those
+// are written whole, with the collector's answer, to [RejectedFile] before
+// the cursor moves past them, and counted. A collector that refuses every
+// record of a batch is not believed: the run fails and the cursor stays.
+// Every record carries the line's stable id ("<file>:<offset>") so a
+// backend can drop the duplicates a crash between sending and saving the
+// cursor may cause. Empty journal lines are skipped and counted.
 package otlpexport
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -77,8 +83,15 @@ type Options struct {
 type Stats struct {
 	// Shipped records were accepted by the collector.
 	Shipped int
-	// Rejected records were refused by the collector and skipped.
+	// Rejected records were refused by the collector and written to
+	// RejectedFile (or, for an OTLP partial success, only counted: the
+	// collector does not say which).
 	Rejected int
+	// Kept of the Rejected records are in RejectedFile (the others were
+	// dropped on a partial success).
+	Kept int
+	// Empty lines of the journal were skipped.
+	Empty int
 	// Unparsed lines did not parse; they were shipped as records with
 	// the raw text (and counted in Shipped too).
 	Unparsed int
@@ -137,13 +150,18 @@ func Export(ctx context.Context, o Options) (Stats, error) {
 			}
 			continue
 		}
+		kept := lines[:0]
 		for _, l := range lines {
-			if l.Err != nil {
+			switch {
+			case l.Err != nil && !errors.Is(l.Err, journaltail.ErrTooLong) && len(bytes.TrimSpace(l.Raw)) == 0:
+				st.Empty++
+				continue
+			case l.Err != nil:
 				st.Unparsed++
 			}
+			kept = append(kept, l)
 		}
-		recs := x.mapper.Records(lines)
-		if err := x.ship(ctx, recs, lines); err != nil {
+		if err := x.batch(ctx, kept); err != nil {
 			return st, err
 		}
 		if err := SaveCursor(o.Project, next); err != nil {
@@ -181,6 +199,52 @@ type run struct {
 	mapper *Mapper
 	st     *Stats
 	down   bool // an outage was reported and has not ended yet
+
+	// Per batch: how many records the collector took, and the ones it
+	// refused.
+	accepted int
+	refused  []RejectedRecord
+}
+
+// refuseLimit is how many records refused one by one, with none of the
+// batch taken, make the exporter conclude that the collector refuses
+// everything rather than probe every record (a batch of 512 would cost
+// 1023 requests). The run then fails and skips nothing; a journal whose
+// next 32 records are each refused on their own needs a look anyway.
+const refuseLimit = 32
+
+// errRefusesAll ends a batch whose records the collector all refuses.
+var errRefusesAll = errors.New("collector refuses every record")
+
+// batch ships lines; records refused alone go to RejectedFile, unless the
+// collector refused them all, which fails the run.
+func (x *run) batch(ctx context.Context, lines []journaltail.Line) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	x.accepted, x.refused = 0, nil
+	recs := x.mapper.Records(lines)
+	err := x.ship(ctx, recs, lines)
+	if err == nil && x.accepted == 0 && len(x.refused) > 0 {
+		err = errRefusesAll
+	}
+	if errors.Is(err, errRefusesAll) {
+		r := x.refused[0]
+		return fmt.Errorf("collector at %s (%s) refused every record it was sent, the first (%s) with %s: %s; nothing skipped: the next run ships from %s",
+			x.o.Config.Endpoint.Redacted(), x.o.Config.Protocol, r.ID, r.Status, oneLine(r.Answer), lines[0].ID())
+	}
+	if err != nil {
+		return err
+	}
+	if err := appendRejected(x.o.Project, x.refused); err != nil {
+		return err
+	}
+	for _, r := range x.refused {
+		fmt.Fprintf(x.o.Log, "collector refused record %s (%s: %s); kept in %s\n", r.ID, r.Status, oneLine(r.Answer), RejectedFile)
+	}
+	x.st.Rejected += len(x.refused)
+	x.st.Kept += len(x.refused)
+	return nil
 }
 
 // ship delivers recs (made from lines, index for index): retries while the
@@ -188,13 +252,23 @@ type run struct {
 // records.
 func (x *run) ship(ctx context.Context, recs []sdklog.Record, lines []journaltail.Line) error {
 	delay := x.o.MinBackoff
-	var since time.Time
+	// The retry budget runs from the first try: a try's timeout is capped
+	// by what is left of it, so that the run ends when the budget says.
+	deadline := time.Now().Add(x.o.RetryFor)
 	for {
-		actx, cancel := context.WithTimeout(ctx, x.o.Config.Timeout)
+		timeout := x.o.Config.Timeout
+		if !x.o.Follow && x.o.RetryFor > 0 {
+			timeout = min(timeout, max(time.Until(deadline), 100*time.Millisecond))
+		}
+		actx, cancel := context.WithTimeout(ctx, timeout)
 		out, err := x.sender.Send(actx, recs)
+		timedOut := actx.Err() != nil
 		cancel()
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if out == Retry && timedOut {
+			err = &TimeoutError{After: timeout.Round(time.Millisecond).String()}
 		}
 		switch out {
 		case Delivered:
@@ -212,6 +286,7 @@ func (x *run) ship(ctx context.Context, recs []sdklog.Record, lines []journaltai
 					len(recs), lines[0].ID(), rej, oneLine(p.Message))
 			}
 			x.st.Shipped += n
+			x.accepted += len(recs)
 			return nil
 		case Rejected:
 			if len(recs) > 1 {
@@ -221,30 +296,29 @@ func (x *run) ship(ctx context.Context, recs []sdklog.Record, lines []journaltai
 				}
 				return x.ship(ctx, recs[mid:], lines[mid:])
 			}
-			x.st.Rejected++
-			fmt.Fprintf(x.o.Log, "collector rejected record %s, skipped: %s\n", lines[0].ID(), oneLine(err.Error()))
+			x.refused = append(x.refused, newRejected(lines[0], err, time.Now()))
+			if x.accepted == 0 && len(x.refused) >= refuseLimit {
+				return errRefusesAll
+			}
 			return nil
 		case Misconfigured:
 			return fmt.Errorf("collector at %s refused the request (check OTEL_EXPORTER_OTLP_* endpoint, protocol and headers): %s",
-				x.o.Config.Endpoint.Redacted(), oneLine(err.Error()))
+				x.o.Config.Endpoint.Redacted(), name(err))
 		}
 		// Retry.
-		if since.IsZero() {
-			since = time.Now()
-		}
-		left := x.o.RetryFor - time.Since(since)
+		left := time.Until(deadline)
 		if !x.o.Follow && left <= 0 {
 			retried := ""
 			if x.o.RetryFor > 0 {
 				retried = "; retried for " + x.o.RetryFor.String()
 			}
 			return fmt.Errorf("collector at %s (%s) unreachable: %s%s; nothing lost: the next run ships from %s",
-				x.o.Config.Endpoint.Redacted(), x.o.Config.Protocol, oneLine(err.Error()), retried, lines[0].ID())
+				x.o.Config.Endpoint.Redacted(), x.o.Config.Protocol, name(err), retried, lines[0].ID())
 		}
 		if !x.down && (x.o.Follow || x.o.Verbose) {
 			x.down = true
 			fmt.Fprintf(x.o.Log, "collector at %s unreachable: %s; retrying with backoff from %s\n",
-				x.o.Config.Endpoint.Redacted(), oneLine(err.Error()), lines[0].ID())
+				x.o.Config.Endpoint.Redacted(), name(err), lines[0].ID())
 		}
 		wait := delay/2 + rand.N(delay/2+1)
 		if !x.o.Follow {

@@ -316,50 +316,6 @@ func TestReceiverStopsMidStream(t *testing.T) {
 	}
 }
 
-// TestRejectedRecordsAreSkipped: the collector refuses any request that
-// holds a "poison" record (HTTP 400, grpc InvalidArgument). The exporter
-// splits the batch, skips and counts only the poison records, ships the
-// rest, and does not send them again.
-func TestRejectedRecordsAreSkipped(t *testing.T) {
-	for _, p := range protocols {
-		t.Run(strings.ReplaceAll(p.name, "/", "-"), func(t *testing.T) {
-			dir := t.TempDir()
-			writeJournal(t, dir, 0, 40)
-			ids := journalIDs(t, dir)
-			poison := map[string]bool{ids[3]: true, ids[17]: true, ids[18]: true}
-			sink := &otlptest.Sink{Reject: func(r otlptest.Record) bool { return poison[r.Str("hookwright.record_id")] }}
-			rcv := otlptest.Start(t, p.receiver, otlptest.FreeAddr(t), sink)
-			cfg := config(t, p.name, rcv.URL(), nil)
-			var log strings.Builder
-			st, err := otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: cfg, Batch: 16, Log: &log})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Rejected != 3 || st.Shipped != 37 || sink.Len() != 37 {
-				t.Fatalf("stats %+v, received %d; log:\n%s", st, sink.Len(), log.String())
-			}
-			for id := range poison {
-				if !strings.Contains(log.String(), "rejected record "+id+", skipped") {
-					t.Errorf("no report for %s in:\n%s", id, log.String())
-				}
-			}
-			var want []string
-			for _, id := range ids {
-				if !poison[id] {
-					want = append(want, id)
-				}
-			}
-			if !slices.Equal(sorted(otlptest.IDs(sink.Records())), sorted(want)) {
-				t.Fatalf("received %v", otlptest.IDs(sink.Records()))
-			}
-			st, err = otlpexport.Export(context.Background(), otlpexport.Options{Project: dir, Config: cfg})
-			if err != nil || st.Shipped+st.Rejected != 0 {
-				t.Fatalf("second run retried: %+v %v", st, err)
-			}
-		})
-	}
-}
-
 // TestCollectorDownFailsAndNextRunShipsAll: with nothing listening, a run
 // fails after its retry budget with a one-line error and saves nothing;
 // the next run, with the receiver up, ships every line.

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // lock takes the project's exporter lock (an flock on otlp.lock next to
@@ -23,6 +25,9 @@ func lock(dir string) (unlock func(), err error) {
 		return nil, fmt.Errorf("export lock: %w", err)
 	}
 	name := filepath.Join(path.Dir().String(), "otlp.lock")
+	if err := safepath.Plain(dir, filepath.Join(filepath.Dir(CursorFile), "otlp.lock")); err != nil {
+		return nil, fmt.Errorf("export lock: %w", err)
+	}
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("export lock: %w", err)

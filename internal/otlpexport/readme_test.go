@@ -67,7 +67,7 @@ func tableNames(t *testing.T, section, header string) []string {
 func TestREADMEDocumentsEveryAttribute(t *testing.T) {
 	dir := t.TempDir()
 	writeFingerprint(t, dir, "s1", "2.1.330")
-	full := journal.Entry{Time: day, Session: "s1", Event: "PreToolUse", Via: "PostToolUse", Target: "Bash", Tool: "Bash",
+	full := journal.Entry{Time: day, Session: "s1", Event: "PreToolUse", Via: "PostToolUse", Target: "Bash", Tool: "Bash", Subject: "ls",
 		Agent: "a", Team: "t", Band: "b", Decision: "block", Reason: "r", Handler: "guard", Exit: 2, Micros: 3,
 		ToolMillis: 4, Outcome: "failure", Error: "e", Faults: []string{"f"}}
 	lines := []journaltail.Line{

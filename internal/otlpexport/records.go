@@ -18,6 +18,8 @@ import (
 
 	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/journaltail"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/runtime/redact"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
 )
 
@@ -38,6 +40,7 @@ const (
 	AttrEvent        = "hookwright.event"
 	AttrVia          = "hookwright.event.via"
 	AttrTarget       = "hookwright.target"
+	AttrSubject      = "hookwright.subject"
 	AttrDecision     = "hookwright.decision"
 	AttrReason       = "hookwright.reason"
 	AttrHandler      = "hookwright.handler"
@@ -165,6 +168,7 @@ func Record(l journaltail.Line) otellog.Record {
 	str(AttrToolName, e.Tool)
 	str(AttrVia, e.Via)
 	str(AttrTarget, e.Target)
+	str(AttrSubject, redact.Subject(e.Subject, journal.MaxSubject))
 	str(AttrDecision, e.Decision)
 	str(AttrReason, e.Reason)
 	str(AttrHandler, e.Handler)

@@ -1,14 +1,16 @@
 package otlpexport
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
@@ -24,7 +26,7 @@ import (
 type Sender struct {
 	exp      sdklog.Exporter
 	protocol string
-	code     *atomic.Int64 // last HTTP status seen, http/protobuf only
+	last     *lastAnswer // last HTTP answer seen, http/protobuf only
 }
 
 // NewSender makes the exporter cfg names. Nothing is dialled yet.
@@ -39,8 +41,8 @@ func NewSender(ctx context.Context, cfg Config) (*Sender, error) {
 			otlploggrpc.WithTimeout(cfg.Timeout),
 			otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false}))
 	case HTTPProtobuf:
-		s.code = new(atomic.Int64)
-		client := &http.Client{Timeout: cfg.Timeout, Transport: statusRecorder{base: http.DefaultTransport, code: s.code}}
+		s.last = &lastAnswer{}
+		client := &http.Client{Timeout: cfg.Timeout, Transport: statusRecorder{base: http.DefaultTransport.(*http.Transport).Clone(), last: s.last}}
 		s.exp, err = otlploghttp.New(ctx,
 			otlploghttp.WithEndpointURL(cfg.Endpoint.String()),
 			otlploghttp.WithHeaders(cfg.Headers),
@@ -85,8 +87,8 @@ const (
 // Delivered without a partial rejection; on Delivered with err set, err is a
 // *PartialError.
 func (s *Sender) Send(ctx context.Context, recs []sdklog.Record) (Outcome, error) {
-	if s.code != nil {
-		s.code.Store(0)
+	if s.last != nil {
+		s.last.set(nil)
 	}
 	err := s.exp.Export(ctx, recs)
 	if err == nil {
@@ -102,8 +104,9 @@ func (s *Sender) Send(ctx context.Context, recs []sdklog.Record) (Outcome, error
 	switch {
 	case errors.As(err, &he):
 		return classifyHTTP(he.Code), err
-	case s.code != nil && s.code.Load() != 0:
-		return classifyHTTP(int(s.code.Load())), err
+	case s.last != nil && s.last.get() != nil:
+		he := s.last.get()
+		return classifyHTTP(he.Code), he
 	case s.protocol == GRPC:
 		st, _ := status.FromError(err)
 		if st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max") {
@@ -145,18 +148,37 @@ func classifyGRPC(c codes.Code) Outcome {
 	return Retry
 }
 
-// statusRecorder keeps the status code of the last HTTP response, which the
-// official http exporter folds into an error string.
-type statusRecorder struct {
-	base http.RoundTripper
-	code *atomic.Int64
+// lastAnswer holds the last HTTP error answer a statusRecorder saw.
+type lastAnswer struct {
+	mu sync.Mutex
+	he *HTTPError
 }
 
-// RoundTrip sends req and records the status code.
+func (l *lastAnswer) set(he *HTTPError) { l.mu.Lock(); l.he = he; l.mu.Unlock() }
+
+func (l *lastAnswer) get() *HTTPError { l.mu.Lock(); defer l.mu.Unlock(); return l.he }
+
+// statusRecorder keeps the status and the message of the last HTTP error
+// answer, which the official http exporter folds into an error string
+// (with the protobuf body as raw bytes).
+type statusRecorder struct {
+	base http.RoundTripper
+	last *lastAnswer
+}
+
+// RoundTrip sends req and records an error answer; the body stays
+// readable for the exporter.
 func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.base.RoundTrip(req)
-	if resp != nil {
-		r.code.Store(int64(resp.StatusCode))
+	if resp != nil && (resp.StatusCode < 200 || resp.StatusCode > 299) {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		msg := strings.TrimSpace(protoAnswer(resp.Header.Get("Content-Type"), body))
+		if msg == "" {
+			msg = "(empty)"
+		}
+		r.last.set(&HTTPError{Code: resp.StatusCode, Status: resp.Status, Body: msg})
 	}
 	return resp, err
 }

@@ -48,7 +48,7 @@ type Event struct {
 }
 
 const eventCols = `id, file, off, ts, session, event, via, target, tool, agent, team, band, decision, reason, handler,
-	exit, us, tool_ms, outcome, error, faults, bad`
+	exit, us, tool_ms, outcome, error, faults, bad, subject`
 
 // Events returns one page of events matching f: newest first, or oldest
 // first after f.After.
@@ -64,12 +64,18 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 		if c.v == "" {
 			continue
 		}
+		if c.col == "decision" && c.v == "none" {
+			continue // below: no index holds the calls without a decision
+		}
 		if indexed {
 			add("+"+c.col+" = ?", c.v)
 		} else {
 			add(c.col+" = ? AND "+c.col+" <> ''", c.v)
 			indexed = true
 		}
+	}
+	if f.Decision == "none" {
+		add("+decision = ?", "")
 	}
 	if !f.Since.IsZero() {
 		add("ts >= ?", f.Since.UnixMicro())
@@ -121,7 +127,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 		var file, faults string
 		var off, ts int64
 		if err := rows.Scan(&e.ID, &file, &off, &ts, &e.Session, &e.Event, &e.Via, &e.Target, &e.Tool, &e.Agent, &e.Team, &e.Band,
-			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMillis, &e.Outcome, &e.Error, &faults, &e.Bad); err != nil {
+			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMillis, &e.Outcome, &e.Error, &faults, &e.Bad, &e.Subject); err != nil {
 			return nil, err
 		}
 		e.Line = journaltail.Line{File: file, Offset: off}.ID()

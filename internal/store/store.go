@@ -117,6 +117,16 @@ var migrations = []string{
 		started INTEGER NOT NULL,
 		PRIMARY KEY (kind, name, session, task_id)
 	);`,
+	// The store's identity: a rebuilt store gets a new one, so that a
+	// client holding row ids of the old one (the dashboard's stream) knows
+	// to start over.
+	`CREATE TABLE meta (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);
+	INSERT INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));`,
+	// What each tool call was about (the journal's subject, redacted).
+	`ALTER TABLE events ADD COLUMN subject TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this build writes.
@@ -128,6 +138,7 @@ type Store struct {
 	db      *sql.DB
 	project string
 	path    string
+	id      string // meta.store_id
 
 	mu     sync.Mutex // one ingest at a time in this process
 	stamp  map[string]string
@@ -148,6 +159,13 @@ func Open(ctx context.Context, project string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// SQLite opens these by name and would follow a planted link, or
+	// wait on a FIFO: each must be missing or a plain regular file.
+	for _, rel := range []string{File, File + "-wal", File + "-shm", File + "-journal"} {
+		if err := safepath.Plain(project, rel); err != nil {
+			return nil, fmt.Errorf("store: %w; remove it (hwctl ingest --rebuild then rebuilds the store from the journal)", err)
+		}
+	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -159,12 +177,20 @@ func Open(ctx context.Context, project string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s := &Store{db: db, project: project, path: path, stamp: map[string]string{}}
-	if err := s.migrate(ctx); err != nil {
+	err = s.migrate(ctx)
+	if err == nil {
+		err = db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'store_id'").Scan(&s.id)
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: %w (hwctl ingest --rebuild rebuilds it from the journal)", path, err)
 	}
 	return s, nil
 }
+
+// ID is the store's identity, random at creation: a store rebuilt from
+// the journal has a new one (and new row ids).
+func (s *Store) ID() string { return s.id }
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }

@@ -305,3 +305,74 @@ func TestMigrationUpgradesInPlace(t *testing.T) {
 		t.Fatalf("rows after the migration: %d", n)
 	}
 }
+
+// TestOpenRefusesPlantedLinks: a symlink planted at the database, its WAL
+// or its shared-memory file, leading to a missing path outside the
+// project, is an error naming the file; nothing appears outside.
+func TestOpenRefusesPlantedLinks(t *testing.T) {
+	for _, name := range []string{File, File + "-wal", File + "-shm"} {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			p, outside := t.TempDir(), t.TempDir()
+			target := filepath.Join(outside, "planted.db")
+			if err := os.MkdirAll(filepath.Join(p, ".hookwright"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, filepath.Join(p, name)); err != nil {
+				t.Skip("no symlinks:", err)
+			}
+			s, err := Open(context.Background(), p)
+			if err == nil {
+				s.Close()
+				t.Fatal("opened a store through a planted symlink")
+			}
+			if !strings.Contains(err.Error(), filepath.Base(name)) || !strings.Contains(err.Error(), "symlink") {
+				t.Errorf("unclear error: %v", err)
+			}
+			if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+				t.Fatalf("wrote outside the project: %v", ents)
+			}
+		})
+	}
+}
+
+// TestStoreIdentity: a store keeps its id across opens; a rebuilt one has
+// a new id, so that a client holding positions in the old one can tell.
+func TestStoreIdentity(t *testing.T) {
+	p := t.TempDir()
+	s := open(t, p)
+	id := s.ID()
+	s.Close()
+	if len(id) < 16 {
+		t.Fatalf("store id %q", id)
+	}
+	s = open(t, p)
+	if s.ID() != id {
+		t.Fatalf("reopened: %q, was %q", s.ID(), id)
+	}
+	s.Close()
+	if err := Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, p)
+	defer s.Close()
+	if s.ID() == id {
+		t.Fatalf("rebuilt store kept the id %q", id)
+	}
+}
+
+// TestSubjectIsStoredRedacted: the store keeps each call's subject, and
+// redacts it again on the way in (a journal written by hand or by another
+// build may hold a secret in clear).
+func TestSubjectIsStoredRedacted(t *testing.T) {
+	p := t.TempDir()
+	journal.Append(p, journal.Entry{Time: time.Now(), Session: "s", Event: "PreToolUse", Tool: "Bash", Subject: "GITHUB_TOKEN=ghp_0123456789abcdefghij0123 gh pr list"})
+	s := open(t, p)
+	defer s.Close()
+	if _, err := s.Ingest(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.Events(context.Background(), Filter{})
+	if err != nil || len(list) != 1 || list[0].Subject != "GITHUB_TOKEN=… gh pr list" {
+		t.Fatalf("%+v %v", list, err)
+	}
+}

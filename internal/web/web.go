@@ -31,7 +31,9 @@ type Server struct {
 	Store *store.Store
 	// Token, when set, must come with every request: an
 	// "Authorization: Bearer" header, a token query parameter (which also
-	// sets a cookie for the page's own requests) or that cookie.
+	// sets a cookie for the page's own requests: HttpOnly, SameSite=Strict,
+	// Path=/, named hwctl_token_<port> so that each server on a host has
+	// its own) or that cookie.
 	Token string
 	// Loopback restricts the Host header to loopback names, so that a
 	// web page elsewhere cannot reach the server through DNS rebinding.
@@ -129,7 +131,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /", http.FileServerFS(files))
 	mux.HandleFunc("GET /events", s.stream)
 	mux.HandleFunc("GET /api/events", func(w http.ResponseWriter, r *http.Request) {
-		f, err := store.FilterFromQuery(r.URL.Query(), s.now())
+		f, err := s.filter(r)
 		if err != nil {
 			badRequest(w, err)
 			return
@@ -168,6 +170,16 @@ func (s *Server) Handler() http.Handler {
 	return s.guard(mux)
 }
 
+// filter reads r's query into a Filter in the store's spelling; an
+// unknown parameter or a value that names nothing is an error (a 400).
+func (s *Server) filter(r *http.Request) (store.Filter, error) {
+	f, err := store.FilterFromQuery(r.URL.Query(), s.now())
+	if err != nil {
+		return f, err
+	}
+	return s.Store.Resolve(r.Context(), f)
+}
+
 // onlyToken rejects query parameters on endpoints that take none.
 func onlyToken(r *http.Request) error {
 	for k := range r.URL.Query() {
@@ -178,7 +190,19 @@ func onlyToken(r *http.Request) error {
 	return nil
 }
 
-const cookieName = "hwctl_token"
+// cookieName is the token cookie's name for the server that got r: the
+// prefix and the port the connection came in on. Browsers keep cookies per
+// host, not per port; with the port in its name a second dashboard on the
+// same host neither replaces this one's cookie nor receives it as its own.
+func cookieName(r *http.Request) string {
+	name := "hwctl_token"
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if _, port, err := net.SplitHostPort(a.String()); err == nil {
+			name += "_" + port
+		}
+	}
+	return name
+}
 
 // guard checks the Host header and the token, and sets the headers every
 // answer carries.
@@ -198,13 +222,15 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				given = a
 			} else if q := r.URL.Query().Get("token"); q != "" {
 				given = q
-				http.SetCookie(w, &http.Cookie{Name: cookieName, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			} else if c, err := r.Cookie(cookieName); err == nil {
+			} else if c, err := r.Cookie(cookieName(r)); err == nil {
 				given = c.Value
 			}
 			if subtle.ConstantTimeCompare([]byte(given), []byte(s.Token)) != 1 {
 				http.Error(w, "hwctl serve: a token is required (Authorization: Bearer TOKEN, or ?token=TOKEN)", http.StatusUnauthorized)
 				return
+			}
+			if r.URL.Query().Get("token") != "" {
+				http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: s.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			}
 		}
 		next.ServeHTTP(w, r)
@@ -225,13 +251,22 @@ func reply(w http.ResponseWriter, v any, err error) {
 	json.NewEncoder(w).Encode(v)
 }
 
+// Backlog is how many events a stream sends before the live ones when
+// it starts without a position, or with one further behind: the newest
+// Backlog matching events. Older history comes from the paged API.
+const Backlog = 300
+
 // stream is GET /events: each event matching the query's filters, as it
-// is ingested. Each message's id is the journal line id; a client that
-// reconnects with Last-Event-ID gets every event after that line. Without
-// it the stream starts after the query's after id (after=0: from the
-// first event), else with the next new event.
+// is ingested. The first message, "store", names the store (its identity
+// and newest id); each "hook" message's id is "<store id>/<journal line
+// id>". A client that reconnects with a Last-Event-ID of this store gets
+// the events after that line; with one of another store (rebuilt since)
+// or none, it starts over: the newest Backlog events, then live ones.
+// ?after=ID starts after that event instead. A position more than Backlog
+// events behind skips to the newest Backlog, after a "gap" message that
+// says how many were skipped and below which id they are.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
-	f, err := store.FilterFromQuery(r.URL.Query(), s.now())
+	f, err := s.filter(r)
 	if err != nil {
 		badRequest(w, err)
 		return
@@ -241,16 +276,56 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	after := f.After
+	sid := s.Store.ID()
+	after, positioned := f.After, false
+	if _, given := r.URL.Query()["after"]; given {
+		positioned = true
+	}
 	if id := r.Header.Get("Last-Event-ID"); id != "" {
-		if after, err = s.Store.IDOfLine(ctx, id); err != nil {
-			badRequest(w, fmt.Errorf("Last-Event-ID: %v", err))
-			return
+		if store, line, ok := strings.Cut(id, "/"); ok && store == sid {
+			if after, err = s.Store.IDOfLine(ctx, line); err != nil {
+				badRequest(w, fmt.Errorf("Last-Event-ID: %v", err))
+				return
+			}
+			positioned = true
+		} else {
+			// Another store's position (rebuilt since): start over.
+			after, positioned = 0, false
 		}
-	} else if _, given := r.URL.Query()["after"]; !given {
-		if err := s.Store.DB().QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM events").Scan(&after); err != nil {
-			reply(w, nil, err)
-			return
+	}
+	var newest int64
+	if err := s.Store.DB().QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM events").Scan(&newest); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	// The backlog: the newest Backlog matching events.
+	g := f
+	g.After, g.Before, g.Limit = 0, 0, Backlog
+	recent, err := s.Store.Events(ctx, g)
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	skipped := int64(0)
+	switch {
+	case len(recent) < Backlog:
+		if !positioned {
+			after = 0
+		}
+	default:
+		floor := recent[len(recent)-1].ID - 1 // the backlog starts above it
+		if !positioned {
+			after = floor
+		} else if after < floor {
+			h := f
+			h.After, h.Before, h.Limit = max(after, 0), floor+1, 1
+			if after == 0 {
+				h.After = -1
+			}
+			if first, err := s.Store.Events(ctx, h); err == nil && len(first) > 0 {
+				skipped = floor - after
+			}
+			after = floor
 		}
 	}
 	rc := http.NewResponseController(w)
@@ -260,6 +335,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 1000\n\n")
+	hello, _ := json.Marshal(map[string]any{"store": sid, "newest": newest, "backlog": Backlog})
+	fmt.Fprintf(w, "event: store\ndata: %s\n\n", hello)
+	if skipped > 0 {
+		gap, _ := json.Marshal(map[string]any{"skipped": skipped, "before": after + 1})
+		fmt.Fprintf(w, "event: gap\ndata: %s\n\n", gap)
+	}
 	rc.Flush()
 	ping := time.NewTicker(15 * time.Second)
 	defer ping.Stop()
@@ -280,7 +361,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, e := range list {
 			data, _ := json.Marshal(e)
-			fmt.Fprintf(w, "id: %s\nevent: hook\ndata: %s\n\n", e.Line, data)
+			fmt.Fprintf(w, "id: %s/%s\nevent: hook\ndata: %s\n\n", sid, e.Line, data)
 			after = e.ID
 		}
 		if len(list) > 0 && rc.Flush() != nil {

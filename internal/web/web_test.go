@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -105,7 +106,7 @@ func TestToken(t *testing.T) {
 // sse reads one stream's messages into a channel.
 type sse struct {
 	resp *http.Response
-	msgs chan [2]string // id, data
+	msgs chan [3]string // event, id, data
 }
 
 func openSSE(t *testing.T, url, lastID string) *sse {
@@ -121,20 +122,23 @@ func openSSE(t *testing.T, url, lastID string) *sse {
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	s := &sse{resp: resp, msgs: make(chan [2]string, 100)}
+	t.Cleanup(func() { resp.Body.Close() })
+	s := &sse{resp: resp, msgs: make(chan [3]string, 1000)}
 	go func() {
 		sc := bufio.NewScanner(resp.Body)
-		var id, data string
+		var ev, id, data string
 		for sc.Scan() {
 			line := sc.Text()
 			switch {
+			case strings.HasPrefix(line, "event: "):
+				ev = line[7:]
 			case strings.HasPrefix(line, "id: "):
 				id = line[4:]
 			case strings.HasPrefix(line, "data: "):
 				data = line[6:]
 			case line == "" && data != "":
-				s.msgs <- [2]string{id, data}
-				id, data = "", ""
+				s.msgs <- [3]string{ev, id, data}
+				ev, id, data = "", "", ""
 			}
 		}
 		close(s.msgs)
@@ -142,22 +146,45 @@ func openSSE(t *testing.T, url, lastID string) *sse {
 	return s
 }
 
-func (s *sse) next(t *testing.T, within time.Duration) (string, store.Event) {
+// message returns the next message of any kind: its event name, id and
+// data.
+func (s *sse) message(t *testing.T, within time.Duration) (ev, id, data string) {
 	t.Helper()
 	select {
 	case m, ok := <-s.msgs:
 		if !ok {
 			t.Fatal("stream ended")
 		}
-		var e store.Event
-		if err := json.Unmarshal([]byte(m[1]), &e); err != nil {
-			t.Fatal(err)
-		}
-		return m[0], e
+		return m[0], m[1], m[2]
 	case <-time.After(within):
 		t.Fatalf("no message within %s", within)
 	}
-	return "", store.Event{}
+	return
+}
+
+// store reads the stream's first message, which names the store.
+func (s *sse) store(t *testing.T) string {
+	t.Helper()
+	ev, _, data := s.message(t, 30*time.Second)
+	var m struct{ Store string }
+	if ev != "store" || json.Unmarshal([]byte(data), &m) != nil || m.Store == "" {
+		t.Fatalf("first message %q %q; want the store's identity", ev, data)
+	}
+	return m.Store
+}
+
+// next returns the next hook message.
+func (s *sse) next(t *testing.T, within time.Duration) (string, store.Event) {
+	t.Helper()
+	ev, id, data := s.message(t, within)
+	if ev != "hook" {
+		t.Fatalf("message %q %q, want a hook", ev, data)
+	}
+	var e store.Event
+	if err := json.Unmarshal([]byte(data), &e); err != nil {
+		t.Fatal(err)
+	}
+	return id, e
 }
 
 func (s *sse) quiet(t *testing.T) {
@@ -173,13 +200,17 @@ func TestEventStreamLiveAndResume(t *testing.T) {
 	p := t.TempDir()
 	hook(t, p, "SessionStart", "")
 	url := serve(t, p, "")
-	time.Sleep(50 * time.Millisecond)
-	// A new stream starts with the next new event.
+	waitEvents(t, url, 1)
+	// A new stream names its store, sends the backlog, then each new event.
 	s := openSSE(t, url+"/events", "")
+	sid := s.store(t)
+	if _, e := s.next(t, 30*time.Second); e.Event != "SessionStart" {
+		t.Fatalf("backlog: %+v", e)
+	}
 	s.quiet(t)
 	hook(t, p, "PreToolUse", "block")
-	id1, e := s.next(t, time.Second)
-	if e.Event != "PreToolUse" || e.Decision != "block" || id1 != e.Line {
+	id1, e := s.next(t, 30*time.Second)
+	if e.Event != "PreToolUse" || e.Decision != "block" || id1 != sid+"/"+e.Line {
 		t.Fatalf("first message: %s %+v", id1, e)
 	}
 	s.resp.Body.Close()
@@ -187,19 +218,208 @@ func TestEventStreamLiveAndResume(t *testing.T) {
 	hook(t, p, "PostToolUse", "")
 	hook(t, p, "Stop", "")
 	r := openSSE(t, url+"/events", id1)
-	_, a := r.next(t, time.Second)
-	_, b := r.next(t, time.Second)
+	r.store(t)
+	_, a := r.next(t, 30*time.Second)
+	_, b := r.next(t, 30*time.Second)
 	if a.Event != "PostToolUse" || b.Event != "Stop" {
 		t.Fatalf("resumed with %s, %s", a.Event, b.Event)
 	}
 	r.quiet(t)
 	// A filtered stream from the start: after=0.
 	f := openSSE(t, url+"/events?event=PreToolUse&after=0", "")
-	if _, e := f.next(t, time.Second); e.Event != "PreToolUse" {
+	f.store(t)
+	if _, e := f.next(t, 30*time.Second); e.Event != "PreToolUse" {
 		t.Fatalf("filtered: %+v", e)
 	}
 	f.quiet(t)
-	if code, body := get(t, url+"/events", "Last-Event-ID", "2026-01-01.jsonl:999"); code != 400 || !strings.Contains(body, "Last-Event-ID") {
+	if code, body := get(t, url+"/events", "Last-Event-ID", sid+"/2026-01-01.jsonl:999"); code != 400 || !strings.Contains(body, "Last-Event-ID") {
 		t.Fatalf("unknown Last-Event-ID: %d %q", code, body)
+	}
+}
+
+// TestStreamBacklogIsBounded: a stream without a position sends the newest
+// Backlog events, then live ones; a position far behind (after=0, an old
+// Last-Event-ID) is bounded the same way, with a gap message saying what
+// the paged API holds.
+func TestStreamBacklogIsBounded(t *testing.T) {
+	p := t.TempDir()
+	total := Backlog + 150
+	t0 := time.Now().Add(-time.Hour)
+	for i := range total {
+		if err := journal.Append(p, journal.Entry{Time: t0.Add(time.Duration(i) * time.Millisecond), Session: "big", Event: "PreToolUse", Tool: "Bash"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := serve(t, p, "")
+	waitEvents(t, url, total)
+	var firstLine string
+	for _, c := range []struct{ path, lastID string }{{"/events", ""}, {"/events?after=0", ""}, {"/events", "first"}} {
+		s := openSSE(t, url+c.path, strings.ReplaceAll(c.lastID, "first", firstLine))
+		sid := s.store(t)
+		if c.path == "/events" && c.lastID == "" {
+			// learn the oldest line's id for the resume case
+			code, body := get(t, url+"/api/events?before=2&limit=1")
+			var page struct{ Events []store.Event }
+			if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != 1 || page.Events[0].ID != 1 {
+				t.Fatalf("first event: %d %s", code, body)
+			}
+			firstLine = sid + "/" + page.Events[0].Line
+		}
+		if c.path != "/events" || c.lastID != "" {
+			ev, _, data := s.message(t, 30*time.Second)
+			if ev != "gap" || !strings.Contains(data, `"skipped":`) {
+				t.Fatalf("%s %s: %q %q, want a gap first", c.path, c.lastID, ev, data)
+			}
+		}
+		for i := range Backlog {
+			_, e := s.next(t, 30*time.Second)
+			if want := int64(total - Backlog + 1 + i); e.ID != want {
+				t.Fatalf("%s %s: backlog message %d is event %d, want %d", c.path, c.lastID, i, e.ID, want)
+			}
+		}
+		s.quiet(t)
+		s.resp.Body.Close()
+	}
+}
+
+// TestStreamStartsOverOnARebuiltStore: a client that reconnects, with its
+// Last-Event-ID, to a server on a rebuilt store (new identity, new row
+// ids) is told the new identity and gets the backlog from the new store,
+// not a resume in ids of the old one.
+func TestStreamStartsOverOnARebuiltStore(t *testing.T) {
+	p := t.TempDir()
+	hook(t, p, "SessionStart", "")
+	hook(t, p, "PreToolUse", "block")
+	url := serve(t, p, "")
+	waitEvents(t, url, 2)
+	s := openSSE(t, url+"/events", "")
+	old := s.store(t)
+	s.next(t, 30*time.Second)
+	last, _ := s.next(t, 30*time.Second)
+	s.resp.Body.Close()
+
+	p2 := t.TempDir() // the rebuilt store: another database, the same journal lines
+	hook(t, p2, "SessionStart", "")
+	hook(t, p2, "PreToolUse", "block")
+	url2 := serve(t, p2, "")
+	waitEvents(t, url2, 2)
+	r := openSSE(t, url2+"/events?after=99", last)
+	if sid := r.store(t); sid == old {
+		t.Fatalf("same store id %q", sid)
+	}
+	if _, e := r.next(t, 30*time.Second); e.Event != "SessionStart" || e.ID != 1 {
+		t.Fatalf("did not start over: %+v", e)
+	}
+}
+
+// TestTokenCookiePerServer: a browser (one cookie jar, which ignores ports)
+// opens two token dashboards on the same host; the second does not log the
+// first out, and neither's cookie unlocks the other. The cookie is
+// HttpOnly, SameSite=Strict, for Path=/, and named with its server's port.
+func TestTokenCookiePerServer(t *testing.T) {
+	a := serve(t, t.TempDir(), "token-of-server-a-0123")
+	b := serve(t, t.TempDir(), "token-of-server-b-4567")
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	status := func(url string) int {
+		t.Helper()
+		resp, err := browser.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	resp, err := browser.Get(a + "/?token=token-of-server-a-0123")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(a, "http://"))
+	var set *http.Cookie
+	for _, c := range resp.Cookies() {
+		set = c
+	}
+	if set == nil || set.Name != "hwctl_token_"+port || set.Path != "/" || !set.HttpOnly || set.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v; want hwctl_token_%s, Path=/, HttpOnly, SameSite=Strict", set, port)
+	}
+	if code := status(a + "/api/counts"); code != 200 {
+		t.Fatalf("a with its cookie: %d", code)
+	}
+	if code := status(b + "/api/counts"); code != 401 {
+		t.Fatalf("b with a's cookie: %d", code)
+	}
+	if code := status(b + "/?token=token-of-server-b-4567"); code != 200 {
+		t.Fatalf("b with its token: %d", code)
+	}
+	if code := status(a + "/api/counts"); code != 200 {
+		t.Fatalf("a after b's login: %d (logged out)", code)
+	}
+	if code := status(b + "/api/counts"); code != 200 {
+		t.Fatalf("b with its cookie: %d", code)
+	}
+}
+
+// TestAPIFiltersSayNo: a value that names nothing is a 400 listing the
+// accepted values; event spellings and session prefixes resolve.
+func TestAPIFiltersSayNo(t *testing.T) {
+	p := t.TempDir()
+	hook(t, p, "PreToolUse", "block")
+	hook(t, p, "PostToolUse", "")
+	url := serve(t, p, "")
+	waitEvents(t, url, 2)
+	for q, want := range map[string]string{
+		"/api/events?decision=maybe": "allow, ask, block, none",
+		"/api/events?event=Nope":     "PreToolUse",
+		"/api/events?tool=Bsh":       "Bash",
+		"/api/events?session=zz":     "zz",
+		"/events?decision=maybe":     "allow, ask, block, none",
+	} {
+		code, body := get(t, url+q)
+		if code != 400 || !strings.Contains(body, want) {
+			t.Errorf("%s: %d %q; want 400 naming %q", q, code, body, want)
+		}
+	}
+	for q, n := range map[string]int{
+		"/api/events?event=pre-tool-use": 1, "/api/events?session=web": 2, "/api/events?decision=none": 1, "/api/events?tool=bash": 2,
+	} {
+		code, body := get(t, url+q)
+		var page struct{ Events []store.Event }
+		if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != n {
+			t.Errorf("%s: %d %s; want %d events", q, code, body, n)
+		}
+	}
+}
+
+// waitEvents waits until the server's store holds n events.
+func waitEvents(t *testing.T, url string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, body := get(t, url+"/api/events?limit=1")
+		var page struct{ Events []store.Event }
+		if json.Unmarshal([]byte(body), &page) == nil && len(page.Events) == 1 && page.Events[0].ID >= int64(n) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the store never held %d events: %s", n, body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestAPIShowsTheSubjectRedacted: the API serves each call's subject with
+// the same redaction as the journal and the OTLP export.
+func TestAPIShowsTheSubjectRedacted(t *testing.T) {
+	p := t.TempDir()
+	if err := journal.Append(p, journal.Entry{Time: time.Now(), Session: "w", Event: "PreToolUse", Tool: "Bash", Subject: "DB_PASSWORD=hunter2 ./migrate"}); err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, p, "")
+	waitEvents(t, url, 1)
+	code, body := get(t, url+"/api/events")
+	if code != 200 || !strings.Contains(body, `"subject":"DB_PASSWORD=… ./migrate"`) || strings.Contains(body, "hunter2") {
+		t.Fatalf("%d %s", code, body)
 	}
 }

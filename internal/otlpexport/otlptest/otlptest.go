@@ -6,9 +6,15 @@
 package otlptest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -56,6 +62,9 @@ type Sink struct {
 	// Delay, when set, slows each request down, so that a test can stop
 	// the receiver while a stream of batches is under way.
 	Delay time.Duration
+	// Unavailable, when set, fails every request as a collector whose
+	// pipeline is down: grpc Unavailable / HTTP 503.
+	Unavailable bool
 }
 
 // Records returns a copy of what was received so far.
@@ -90,6 +99,9 @@ func (s *Sink) consume(ctx context.Context, ld plog.Logs) error {
 				})
 			}
 		}
+	}
+	if s.Unavailable {
+		return status.Error(codes.Unavailable, "test sink is unavailable")
 	}
 	if s.Reject != nil {
 		for _, r := range got {
@@ -212,4 +224,34 @@ func IDs(records []Record) []string {
 		out = append(out, r.Str("hookwright.record_id"))
 	}
 	return out
+}
+
+// Limit runs an HTTP front for rcv (an "http" receiver) on a free port of
+// its own: a request whose body is larger than maxBody is answered 413
+// with a message, as a collector behind a proxy with a body limit does;
+// every other request goes to the receiver unchanged. It returns the
+// front's base URL, for OTEL_EXPORTER_OTLP_ENDPOINT.
+func Limit(t testing.TB, rcv *Receiver, maxBody int64) string {
+	t.Helper()
+	target, err := url.Parse(rcv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if int64(len(body)) > maxBody {
+			http.Error(w, fmt.Sprintf("test front takes at most %d bytes per request", maxBody), http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }

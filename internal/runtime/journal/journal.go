@@ -23,6 +23,9 @@ import (
 // Dir is the journal folder, relative to the project.
 const Dir = ".hookwright/journal"
 
+// MaxSubject bounds Entry.Subject.
+const MaxSubject = 512
+
 // Entry is one hook call. Empty fields are left out of the line.
 type Entry struct {
 	Time    time.Time `json:"ts"`
@@ -37,6 +40,10 @@ type Entry struct {
 	// Tool is the tool name on the tool events (PreToolUse, PostToolUse,
 	// PostToolUseFailure, PermissionRequest).
 	Tool string `json:"tool,omitempty"`
+	// Subject is what a tool call was about: its command, file path, URL,
+	// pattern or query, on one line, secret-looking values redacted
+	// (package redact), at most MaxSubject bytes.
+	Subject string `json:"subject,omitempty"`
 	// Agent is the teammate's name on team events, else the subagent's
 	// type where the event gives one; Team is the agent team's name.
 	Agent string `json:"agent,omitempty"`

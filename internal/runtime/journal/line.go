@@ -22,6 +22,7 @@ func appendLine(b []byte, e Entry) []byte {
 	b = appendField(b, "via", e.Via)
 	b = appendField(b, "target", e.Target)
 	b = appendField(b, "tool", e.Tool)
+	b = appendField(b, "subject", e.Subject)
 	b = appendField(b, "agent", e.Agent)
 	b = appendField(b, "team", e.Team)
 	b = appendField(b, "band", e.Band)

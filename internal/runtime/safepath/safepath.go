@@ -495,3 +495,32 @@ func wrapLinked(p Path) error { return fmt.Errorf("%s: %w (a symlink)", p, ErrLi
 func wrapNotRegular(p Path, what string) error {
 	return fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, what)
 }
+
+// Plain checks a file that another library opens by name (a SQLite
+// database and its WAL, a lock file): rel under root must be missing or a
+// regular file that is no symlink, with no folder on the way leading out
+// of root. Otherwise the error names the file and wraps [ErrLinked],
+// [ErrNotRegular] or [ErrUnsafe].
+func Plain(root, rel string) error {
+	p, err := In(root, rel)
+	if err != nil {
+		return err
+	}
+	r, release, err := openRoot(root)
+	if err != nil {
+		return fmt.Errorf("root %s: %w", root, err)
+	}
+	defer release()
+	info, err := r.Lstat(p.Rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return wrap(p, err)
+	case info.Mode()&fs.ModeSymlink != 0:
+		return wrapLinked(p)
+	case !info.Mode().IsRegular():
+		return wrapNotRegular(p, kind(info.Mode()))
+	}
+	return nil
+}

@@ -25,15 +25,29 @@ function cell(tr, text, cls) {
   tr.appendChild(td);
   return td;
 }
+// sessionLink is a cell linking to a session's page (#sessions/<id>).
+function sessionLink(tr, id) {
+  const td = cell(tr, "", "mono");
+  if (!id) return td;
+  td.textContent = "";
+  const a = document.createElement("a");
+  a.href = "#sessions/" + encodeURIComponent(id);
+  a.textContent = short(id);
+  a.title = id;
+  a.className = "session-link";
+  td.appendChild(a);
+  return td;
+}
 function eventRow(e, withSession) {
   const tr = document.createElement("tr");
   if (e.decision === "block") tr.className = "block";
   tr.dataset.id = e.id;
   cell(tr, fmtTime(e.ts), "mono");
-  if (withSession) cell(tr, short(e.session), "mono");
+  if (withSession) sessionLink(tr, e.session);
   cell(tr, e.bad ? "(unreadable line)" : e.event + (e.via ? " (via " + e.via + ")" : ""));
-  cell(tr, e.tool || e.target);
-  cell(tr, e.agent ? (e.team ? e.team + "/" : "") + e.agent : "");
+  cell(tr, e.tool || e.target, "name");
+  cell(tr, e.subject, "name what mono");
+  cell(tr, e.agent ? (e.team ? e.team + "/" : "") + e.agent : "", "name");
   cell(tr, e.decision, "decision");
   cell(tr, ((e.us || 0) / 1000).toFixed(1), "num");
   if (withSession) cell(tr, e.handler);
@@ -105,6 +119,21 @@ async function startFeed() {
   state.source = src;
   src.addEventListener("open", () => { $("status").textContent = "live"; $("status").className = "status live"; });
   src.addEventListener("error", () => { $("status").textContent = "reconnecting…"; $("status").className = "status down"; });
+  // The first message of every connection names the store. Another one
+  // than before means the store was rebuilt (new row ids) while the page
+  // was open: start over rather than drop every id below the last seen.
+  state.store = null;
+  src.addEventListener("store", (m) => {
+    const s = JSON.parse(m.data).store;
+    if (state.store && s !== state.store) {
+      startFeed().catch(report);
+      return;
+    }
+    state.store = s;
+  });
+  // Far behind (a laptop that slept): the stream skipped to its newest
+  // events; reload the counts and the page so that both agree.
+  src.addEventListener("gap", () => startFeed().catch(report));
   src.addEventListener("hook", (m) => {
     const e = JSON.parse(m.data);
     if (e.id <= state.lastId) return;
@@ -119,6 +148,11 @@ async function loadSessions() {
   const data = await api("/api/sessions?limit=200");
   if (!state.selected && data.sessions.length) {
     state.selected = data.sessions[0].id; // the most recent, until one is picked
+  }
+  if (state.selected && state.shown !== state.selected) {
+    state.shown = state.selected;
+    $("timeline-title").textContent = "session " + state.selected;
+    $("fingerprint").textContent = "";
     loadTimeline(state.selected).catch(report);
   }
   const body = $("session-rows");
@@ -132,7 +166,7 @@ async function loadSessions() {
     cell(tr, s.blocks, "num");
     cell(tr, s.claude_version);
     cell(tr, (s.git_branch ? s.git_branch + "@" : "") + (s.git_head || "").slice(0, 10));
-    tr.addEventListener("click", () => { state.selected = s.id; showFingerprint(s); loadTimeline(s.id); loadSessions(); });
+    tr.addEventListener("click", () => { location.hash = "#sessions/" + encodeURIComponent(s.id); });
     body.appendChild(tr);
     if (s.id === state.selected) showFingerprint(s);
   }
@@ -177,7 +211,7 @@ async function loadWork() {
   body.textContent = "";
   for (const u of data.work) {
     const tr = document.createElement("tr");
-    cell(tr, u.kind); cell(tr, u.name); cell(tr, short(u.session), "mono"); cell(tr, u.task_id); cell(tr, fmtTime(u.started));
+    cell(tr, u.kind); cell(tr, u.name, "name"); sessionLink(tr, u.session); cell(tr, u.task_id); cell(tr, fmtTime(u.started));
     body.appendChild(tr);
   }
   $("work-empty").hidden = data.work.length > 0;
@@ -199,8 +233,13 @@ async function loadTeam() {
 
 // --- views -----------------------------------------------------------------
 const loaders = { sessions: loadSessions, pdca: loadPDCA, work: loadWork, team: loadTeam };
+// The hash names the view; #sessions/<id> is that session's page.
 function show() {
-  const view = (location.hash || "#feed").slice(1);
+  const [view, arg] = (location.hash || "#feed").slice(1).split("/");
+  if (view === "sessions" && arg) {
+    const id = decodeURIComponent(arg);
+    if (id !== state.selected) { state.selected = id; state.shown = ""; }
+  }
   for (const s of document.querySelectorAll(".view")) s.hidden = s.id !== view;
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
   if (loaders[view]) loaders[view]().catch(report);
@@ -209,6 +248,6 @@ function report(err) { $("status").textContent = String(err.message || err); $("
 window.addEventListener("hashchange", show);
 $("f-decision").addEventListener("change", () => startFeed().catch(report));
 $("f-event").addEventListener("change", () => startFeed().catch(report));
-setInterval(() => { const v = (location.hash || "#feed").slice(1); if (loaders[v]) loaders[v]().catch(report); }, 2000);
+setInterval(() => { const v = (location.hash || "#feed").slice(1).split("/")[0]; if (loaders[v]) loaders[v]().catch(report); }, 2000);
 show();
 startFeed().catch(report);

@@ -38,8 +38,9 @@ type registration struct {
 // event the order matters: PDCA and next-task run after the artifact gate,
 // so when it blocks, the task stays open and nothing advances.
 var registrations = []registration{
-	{hooks.EventPreToolUse, guard.CommandTools, guardFor},
-	{hooks.EventPreToolUse, guard.ReadTools, guardFor},
+	// The guard sees every tool: its command and path rules read Bash and
+	// the file tools, guard.tools any tool by name (WebFetch, MCP tools).
+	{hooks.EventPreToolUse, guard.Tools, guardFor},
 
 	// Team gates and the scratchpad chain.
 	{hooks.EventSessionStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Startup{Options: pad(c, env)} }},

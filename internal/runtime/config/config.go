@@ -16,7 +16,9 @@
 //	  "guard":     {"enabled": true, "level": "standard", "fail": "open",
 //	                "deny": ["terraform destroy"], "protect": ["migrations/*.sql"],
 //	                "secrets": ["~/.config/acme/token"], "rules": {"git-stash-drop": "block"},
-//	                "commands": [{"match": "kubectl delete", "severity": "ask"}]},
+//	                "commands": [{"match": "kubectl delete", "severity": "ask"}],
+//	                "tools": {"WebFetch(domain:*.example.com)": "deny", "WebSearch": "ask",
+//	                          "mcp__github__*": "ask", "Task": "allow"}},
 //	  "artifacts": {"enabled": true, "root": ".agent/teams", "fail": "open",
 //	                "files": [{"name": "L1-index.yaml", "min_bytes": 50},
 //	                          {"name": "L2-summary.md", "min_bytes": 100}]},
@@ -43,9 +45,11 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/runtime/toolrule"
 )
 
 // Dir is the project-relative folder that holds config and state.
@@ -108,6 +112,12 @@ type Guard struct {
 	// (wherever the guard finds it: behind wrappers, in sh -c strings) gets
 	// Severity with Reason.
 	Commands []GuardCommand `json:"commands,omitempty"`
+	// Tools allows, asks for or denies tools by name or pattern, in Claude
+	// Code's permission-rule spelling ("WebFetch(domain:*.example.com)",
+	// "mcp__github__*", "Bash(npm run test:*)"): each key maps to "allow",
+	// "ask" or "deny"; deny > ask > allow whatever the order. The guard
+	// package documents the subset it reads (guard.ParseToolRule).
+	Tools map[string]string `json:"tools,omitempty"`
 }
 
 // GuardLevel is how much the guard blocks.
@@ -289,6 +299,9 @@ func (c Config) Validate() error {
 		if r.Severity != "block" && r.Severity != "ask" {
 			return fmt.Errorf("guard.commands[%d].severity: %q is not \"block\" or \"ask\"", i, r.Severity)
 		}
+	}
+	if err := c.validateTools(); err != nil {
+		return err
 	}
 	for i, p := range c.Guard.Secrets {
 		if strings.TrimSpace(p) == "" {
@@ -475,4 +488,23 @@ func prefix(at string) string {
 		return ""
 	}
 	return at + ": "
+}
+
+// validateTools checks guard.tools: every key a rule [toolrule.Parse]
+// reads, every value allow, ask or deny.
+func (c Config) validateTools() error {
+	keys := make([]string, 0, len(c.Guard.Tools))
+	for k := range c.Guard.Tools {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !toolrule.ValidDecision(c.Guard.Tools[k]) {
+			return fmt.Errorf("guard.tools[%q]: %q is not \"allow\", \"ask\" or \"deny\"", k, c.Guard.Tools[k])
+		}
+		if _, err := toolrule.Parse(k); err != nil {
+			return fmt.Errorf("guard.tools: %w", err)
+		}
+	}
+	return nil
 }

@@ -45,7 +45,9 @@ type buildError struct {
 	out []byte
 }
 
-func (e *buildError) Error() string { return "build " + e.pkg + ": " + e.err.Error() + "\n" + string(e.out) }
+func (e *buildError) Error() string {
+	return "build " + e.pkg + ": " + e.err.Error() + "\n" + string(e.out)
+}
 
 // hermeticEnv is the environment a binary test runs in: PATH, a temporary
 // HOME and XDG_CONFIG_HOME, and extra.

@@ -2,9 +2,9 @@ package work
 
 import (
 	"context"
-	"hash/fnv"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"

@@ -18,6 +18,8 @@ var version = "dev"
 
 // streams are where a command writes; tests use buffers.
 type streams struct {
+	// in is stdin where a command reads it (statusline); nil is os.Stdin.
+	in       io.Reader
 	out, err io.Writer
 	getenv   func(string) string
 }
@@ -73,6 +75,7 @@ func commands(s streams) []*cli.Command {
 		loopCommand(s),
 		exportCommand(s),
 		explainCommand(s),
+		statuslineCommand(s),
 	}
 }
 

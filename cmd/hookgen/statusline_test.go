@@ -34,7 +34,7 @@ func TestInstallStatusline(t *testing.T) {
 	}
 	var s struct {
 		StatusLine struct{ Type, Command string } `json:"statusLine"`
-		Hooks      map[string]any               `json:"hooks"`
+		Hooks      map[string]any                 `json:"hooks"`
 	}
 	if err := json.Unmarshal(data, &s); err != nil || s.StatusLine.Type != "command" || len(s.Hooks) == 0 {
 		t.Fatalf("settings: %v\n%s", err, data)

@@ -16,8 +16,8 @@ type installOptions struct {
 	env
 	scope, project, bin, ccVersion, spec string
 	dryRun                               bool
-	// statusline installs hwctl statusline as the statusLine command;
-	// hwctl is its binary (default: next to hookgen, else on PATH).
+	// statusline installs the status line as the statusLine command: the
+	// hookwright binary's, or hwctl's when hwctl names that binary.
 	statusline bool
 	hwctl      string
 }
@@ -43,8 +43,8 @@ detected (else the plugin floor).
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to write for (default: detected)", Destination: &o.ccVersion},
 			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &o.spec},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff, write nothing", Destination: &o.dryRun},
-			&cli.BoolFlag{Name: "statusline", Usage: "also set statusLine to hwctl statusline (replacing another statusLine, which the backup keeps)", Destination: &o.statusline},
-			&cli.StringFlag{Name: "hwctl", Usage: "hwctl binary `PATH` for --statusline (default: next to hookgen, else on PATH)", Destination: &o.hwctl},
+			&cli.BoolFlag{Name: "statusline", Usage: "also set statusLine to the hookwright binary's statusline (the line hwctl statusline prints; replaces another statusLine, which the backup keeps)", Destination: &o.statusline},
+			&cli.StringFlag{Name: "hwctl", Usage: "with --statusline, run hwctl statusline from this binary `PATH` instead", Destination: &o.hwctl},
 		},
 		Action: noArgs(func(c *cli.Context) error { return runInstall(c.Context, o) }),
 	}
@@ -86,14 +86,18 @@ func runInstall(ctx context.Context, o *installOptions) error {
 	}
 	var statusLine string
 	if o.statusline {
-		hw, err := findTool(o.env, o.hwctl, "hwctl")
-		if err != nil {
-			return err
+		// The runtime binary prints the same line as hwctl statusline at a
+		// fraction of hwctl's start-up cost; --hwctl asks for hwctl's.
+		hw, sub := bin, "statusline"
+		if o.hwctl != "" {
+			if hw, err = findTool(o.env, o.hwctl, "hwctl"); err != nil {
+				return err
+			}
 		}
 		if strings.ContainsAny(hw, "\"`$\\") {
 			return fmt.Errorf("hwctl binary %q: the path may not contain \", `, $ or \\ (it is quoted for sh)", hw)
 		}
-		statusLine = `"` + hw + `" statusline`
+		statusLine = `"` + hw + `" ` + sub
 	}
 	res, err := settings.Install(settings.Options{Path: path, Bin: bin, Version: v, Spec: spec, DryRun: o.dryRun, StatusLine: statusLine})
 	if err != nil {

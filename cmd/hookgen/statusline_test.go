@@ -19,7 +19,9 @@ func TestInstallStatusline(t *testing.T) {
 		t.Fatalf("build hwctl: %v\n%s", err, out)
 	}
 	bin := filepath.Join(tmp, "bin", "hookwright")
-	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	if out, err := exec.Command("go", "build", "-o", bin, "../hookwright").CombinedOutput(); err != nil {
+		t.Fatalf("build hookwright: %v\n%s", err, out)
+	}
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(filepath.Join(project, ".hookwright", "journal"), 0o755)
 	os.WriteFile(filepath.Join(project, ".hookwright", "work.json"), []byte(`{"manual":{"parser":{"name":"parser","started":"2026-11-25T10:00:00Z"}}}`), 0o644)
@@ -44,6 +46,23 @@ func TestInstallStatusline(t *testing.T) {
 	cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"` + project + `","workspace":{"current_dir":"` + project + `","project_dir":"` + project + `"}}`)
 	line, err := cmd.Output()
 	if err != nil || string(line) != "hookwright · work parser\n" {
+		t.Errorf("%s: %v, printed %q", s.StatusLine.Command, err, line)
+	}
+	// Without --hwctl, the runtime binary's statusline: the same line.
+	other := filepath.Join(tmp, "other")
+	os.MkdirAll(other, 0o755)
+	if code := hookgen(t, e, "install", "--settings", "project", "--project", other, "--bin", bin, "--cc-version", "2.1.33", "--statusline"); code != exitOK {
+		t.Fatalf("install: exit %d: %s", code, errb)
+	}
+	data, _ = os.ReadFile(filepath.Join(other, ".claude", "settings.json"))
+	json.Unmarshal(data, &s)
+	if s.StatusLine.Command != `"`+bin+`" statusline` {
+		t.Fatalf("statusLine command %q", s.StatusLine.Command)
+	}
+	cmd = exec.Command("sh", "-c", s.StatusLine.Command)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"` + project + `/sub","workspace":{"current_dir":"` + project + `/sub"}}`)
+	if line, err := cmd.Output(); err != nil || string(line) != "hookwright · work parser\n" {
 		t.Errorf("%s: %v, printed %q", s.StatusLine.Command, err, line)
 	}
 	// Twice changes nothing.

@@ -61,6 +61,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 		fmt.Fprintln(stdout, "hookwright", version)
 		return hooks.ExitOK
 	}
+	if args[0] == "statusline" && len(args) == 1 {
+		return statusLine(stdin, stdout, stderr, env)
+	}
 	inv, err := parseArgs(args)
 	if err != nil {
 		return fail(stderr, err)

@@ -32,7 +32,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,8 +160,22 @@ func (st *Status) pdca(ps pdca.State) {
 	}
 }
 
-// ruleRE finds the rule a block's reason names: "(rule git-force-push;".
-var ruleRE = regexp.MustCompile(`\(rule ([A-Za-z0-9_.-]+)[;)]`)
+// ruleOf returns the rule a block's reason names ("… (rule
+// git-force-push; …"), or "".
+func ruleOf(reason string) string {
+	i := strings.LastIndex(reason, "(rule ")
+	if i < 0 {
+		return ""
+	}
+	r := reason[i+len("(rule "):]
+	n := strings.IndexFunc(r, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.')
+	})
+	if n <= 0 || (r[n] != ';' && r[n] != ')') {
+		return ""
+	}
+	return r[:n]
+}
 
 func (st *Status) journal(dir, session string, now time.Time) {
 	needle, _ := json.Marshal(session)
@@ -206,8 +219,8 @@ func (st *Status) journal(dir, session string, now time.Time) {
 			if e.Decision == "block" {
 				st.Blocks++
 				st.LastBlock = e.Handler
-				if m := ruleRE.FindStringSubmatch(e.Reason); m != nil {
-					st.LastBlock = m[1]
+				if r := ruleOf(e.Reason); r != "" {
+					st.LastBlock = r
 				}
 			}
 		}

@@ -187,6 +187,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		if res.Decision != hooks.None {
 			e.Decision, e.Reason = res.Decision.String(), res.Reason
 		}
+		e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
 		if err := journal.Append(project, e); err != nil {
 			log.Debug("journal not written", "err", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/journaltail"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 // DefaultBatch is how many journal lines one ingest transaction takes.
@@ -22,7 +23,7 @@ const resync = 2 * time.Second
 // is the number of columns it sets.
 const (
 	insertRows = 32
-	insertCols = 21
+	insertCols = 22
 )
 
 // Stats says what one Ingest added.
@@ -36,8 +37,8 @@ type Stats struct {
 
 const insertEvent = `INSERT OR IGNORE INTO events
 	(file, off, ts, session, event, via, target, tool, agent, team, band, decision, reason, handler,
-	 exit, us, tool_ms, outcome, error, faults, bad)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	 exit, us, tool_ms, outcome, error, faults, bad, kind)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 // Ingest adds the journal lines not yet in the store, batch lines per
 // transaction (0: DefaultBatch), and refreshes the snapshots of the
@@ -111,7 +112,7 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 	defer ins.Close()
 	// Rows go in insertRows at a time: one statement per row costs more
 	// in binding and VM setup than the insert itself.
-	insMany, err := tx.PrepareContext(ctx, insertEvent+strings.Repeat(",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", insertRows-1))
+	insMany, err := tx.PrepareContext(ctx, insertEvent+strings.Repeat(",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", insertRows-1))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -135,7 +136,7 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 		if l.Err != nil {
 			bad++
 			counts[[2]string{"", ""}]++
-			return exec(l.File, l.Offset, 0, "", "", "", "", "", "", "", "", "", "", "", 0, 0, 0, "", "", "", oneLine(l.Err.Error()))
+			return exec(l.File, l.Offset, 0, "", "", "", "", "", "", "", "", "", "", "", 0, 0, 0, "", "", "", oneLine(l.Err.Error()), "")
 		}
 		ts := e.Time.UnixMicro()
 		faults := ""
@@ -143,8 +144,12 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 			b, _ := json.Marshal(e.Faults)
 			faults = string(b)
 		}
+		kind := e.Kind
+		if kind == "" { // a line written before lines carried their kind
+			kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+		}
 		if err := exec(l.File, l.Offset, ts, e.Session, e.Event, e.Via, e.Target, e.Tool, e.Agent, e.Team,
-			e.Band, e.Decision, e.Reason, e.Handler, e.Exit, e.Micros, e.ToolMillis, e.Outcome, e.Error, faults, ""); err != nil {
+			e.Band, e.Decision, e.Reason, e.Handler, e.Exit, e.Micros, e.ToolMillis, e.Outcome, e.Error, faults, "", kind); err != nil {
 			return err
 		}
 		counts[[2]string{e.Event, e.Decision}]++

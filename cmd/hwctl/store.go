@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/store"
 )
 
@@ -142,11 +143,13 @@ func eventsCommand(s streams) *cli.Command {
 new one as the hooks write it. Examples:
    hwctl events --decision block --since 7d
    hwctl events --session 3f2a... --json
-   hwctl events --event PreToolUse --tool Bash --follow`,
+   hwctl events --event PreToolUse --tool Bash --follow
+   hwctl events --kind context_overflow --since 7d`,
 		Flags: []cli.Flag{jsonFlag,
 			&cli.StringFlag{Name: "session", Usage: "only this session `ID`"},
 			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, TaskCompleted, ...)"},
 			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION` (block, allow, ask, ...)"},
+			&cli.StringFlag{Name: "kind", Usage: "only this `KIND`: " + strings.Join(journal.Kinds, ", ")},
 			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...)"},
 			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
 			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
@@ -159,7 +162,10 @@ new one as the hooks write it. Examples:
 				return usageError("events takes no arguments, not %q", c.Args().First())
 			}
 			f := store.Filter{Session: c.String("session"), Event: c.String("event"), Decision: c.String("decision"),
-				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n")}
+				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind")}
+			if f.Kind != "" && !slices.Contains(journal.Kinds, f.Kind) {
+				return usageError("--kind %q: want one of %s", f.Kind, strings.Join(journal.Kinds, ", "))
+			}
 			var err error
 			if f.Since, err = store.ParseSince(c.String("since"), time.Now()); err != nil {
 				return usageError("--%v", err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/journaltail"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
 )
 
@@ -39,6 +40,7 @@ const (
 	AttrVia          = "hookwright.event.via"
 	AttrTarget       = "hookwright.target"
 	AttrDecision     = "hookwright.decision"
+	AttrKind         = "hookwright.kind" // what happened: journal.Kinds
 	AttrReason       = "hookwright.reason"
 	AttrHandler      = "hookwright.handler"
 	AttrExitCode     = "hookwright.exit_code"
@@ -166,6 +168,11 @@ func Record(l journaltail.Line) otellog.Record {
 	str(AttrVia, e.Via)
 	str(AttrTarget, e.Target)
 	str(AttrDecision, e.Decision)
+	kind := e.Kind
+	if kind == "" { // a line written before lines carried their kind
+		kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+	}
+	str(AttrKind, kind)
 	str(AttrReason, e.Reason)
 	str(AttrHandler, e.Handler)
 	str(AttrAgent, e.Agent)

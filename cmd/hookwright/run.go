@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
+	"github.com/hookwright/hookwright/internal/handlers/quality"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/fallback"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
@@ -188,6 +189,9 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 			e.Decision, e.Reason = res.Decision.String(), res.Reason
 		}
 		e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+		if e.Kind == "" && strings.Contains(res.Context, quality.FeedbackPrefix) {
+			e.Kind = journal.KindQualityWarning
+		}
 		if err := journal.Append(project, e); err != nil {
 			log.Debug("journal not written", "err", err)
 		}

@@ -61,8 +61,14 @@ func hermeticEnv(t *testing.T, extra ...string) []string {
 // run it; it returns stdout, stderr and the exit code.
 func runHook(t *testing.T, hookwright, project, event, stdin string) (string, string, int) {
 	t.Helper()
+	return runHookEnv(t, hookwright, project, event, stdin)
+}
+
+// runHookEnv is runHook with extra KEY=value pairs in the environment.
+func runHookEnv(t *testing.T, hookwright, project, event, stdin string, extra ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command("sh", "-c", `"`+hookwright+`" `+event)
-	cmd.Env = hermeticEnv(t, "CLAUDE_PROJECT_DIR="+project)
+	cmd.Env = hermeticEnv(t, append([]string{"CLAUDE_PROJECT_DIR=" + project}, extra...)...)
 	cmd.Dir = project
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer

@@ -97,3 +97,21 @@ func TestProjectDir(t *testing.T) {
 		t.Error("Read of garbage: no error")
 	}
 }
+
+// FuzzLine: whatever the statusLine JSON and the strings in the session's
+// files hold, Read never panics and the line is one terminal-safe line.
+func FuzzLine(f *testing.F) {
+	f.Add(`{"session_id":"s","cwd":"/tmp","workspace":{"project_dir":"/nowhere"}}`, "Do", "write \x1b[2J tests", "wu-1", "rule-\u202e")
+	f.Add(`{"session_id":`, "", "", "", "")
+	f.Fuzz(func(t *testing.T, input, phase, task, unit, rule string) {
+		if _, err := Read(strings.NewReader(input)); err != nil {
+			return
+		}
+		line := Status{Phase: phase, Feature: task, Task: task, Units: []string{unit}, Calls: 3, Blocks: 1, LastBlock: rule}.Line()
+		for _, r := range line {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029 {
+				t.Fatalf("line %q holds %U", line, r)
+			}
+		}
+	})
+}

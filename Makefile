@@ -7,7 +7,7 @@ GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
 STATICCHECK := v0.8.2
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build test bench bench-store demo lint plugin compat release clean version npm
+.PHONY: all build test bench bench-budgets bench-store demo lint plugin compat release clean version npm
 
 all: build
 
@@ -23,10 +23,19 @@ build:
 test:
 	go test -timeout 45m ./...
 
-## bench: median wall time per event as a ratio to a trivial static Go binary, and peak RSS
+## bench: median wall time per event as a ratio to a trivial static Go binary, and peak RSS;
+## then the design budgets (bench-budgets)
 bench: build plugin
 	$(GOBUILD) -o bin/baseline ./cmd/hookbench/baseline
 	./bin/hookbench -hookwright bin/hookwright -baseline bin/baseline -launcher plugin/bin/hookwright -plugin plugin
+	$(MAKE) bench-budgets
+
+## bench-budgets: go test -bench for JSON parse, serialize, the contract check, each built-in handler and each
+## event's dispatch, printed beside SPEC-HOOK-001's budgets (1 ms, 1 ms, 1 ms, 100 ms, 200 ms); BENCHTIME overrides 200x
+bench-budgets:
+	@mkdir -p bin
+	go test -run '^$$' -bench . -benchtime $(or $(BENCHTIME),200x) ./internal/handlers/builtin > bin/bench-budgets.txt
+	go run ./cmd/hookbench/budgets < bin/bench-budgets.txt
 
 ## bench-store: hwctl's store and dashboard on a 1M-line journal: ingest lines/s, each query's first page,
 ## the page in headless Chromium while 100 calls a second stream in (BENCH_LINES overrides the size)
@@ -87,7 +96,7 @@ release:
 .PHONY: plugin-hooks plugin-tools FORCE
 FORCE:
 
-## compat: the COMPAT/ALT/REG suite on plugin/ (hookgen compat), then the live tier across real
+## compat: the HWC/HWF/HWR suite on plugin/ (hookgen compat), then the live tier across real
 ## Claude Code releases (compat/suite TestLive), which rewrites the matrix report compat/REPORT.md
 compat: plugin
 	go run ./cmd/hookgen compat plugin --spec manifests/hookwright.spec.json

@@ -23,16 +23,16 @@ func compatCommand(e env) *cli.Command {
 	versions := &cli.StringSliceFlag{Name: "cc-version", Usage: "a release the plugin must work on; repeat it (default: every band edge from 2.0.12)"}
 	return &cli.Command{
 		Name:      "compat",
-		Usage:     "run the COMPAT/ALT/REG suite on a plugin folder; one line per case",
+		Usage:     "run the HWC/HWF/HWR suite on a plugin folder; one line per case",
 		UsageText: "hookgen compat PLUGIN-DIR [--cc-version VERSION ...] [--spec FILE] [--marketplace FILE]",
 		Description: `Checks a plugin folder (the one holding .claude-plugin/plugin.json and
-hooks/hooks.json) with 28 cases and prints one line each, PASS, FAIL, WARN or
+hooks/hooks.json) with 31 cases and prints one line each, PASS, FAIL, WARN or
 SKIP (WARN: the releases load the plugin but ignore something in it, or the
 claim is unverified; it does not fail the run), then a summary line (how
 many passed, failed, warned and were skipped):
 
-   PASS COMPAT-03 every manifest is one valid JSON object: 25 manifests ...
-   FAIL COMPAT-01: hooks/hooks.json (band 2.0.30) names TeammateIdle, so 2.0.30 rejects ...
+   PASS HWC-03 every manifest is one valid JSON object: 25 manifests ...
+   FAIL HWC-01: hooks/hooks.json (band 2.0.30) names TeammateIdle, so 2.0.30 rejects ...
 
 It runs the plugin's hook commands through sh -c with real payloads, so any
 plugin works, JavaScript ones included. hooks/hooks.json is taken as written for

@@ -17,8 +17,8 @@ func TestCompatOnABrokenPlugin(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr: %s", code, exitInvalid, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 29 {
-		t.Errorf("%d lines, want one per case (28) and the summary:\n%s", len(lines), out)
+	if len(lines) != 32 {
+		t.Errorf("%d lines, want one per case (31) and the summary:\n%s", len(lines), out)
 	}
 	pass, fail, warn, skip := 0, 0, 0, 0
 	for _, l := range lines[:len(lines)-1] {
@@ -33,13 +33,13 @@ func TestCompatOnABrokenPlugin(t *testing.T) {
 			skip++
 		}
 	}
-	if want := fmt.Sprintf("28 cases: %d passed, %d failed, %d warned, %d skipped", pass, fail, warn, skip); lines[len(lines)-1] != want {
+	if want := fmt.Sprintf("31 cases: %d passed, %d failed, %d warned, %d skipped", pass, fail, warn, skip); lines[len(lines)-1] != want {
 		t.Errorf("summary %q, want %q", lines[len(lines)-1], want)
 	}
-	if !strings.Contains(out.String(), "FAIL COMPAT-01: hooks/hooks.json (band 2.0.12) names TeammateIdle") {
-		t.Errorf("no COMPAT-01 failure naming the file:\n%s", out)
+	if !strings.Contains(out.String(), "FAIL HWC-01: hooks/hooks.json (band 2.0.12) names TeammateIdle") {
+		t.Errorf("no HWC-01 failure naming the file:\n%s", out)
 	}
-	if got := strings.TrimSpace(errOut.String()); got != "hookgen: 6 of 28 cases failed" {
+	if got := strings.TrimSpace(errOut.String()); got != "hookgen: 6 of 31 cases failed" {
 		t.Errorf("stderr = %q", got)
 	}
 }

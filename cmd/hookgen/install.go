@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hookwright/hookwright/internal/settings"
 	"github.com/urfave/cli/v2"
@@ -15,6 +16,10 @@ type installOptions struct {
 	env
 	scope, project, bin, ccVersion, spec string
 	dryRun                               bool
+	// statusline installs the status line as the statusLine command: the
+	// hookwright binary's, or hwctl's when hwctl names that binary.
+	statusline bool
+	hwctl      string
 }
 
 func installCommand(e env) *cli.Command {
@@ -22,14 +27,15 @@ func installCommand(e env) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
 		Usage:     "merge the hooks into .claude/settings.json (project) or ~/.claude/settings.json (user), for use without the plugin",
-		UsageText: "hookgen install --settings project|user [--project DIR] [--bin PATH] [--cc-version V] [--spec FILE] [--dry-run]",
+		UsageText: "hookgen install --settings project|user [--project DIR] [--bin PATH] [--cc-version V] [--spec FILE] [--statusline [--hwctl PATH]] [--dry-run]",
 		Description: `Other keys and their order are kept, other hooks too; running it twice changes
 nothing. The old file is copied to settings.json.bak-<timestamp> and the new
 one written atomically. Without --cc-version the installed Claude Code is
 detected (else the plugin floor).
 
    hookgen install --settings project --dry-run      show the diff, write nothing
-   hookgen install --settings user --bin ~/go/bin/hookwright --cc-version 2.1.33`,
+   hookgen install --settings user --bin ~/go/bin/hookwright --cc-version 2.1.33
+   hookgen install --settings user --statusline      also show hwctl statusline in Claude Code's status bar`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "settings", Usage: "`project` or user (required)", Destination: &o.scope},
 			&cli.StringFlag{Name: "project", Usage: "project `DIR` for --settings project (default: the current folder)", Destination: &o.project},
@@ -37,6 +43,8 @@ detected (else the plugin floor).
 			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to write for (default: detected)", Destination: &o.ccVersion},
 			&cli.StringFlag{Name: "spec", Usage: "handler spec `FILE` (default: hookwright's own)", Destination: &o.spec},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the diff, write nothing", Destination: &o.dryRun},
+			&cli.BoolFlag{Name: "statusline", Usage: "also set statusLine to the hookwright binary's statusline (the line hwctl statusline prints; replaces another statusLine, which the backup keeps)", Destination: &o.statusline},
+			&cli.StringFlag{Name: "hwctl", Usage: "with --statusline, run hwctl statusline from this binary `PATH` instead", Destination: &o.hwctl},
 		},
 		Action: noArgs(func(c *cli.Context) error { return runInstall(c.Context, o) }),
 	}
@@ -76,9 +84,27 @@ func runInstall(ctx context.Context, o *installOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := settings.Install(settings.Options{Path: path, Bin: bin, Version: v, Spec: spec, DryRun: o.dryRun})
+	var statusLine string
+	if o.statusline {
+		// The runtime binary prints the same line as hwctl statusline at a
+		// fraction of hwctl's start-up cost; --hwctl asks for hwctl's.
+		hw, sub := bin, "statusline"
+		if o.hwctl != "" {
+			if hw, err = findTool(o.env, o.hwctl, "hwctl"); err != nil {
+				return err
+			}
+		}
+		if strings.ContainsAny(hw, "\"`$\\") {
+			return fmt.Errorf("hwctl binary %q: the path may not contain \", `, $ or \\ (it is quoted for sh)", hw)
+		}
+		statusLine = `"` + hw + `" ` + sub
+	}
+	res, err := settings.Install(settings.Options{Path: path, Bin: bin, Version: v, Spec: spec, DryRun: o.dryRun, StatusLine: statusLine})
 	if err != nil {
 		return err
+	}
+	if res.ReplacedStatusLine != "" && !o.dryRun {
+		fmt.Fprintf(o.Out, "replaced the statusLine command %q\n", res.ReplacedStatusLine)
 	}
 	switch {
 	case !res.Changed:
@@ -95,7 +121,11 @@ func runInstall(ctx context.Context, o *installOptions) error {
 }
 
 // findBin resolves --bin, or finds hookwright next to hookgen, else on PATH.
-func findBin(e env, flag string) (string, error) {
+func findBin(e env, flag string) (string, error) { return findTool(e, flag, "hookwright") }
+
+// findTool resolves a binary's flag, or finds name next to hookgen, else
+// on PATH.
+func findTool(e env, flag, name string) (string, error) {
 	if flag != "" {
 		abs, err := filepath.Abs(flag)
 		if err != nil {
@@ -107,15 +137,19 @@ func findBin(e env, flag string) (string, error) {
 		return abs, nil
 	}
 	if self, err := os.Executable(); err == nil {
-		for _, name := range []string{"hookwright", "hookwright.exe"} {
-			p := filepath.Join(filepath.Dir(self), name)
+		for _, n := range []string{name, name + ".exe"} {
+			p := filepath.Join(filepath.Dir(self), n)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 				return p, nil
 			}
 		}
 	}
-	if p, err := e.LookPath("hookwright"); err == nil {
+	if p, err := e.LookPath(name); err == nil {
 		return filepath.Abs(p)
 	}
-	return "", fmt.Errorf("no hookwright binary next to hookgen or on PATH; pass --bin PATH (make build puts one in bin/)")
+	flagName := "--bin"
+	if name != "hookwright" {
+		flagName = "--" + name
+	}
+	return "", fmt.Errorf("no %s binary next to hookgen or on PATH; pass %s PATH (make build puts one in bin/)", name, flagName)
 }

@@ -35,7 +35,7 @@ func TestJournalLineFields(t *testing.T) {
 	}{
 		{[]string{"PreToolUse", "--proto", "2.1.33"},
 			`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"}}`,
-			journal.Entry{Session: "s1", Event: "PreToolUse", Target: "Bash", Tool: "Bash", Subject: "git push --force origin main", Band: "2.1.33", Decision: "block", Handler: "guard", Exit: 2}},
+			journal.Entry{Session: "s1", Event: "PreToolUse", Kind: "block", Target: "Bash", Tool: "Bash", Subject: "git push --force origin main", Band: "2.1.33", Decision: "block", Handler: "guard", Exit: 2}},
 		{[]string{"PostToolUse"},
 			`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{},"tool_response":{},"duration_ms":42}`,
 			journal.Entry{Session: "s1", Event: "PostToolUse", Target: "Read", Tool: "Read", ToolMillis: 42, Outcome: "success"}},
@@ -47,7 +47,16 @@ func TestJournalLineFields(t *testing.T) {
 			journal.Entry{Session: "s2", Event: "TeammateIdle", Agent: "ann", Team: "red"}},
 		{[]string{"SubagentStop"},
 			`{"session_id":"s3","cwd":"` + dir + `","hook_event_name":"SubagentStop","agent_type":"Explore","stop_hook_active":true}`,
-			journal.Entry{Session: "s3", Event: "SubagentStop", Target: "Explore", Agent: "Explore"}},
+			journal.Entry{Session: "s3", Event: "SubagentStop", Kind: "agent_stopped", Target: "Explore", Agent: "Explore"}},
+		{[]string{"SubagentStart"},
+			`{"session_id":"s3","cwd":"` + dir + `","hook_event_name":"SubagentStart","agent_id":"a1","agent_type":"Explore"}`,
+			journal.Entry{Session: "s3", Event: "SubagentStart", Kind: "agent_started", Target: "Explore", Agent: "Explore"}},
+		{[]string{"PreCompact"},
+			`{"session_id":"s3","cwd":"` + dir + `","hook_event_name":"PreCompact","trigger":"auto","custom_instructions":""}`,
+			journal.Entry{Session: "s3", Event: "PreCompact", Kind: "context_overflow", Target: "auto"}},
+		{[]string{"PreCompact"},
+			`{"session_id":"s3","cwd":"` + dir + `","hook_event_name":"PreCompact","trigger":"manual","custom_instructions":""}`,
+			journal.Entry{Session: "s3", Event: "PreCompact", Kind: "checkpoint", Target: "manual"}},
 	}
 	for _, c := range calls {
 		var stdout, stderr bytes.Buffer

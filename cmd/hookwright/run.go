@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
+	"github.com/hookwright/hookwright/internal/handlers/quality"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/fallback"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
@@ -60,6 +61,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 	if args[0] == "version" || args[0] == "--version" {
 		fmt.Fprintln(stdout, "hookwright", version)
 		return hooks.ExitOK
+	}
+	if args[0] == "statusline" && len(args) == 1 {
+		return statusLine(stdin, stdout, stderr, env)
 	}
 	inv, err := parseArgs(args)
 	if err != nil {
@@ -192,6 +196,10 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		describe(in, &e)
 		if res.Decision != hooks.None {
 			e.Decision, e.Reason = res.Decision.String(), res.Reason
+		}
+		e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+		if e.Kind == "" && strings.Contains(res.Context, quality.FeedbackPrefix) {
+			e.Kind = journal.KindQualityWarning
 		}
 		if err := journal.Append(project, e); err != nil {
 			log.Debug("journal not written", "err", err)

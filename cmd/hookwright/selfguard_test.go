@@ -184,3 +184,47 @@ func TestPluginRootThroughTheHook(t *testing.T) {
 		t.Errorf("reading the plugin's hooks.json was stopped: exit %d, stdout %q", code, out)
 	}
 }
+
+// A project config that adds a quality command, without the user's trust,
+// is reported and ignored through the binary: the command does not run on
+// the next edit. Trusted, it runs.
+func TestProjectQualityCommandThroughTheHook(t *testing.T) {
+	project := t.TempDir()
+	sub := filepath.Join(project, "src")
+	if err := os.MkdirAll(filepath.Join(project, ".hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".hookwright", "config.json"), []byte(`{"quality":{"lint":true,"commands":[{"match":"*.txt","lint":["touch","{file}.ran"]}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(sub, "notes.txt")
+	if err := os.WriteFile(file, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": sub, "hook_event_name": "PostToolUse", "tool_name": "Write",
+		"tool_input": map[string]any{"file_path": file, "content": "x\n"}, "tool_response": map[string]any{"success": true}})
+	xdg := t.TempDir()
+	env := "XDG_CONFIG_HOME=" + xdg
+	out, errs, code := hook(t, project, "PostToolUse", string(ev), env)
+	if code != 0 || !strings.Contains(out, "quality.commands") {
+		t.Errorf("untrusted: exit %d, stdout %q, stderr %q; want a systemMessage naming quality.commands", code, out, errs)
+	}
+	if _, err := os.Stat(file + ".ran"); err == nil {
+		t.Fatal("an untrusted project's quality command ran")
+	}
+	if err := os.MkdirAll(filepath.Join(xdg, "hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(xdg, "hookwright", "config.json"), []byte(`{"trust":["`+project+`"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errs, code := hook(t, project, "PostToolUse", string(ev), env); code != 0 {
+		t.Fatalf("trusted: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if _, err := os.Stat(file + ".ran"); err != nil {
+		t.Errorf("a trusted project's quality command did not run: %v", err)
+	}
+}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/termsafe"
 )
 
@@ -20,6 +22,8 @@ var version = "dev"
 // model and the project. raw is stdout itself, for the dashboard's own
 // screen codes.
 type streams struct {
+	// in is stdin where a command reads it (statusline); nil is os.Stdin.
+	in       io.Reader
 	out, err io.Writer
 	raw      io.Writer
 	getenv   func(string) string
@@ -77,6 +81,7 @@ func commands(s streams) []*cli.Command {
 		loopCommand(s),
 		exportCommand(s),
 		explainCommand(s),
+		statuslineCommand(s),
 	}
 }
 
@@ -107,7 +112,31 @@ func (s streams) projectDir(c *cli.Context) string {
 	if d := s.getenv("CLAUDE_PROJECT_DIR"); d != "" {
 		return d
 	}
-	return "."
+	return nearestProject(".")
+}
+
+// nearestProject is the nearest folder from start upwards that holds a
+// .hookwright folder, as git finds its repository, so that a command
+// run in a subfolder (the model's Bash in src/) reaches the project's
+// state; start itself when none does.
+func nearestProject(start string) string {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return start
+	}
+	for d := abs; ; {
+		if fi, err := os.Stat(filepath.Join(d, config.Dir)); err == nil && fi.IsDir() {
+			if d == abs {
+				return start
+			}
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return start
+		}
+		d = up
+	}
 }
 
 // project is [streams.projectDir] when it names a folder; anything else (a

@@ -28,6 +28,7 @@ Examples:
    hwctl explain --tool Read --path ~/.ssh/id_rsa
    hwctl explain --tool Write --path ~/.bashrc --json
    hwctl explain --level strict -- rm -rf build
+   hwctl explain --tool WebFetch --input '{"url":"https://docs.example.com/"}'   guard.tools on any tool
    hwctl explain --rules          every rule, its severity per level, and whether a config may lower it
 
 The exit status is 0 whatever the decision (the decision is in the output);
@@ -44,6 +45,7 @@ func explainCommand(s streams) *cli.Command {
 			&cli.StringFlag{Name: "tool", Value: "Bash", Usage: "the tool: Bash, Read, Grep, Glob, Write, Edit, MultiEdit or NotebookEdit"},
 			&cli.StringFlag{Name: "path", Usage: "the file or folder `PATH` a file tool gets"},
 			&cli.StringFlag{Name: "glob", Usage: "Grep's glob, or Glob's pattern"},
+			&cli.StringFlag{Name: "input", Usage: "the tool's input as a JSON `OBJECT`, for any tool (guard.tools: WebFetch, WebSearch, Task, MCP tools)"},
 			&cli.StringFlag{Name: "cwd", Usage: "the folder the call runs in (default: the project)"},
 			&cli.StringFlag{Name: "level", Usage: "raise the guard level for this explanation: standard, strict or paranoid"},
 			&cli.BoolFlag{Name: "rules", Usage: "list every rule instead"},
@@ -100,6 +102,16 @@ func explainCall(c *cli.Context, dir string) (guard.Call, error) {
 	} else if abs, err := filepath.Abs(cwd); err == nil {
 		cwd = abs
 	}
+	if in := c.String("input"); in != "" {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(in), &obj); err != nil || obj == nil {
+			return guard.Call{}, usageError("--input must be one JSON object, e.g. '{\"url\":\"https://example.com\"}'")
+		}
+		if c.NArg() > 0 || c.String("path") != "" || c.String("glob") != "" {
+			return guard.Call{}, usageError("--input gives the whole tool input; leave out --path, --glob and the command")
+		}
+		return guard.Call{Tool: tool, Input: json.RawMessage(in), Cwd: cwd, Project: dir}, nil
+	}
 	var input map[string]string
 	switch tool {
 	case "Bash":
@@ -119,7 +131,7 @@ func explainCall(c *cli.Context, dir string) (guard.Call, error) {
 	case "Glob":
 		input = map[string]string{"path": c.String("path"), "pattern": c.String("glob")}
 	default:
-		return guard.Call{}, usageError("--tool %q is not one the guard checks (Bash, Read, Grep, Glob, Write, Edit, MultiEdit, NotebookEdit)", tool)
+		return guard.Call{}, usageError("--tool %q takes its input with --input '{...}' (--path and a command are for Bash and the file tools)", tool)
 	}
 	if tool != "Bash" && c.String("path") == "" && c.String("glob") == "" {
 		return guard.Call{}, usageError("--tool %s needs --path", tool)

@@ -146,3 +146,36 @@ func TestExplainConfigLayers(t *testing.T) {
 		t.Errorf("--json lacks the config changes:\n%s", out)
 	}
 }
+
+// guard.tools shows in explain: the rule, the decision, the reason.
+func TestExplainToolPolicy(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".hookwright"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".hookwright", "config.json"), []byte(`{"guard": {"tools": {"WebFetch(domain:*.example.com)": "deny", "Task": "allow"}}}`), 0o644)
+	// An allow is a loosening: from the project config it is ignored ...
+	out, _, _ := explain(t, home, "--dir", dir, "--tool", "Task", "--input", `{"subagent_type":"Explore"}`)
+	if !strings.Contains(out, `guard.tools.Task: the project config loosens it ("none" -> "allow"); ignored`) || strings.Contains(out, "rule tool-policy") {
+		t.Errorf("a project's allow applied without trust:\n%s", out)
+	}
+	// ... and from the user config it applies.
+	os.MkdirAll(filepath.Join(home, ".config", "hookwright"), 0o755)
+	os.WriteFile(filepath.Join(home, ".config", "hookwright", "config.json"), []byte(`{"guard": {"tools": {"Task": "allow"}}}`), 0o644)
+	out, errs, code := explain(t, home, "--dir", dir, "--tool", "WebFetch", "--input", `{"url":"https://docs.example.com/a"}`)
+	if code != 0 || errs != "" || !strings.Contains(out, "decision:  block (rule tool-policy)") || !strings.Contains(out, "WebFetch(domain:*.example.com)") {
+		t.Errorf("denied WebFetch: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--tool", "WebFetch", "--input", `{"url":"https://example.net/a"}`)
+	if !strings.Contains(out, "decision:  allow") || strings.Contains(out, "tool-policy") {
+		t.Errorf("allowed WebFetch:\n%s", out)
+	}
+	out, _, _ = explain(t, home, "--dir", dir, "--tool", "Task", "--input", `{"subagent_type":"Explore"}`)
+	if !strings.Contains(out, "decision:  allow (rule tool-policy)") {
+		t.Errorf("allowed Task:\n%s", out)
+	}
+	if _, _, code := explain(t, home, "--dir", dir, "--tool", "WebFetch", "--input", `[1]`); code != 2 {
+		t.Errorf("--input that is no object: exit %d, want 2", code)
+	}
+	if _, _, code := explain(t, home, "--dir", dir, "--tool", "WebFetch"); code != 2 {
+		t.Errorf("WebFetch without --input: exit %d, want 2", code)
+	}
+}

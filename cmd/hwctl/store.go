@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/store"
 )
 
@@ -145,11 +146,13 @@ decision or tool, a session prefix that matches no session or several) is a
 usage error (exit 2) that lists the accepted values. Examples:
    hwctl events --decision block --since 7d
    hwctl events --session 3f2a... --json
-   hwctl events --event PreToolUse --tool Bash --follow`,
+   hwctl events --event PreToolUse --tool Bash --follow
+   hwctl events --kind context_overflow --since 7d`,
 		Flags: []cli.Flag{jsonFlag,
 			&cli.StringFlag{Name: "session", Usage: "only this session `ID`, or a prefix of one (the 8 characters the tables print)"},
 			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, pre-tool-use, TaskCompleted, ...)"},
 			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION`: allow, ask, block or none"},
+			&cli.StringFlag{Name: "kind", Usage: "only this `KIND`: " + strings.Join(journal.Kinds, ", ")},
 			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...; any letter case)"},
 			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
 			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
@@ -162,7 +165,10 @@ usage error (exit 2) that lists the accepted values. Examples:
 				return usageError("events takes no arguments, not %q", c.Args().First())
 			}
 			f := store.Filter{Session: c.String("session"), Event: c.String("event"), Decision: c.String("decision"),
-				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n")}
+				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind")}
+			if f.Kind != "" && !slices.Contains(journal.Kinds, f.Kind) {
+				return usageError("--kind %q: want one of %s", f.Kind, strings.Join(journal.Kinds, ", "))
+			}
 			var err error
 			if f.Since, err = store.ParseSince(c.String("since"), time.Now()); err != nil {
 				return usageError("--%v", err)

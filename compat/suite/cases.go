@@ -18,46 +18,49 @@ import (
 	"github.com/hookwright/hookwright/schemas"
 )
 
-// Cases returns the 28 cases in order: COMPAT-01..07, ALT-01..07,
-// REG-01..14. The package comment says what each proves.
+// Cases returns the 31 cases in order: HWC-01..07, HWF-01..10,
+// HWR-01..14. The package comment says what each proves.
 func Cases() []Case {
 	return []Case{
-		{"COMPAT-01", "no TeammateIdle or TaskCompleted before 2.1.33", compat01},
-		{"COMPAT-02", "top-level keys are ones every release loads", compat02},
-		{"COMPAT-03", "every manifest is one valid JSON object", compat03},
-		{"COMPAT-04", "every manifest fits its release's schema", compat04},
-		{"COMPAT-05", "event keys and matchers equal the spec's for the band", compat05},
-		{"COMPAT-06", "every command target exists on every OS and arch", compat06},
-		{"COMPAT-07", "timeouts are whole seconds", compat07},
-		{"ALT-01", "TaskCompleted fallback is registered where the band lacks it", func(ctx context.Context, s *Session) (string, error) {
+		{"HWC-01", "no TeammateIdle or TaskCompleted before 2.1.33", compat01},
+		{"HWC-02", "top-level keys are ones every release loads", compat02},
+		{"HWC-03", "every manifest is one valid JSON object", compat03},
+		{"HWC-04", "every manifest fits its release's schema", compat04},
+		{"HWC-05", "event keys and matchers equal the spec's for the band", compat05},
+		{"HWC-06", "every command target exists on every OS and arch", compat06},
+		{"HWC-07", "timeouts are whole seconds", compat07},
+		{"HWF-01", "TaskCompleted fallback is registered where the band lacks it", func(ctx context.Context, s *Session) (string, error) {
 			return s.fallbackPresent("TaskCompleted")
 		}},
-		{"ALT-02", "TeammateIdle fallback is registered where the band lacks it", func(ctx context.Context, s *Session) (string, error) {
+		{"HWF-02", "TeammateIdle fallback is registered where the band lacks it", func(ctx context.Context, s *Session) (string, error) {
 			return s.fallbackPresent("TeammateIdle")
 		}},
-		{"ALT-03", "native bands have the native events and no duplicate fallback", alt03},
-		{"ALT-04", "TaskCompleted via PostToolUse gates like native", alt04},
-		{"ALT-05", "the TaskCompleted fallback ignores TaskUpdates that complete nothing", alt05},
-		{"ALT-06", "TeammateIdle via Stop gates like native", alt06},
-		{"ALT-07", "TeammateIdle via SubagentStop gates teammates only, never loops", alt07},
-		{"REG-01", "plugin.json is valid", reg01},
-		{"REG-02", "plugin.json has no key releases up to 2.1.75 refuse", reg02},
-		{"REG-03", "marketplace.json lists the plugin correctly", reg03},
-		{"REG-04", "handler count matches the spec", func(ctx context.Context, s *Session) (string, error) {
+		{"HWF-03", "native bands have the native events and no duplicate fallback", alt03},
+		{"HWF-04", "TaskCompleted via PostToolUse gates like native", alt04},
+		{"HWF-05", "the TaskCompleted fallback ignores TaskUpdates that complete nothing", alt05},
+		{"HWF-06", "TeammateIdle via Stop gates like native", alt06},
+		{"HWF-07", "TeammateIdle via SubagentStop gates teammates only, never loops", alt07},
+		{"HWF-08", "the TaskCompleted fallback on TaskUpdate advances PDCA like native", hwf08},
+		{"HWF-09", "next-task answers an idle through SubagentStop and Stop like native", hwf09},
+		{"HWF-10", "an idle through SubagentStop and Stop records the teammate's status like native", hwf10},
+		{"HWR-01", "plugin.json is valid", reg01},
+		{"HWR-02", "plugin.json has no key releases up to 2.1.75 refuse", reg02},
+		{"HWR-03", "marketplace.json lists the plugin correctly", reg03},
+		{"HWR-04", "handler count matches the spec", func(ctx context.Context, s *Session) (string, error) {
 			return s.countMatches("handlers", func(m *Manifest) int { return len(m.Handlers) })
 		}},
-		{"REG-05", "event count matches the spec", func(ctx context.Context, s *Session) (string, error) {
+		{"HWR-05", "event count matches the spec", func(ctx context.Context, s *Session) (string, error) {
 			return s.countMatches("events", func(m *Manifest) int { return len(m.Events) })
 		}},
-		{"REG-06", "every handler exits 0 or 2 on its event's canonical input", reg06},
-		{"REG-07", "every reply is valid for its event", reg07},
-		{"REG-08", "every block gives a reason on stderr", reg08},
-		{"REG-09", "harmless input is never blocked", reg09},
-		{"REG-10", "Stop and SubagentStop never block with stop_hook_active", reg10},
-		{"REG-11", "handlers do not wait for stdin to close", reg11},
-		{"REG-12", "handlers run from a plugin path with a space", reg12},
-		{"REG-13", "handlers tolerate unknown fields and no CLAUDE_PROJECT_DIR", reg13},
-		{"REG-14", "TeammateIdle/TaskCompleted halt only through channels the band has", reg14},
+		{"HWR-06", "every handler exits 0 or 2 on its event's canonical input", reg06},
+		{"HWR-07", "every reply is valid for its event", reg07},
+		{"HWR-08", "every block gives a reason on stderr", reg08},
+		{"HWR-09", "harmless input is never blocked", reg09},
+		{"HWR-10", "Stop and SubagentStop never block with stop_hook_active", reg10},
+		{"HWR-11", "handlers do not wait for stdin to close", reg11},
+		{"HWR-12", "handlers run from a plugin path with a space", reg12},
+		{"HWR-13", "handlers tolerate unknown fields and no CLAUDE_PROJECT_DIR", reg13},
+		{"HWR-14", "TeammateIdle/TaskCompleted halt only through channels the band has", reg14},
 	}
 }
 
@@ -844,7 +847,7 @@ func (s *Session) runAll(ctx context.Context, es []entry, c func(entry) call) []
 }
 
 // canonicalRuns runs every handler once on its canonical input, cached for
-// REG-06..08.
+// HWR-06..08.
 func (s *Session) canonicalRuns(ctx context.Context) ([]entry, []result) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -993,7 +996,7 @@ func reg10(ctx context.Context, s *Session) (string, error) {
 	return plural(len(es), "handler") + " let a repeated stop through", bad.err()
 }
 
-// stdinOpenLimit bounds REG-11's wait: a hook that reads one JSON value
+// stdinOpenLimit bounds HWR-11's wait: a hook that reads one JSON value
 // answers in milliseconds; one that waits for EOF never does.
 const stdinOpenLimit = 10 * time.Second
 

@@ -34,6 +34,9 @@ type call struct {
 	NoProjectDir bool
 	// SpacedRoot runs the plugin from a path containing a space.
 	SpacedRoot bool
+	// After reads what the run left in the project and HOME, before they
+	// are removed; its answer is the result's After.
+	After func(project, home string) string
 }
 
 // result is what a hook run did.
@@ -46,6 +49,8 @@ type result struct {
 	// did: the shell found no program (exit 126/127), or a launcher
 	// found no binary and failed open. "" when it ran.
 	NotRun string
+	// After is the call's After answer ("" without one).
+	After string
 }
 
 // launcherMissing is how hookwright's launcher (plugin/bin/hookwright)
@@ -215,6 +220,9 @@ func (r *runner) run(ctx context.Context, c call) result {
 	}
 	if res.NotRun = notRun(res); res.NotRun != "" {
 		r.note(res.NotRun)
+	}
+	if c.After != nil {
+		res.After = c.After(project, home)
 	}
 	return res
 }

@@ -7,7 +7,7 @@ import (
 // The gate fixtures: project states in which a gate has something to say,
 // and the native and fallback payloads that describe the same moment. A
 // fallback must reach the same outcome as the native event on the same
-// state (ALT-04..07). They follow hookwright's artifact layout (a team
+// state (HWF-04..07). They follow hookwright's artifact layout (a team
 // folder under .agent/teams/<team>/ and each teammate's L1/L2 files); for
 // a plugin with other gates both runs usually pass, and they must still
 // agree.

@@ -696,7 +696,7 @@ func (r *report) markdown() []byte {
 	b.WriteString("Written by `make compat` (the live tier, `go test ./compat/suite -run TestLive`): hookwright's own\n")
 	b.WriteString("plugin, with the manifest `hookgen` writes for each release, run in real Claude Code releases\n")
 	b.WriteString("installed from npm and driven by the scripted model stand-in. The static suite (`hookgen compat`,\n")
-	b.WriteString("28 cases) is described in the compat/suite package documentation.\n\n")
+	b.WriteString("31 cases) is described in the compat/suite package documentation.\n\n")
 
 	b.WriteString("## Release × event\n\n")
 	b.WriteString("Each row is one registered handler: the canonical event it serves, whether the release fires that\n")

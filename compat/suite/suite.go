@@ -56,8 +56,8 @@ type Outcome struct {
 	Detail string
 }
 
-// String is the line `hookgen compat` prints: "PASS COMPAT-03 title: detail"
-// or "FAIL ALT-02: reason" (and "WARN COMPAT-02: reason").
+// String is the line `hookgen compat` prints: "PASS HWC-03 title: detail"
+// or "FAIL HWF-02: reason" (and "WARN HWC-02: reason").
 func (o Outcome) String() string {
 	if o.Status == Fail || o.Status == Warn {
 		return fmt.Sprintf("FAIL %s: %s", o.ID, o.Detail)
@@ -71,7 +71,7 @@ func (o Outcome) String() string {
 
 // Case is one check of the suite.
 type Case struct {
-	// ID is e.g. "COMPAT-03"; Title says what it proves.
+	// ID is e.g. "HWC-03"; Title says what it proves.
 	ID, Title string
 	check     func(ctx context.Context, s *Session) (detail string, err error)
 }
@@ -206,7 +206,7 @@ func (s *Session) loaded() []*Manifest {
 }
 
 // wellFormed is loaded without the manifests that are not JSON objects
-// (COMPAT-03 reports those).
+// (HWC-03 reports those).
 func (s *Session) wellFormed() []*Manifest {
 	var out []*Manifest
 	for _, m := range s.loaded() {

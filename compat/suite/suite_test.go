@@ -122,7 +122,7 @@ func pluginT(t *testing.T) string {
 }
 
 // TestCases runs every case on hookwright's own plugin; each is a subtest
-// named by its ID, so -run 'TestCases/COMPAT-03' runs one. Every case must
+// named by its ID, so -run 'TestCases/HWC-03' runs one. Every case must
 // pass: a SKIP here means the suite no longer covers our plugin.
 func TestCases(t *testing.T) {
 	spec := manifests.Hookwright()
@@ -159,7 +159,7 @@ func TestBrokenPlugins(t *testing.T) {
 }
 
 // TestLauncherWithoutAPlatform removes one platform's binary from our
-// plugin: only COMPAT-06 fails, naming the platform.
+// plugin: only HWC-06 fails, naming the platform.
 func TestLauncherWithoutAPlatform(t *testing.T) {
 	src := pluginT(t)
 	repo := t.TempDir()
@@ -185,10 +185,10 @@ func TestLauncherWithoutAPlatform(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := manifests.Hookwright()
-	outcomes := checkFailures(t, Config{Dir: dir, Spec: &spec}, []string{"COMPAT-06"})
+	outcomes := checkFailures(t, Config{Dir: dir, Spec: &spec}, []string{"HWC-06"})
 	for _, o := range outcomes {
-		if o.ID == "COMPAT-06" && !strings.Contains(o.Detail, "darwin/arm64 picks no binary") {
-			t.Errorf("COMPAT-06 does not name the platform: %s", o.Detail)
+		if o.ID == "HWC-06" && !strings.Contains(o.Detail, "darwin/arm64 picks no binary") {
+			t.Errorf("HWC-06 does not name the platform: %s", o.Detail)
 		}
 	}
 }
@@ -210,7 +210,7 @@ func TestJavaScriptPlugin(t *testing.T) {
 			passed = append(passed, o.ID)
 		}
 	}
-	for _, id := range []string{"COMPAT-06", "ALT-01", "ALT-02", "ALT-04", "ALT-06", "REG-06", "REG-11", "REG-12"} {
+	for _, id := range []string{"HWC-06", "HWF-01", "HWF-02", "HWF-04", "HWF-06", "HWR-06", "HWR-11", "HWR-12"} {
 		if !slices.Contains(passed, id) {
 			t.Errorf("%s did not pass on the JavaScript plugin", id)
 		}
@@ -223,7 +223,7 @@ func TestCaseIDsAreDocumented(t *testing.T) {
 		ids = append(ids, c.ID)
 	}
 	var want []string
-	for prefix, n := range map[string]int{"COMPAT": 7, "ALT": 7, "REG": 14} {
+	for prefix, n := range map[string]int{"HWC": 7, "HWF": 10, "HWR": 14} {
 		for i := 1; i <= n; i++ {
 			want = append(want, fmt.Sprintf("%s-%02d", prefix, i))
 		}
@@ -250,9 +250,9 @@ func TestOutcomeLines(t *testing.T) {
 		o    Outcome
 		want string
 	}{
-		{Outcome{ID: "COMPAT-03", Title: "valid JSON", Status: Pass, Detail: "3 manifests"}, "PASS COMPAT-03 valid JSON: 3 manifests"},
-		{Outcome{ID: "ALT-02", Title: "fallback", Status: Fail, Detail: "no Stop handler"}, "FAIL ALT-02: no Stop handler"},
-		{Outcome{ID: "REG-03", Title: "marketplace", Status: Skip, Detail: "none"}, "SKIP REG-03 marketplace: none"},
+		{Outcome{ID: "HWC-03", Title: "valid JSON", Status: Pass, Detail: "3 manifests"}, "PASS HWC-03 valid JSON: 3 manifests"},
+		{Outcome{ID: "HWF-02", Title: "fallback", Status: Fail, Detail: "no Stop handler"}, "FAIL HWF-02: no Stop handler"},
+		{Outcome{ID: "HWR-03", Title: "marketplace", Status: Skip, Detail: "none"}, "SKIP HWR-03 marketplace: none"},
 	} {
 		if got := tc.o.String(); got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)
@@ -383,7 +383,7 @@ func versions(t *testing.T, vs ...string) []*semver.Version {
 
 // TestWithoutBinariesNothingPasses runs the suite on hookwright's plugin
 // as a fresh clone has it before make plugin: the launcher without its
-// binaries, which fails open. COMPAT-06 fails, and no case that runs
+// binaries, which fails open. HWC-06 fails, and no case that runs
 // handlers may pass, since none of them reached a handler.
 func TestWithoutBinariesNothingPasses(t *testing.T) {
 	built := pluginT(t)
@@ -402,9 +402,9 @@ func TestWithoutBinariesNothingPasses(t *testing.T) {
 	}
 	skipped := 0
 	for _, o := range outcomes {
-		runsHandlers := strings.HasPrefix(o.ID, "ALT-") && o.ID >= "ALT-04" || strings.HasPrefix(o.ID, "REG-") && o.ID >= "REG-06"
+		runsHandlers := strings.HasPrefix(o.ID, "HWF-") && o.ID >= "HWF-04" || strings.HasPrefix(o.ID, "HWR-") && o.ID >= "HWR-06"
 		switch {
-		case o.ID == "COMPAT-06" && o.Status != Fail:
+		case o.ID == "HWC-06" && o.Status != Fail:
 			t.Errorf("%s, want FAIL: the binaries are missing", o)
 		case runsHandlers && o.Status == Pass:
 			t.Errorf("%s, but no handler ran", o)
@@ -420,16 +420,51 @@ func TestWithoutBinariesNothingPasses(t *testing.T) {
 	}
 }
 
-// TestIDMapCoversEveryCase keeps IDMap in case order, one row per case,
-// and compat/REPORT.md carrying the table as IDTable writes it.
+// TestIDMapCoversEveryCase keeps IDMap in case order, one row per case;
+// keeps every ID meaning one thing (no case is named like a design test,
+// every design ID a case names exists, and each design ID is either carried
+// by a case or listed as not carried, never both); and keeps
+// compat/REPORT.md carrying the table as IDTable writes it.
 func TestIDMapCoversEveryCase(t *testing.T) {
 	cases, ids := Cases(), IDMap()
-	if len(ids) != len(cases) || len(cases) != 28 {
-		t.Fatalf("%d mappings for %d cases, want 28 each", len(ids), len(cases))
+	if len(ids) != len(cases) || len(cases) != 31 {
+		t.Fatalf("%d mappings for %d cases, want 31 each", len(ids), len(cases))
 	}
+	design := map[string]bool{}
+	for _, d := range DesignIDs {
+		design[d.ID] = true
+	}
+	if len(design) != 28 {
+		t.Fatalf("%d design IDs, want the design's 28", len(design))
+	}
+	carried := map[string][]string{}
 	for i, c := range cases {
-		if ids[i].ID != c.ID || ids[i].How == "" || (ids[i].By != ByBehaviour && ids[i].By != ByLoader && ids[i].By != ByContent) {
-			t.Errorf("IDMap()[%d] = %+v for case %s", i, ids[i], c.ID)
+		m := ids[i]
+		if m.ID != c.ID || m.How == "" || (m.By != ByBehaviour && m.By != ByLoader && m.By != ByContent) {
+			t.Errorf("IDMap()[%d] = %+v for case %s", i, m, c.ID)
+		}
+		if design[c.ID] {
+			t.Errorf("case %s is named like the design's test %s: one ID, two meanings", c.ID, c.ID)
+		}
+		for _, d := range m.Design {
+			if !design[d] {
+				t.Errorf("case %s stands for %s, which the design does not name", c.ID, d)
+			}
+			carried[d] = append(carried[d], c.ID)
+		}
+	}
+	for d := range design {
+		_, not := NotCarried[d]
+		switch {
+		case not && len(carried[d]) > 0:
+			t.Errorf("%s is carried by %v and listed as not carried", d, carried[d])
+		case !not && len(carried[d]) == 0:
+			t.Errorf("no case stands for %s, and NotCarried does not say why", d)
+		}
+	}
+	for d := range NotCarried {
+		if !design[d] {
+			t.Errorf("NotCarried names %s, which the design does not name", d)
 		}
 	}
 	report, err := os.ReadFile(filepath.Join("..", "REPORT.md"))
@@ -445,8 +480,8 @@ func TestIDMapCoversEveryCase(t *testing.T) {
 // v2.1.38, which was loaded in real releases (compat/FACTS.md): 2.1.252
 // registered all 28 of its hooks, top-level $schema and all, and 2.1.33
 // refused the whole plugin over plugin.json's displayName. The suite must
-// report exactly that: nothing fails on 2.1.252 and COMPAT-02 passes; on
-// 2.1.33 REG-02 (displayName) fails, and COMPAT-04 fails because 2.1.33's
+// report exactly that: nothing fails on 2.1.252 and HWC-02 passes; on
+// 2.1.33 HWR-02 (displayName) fails, and HWC-04 fails because 2.1.33's
 // validator lacks events the file names (ConfigChange and later).
 func TestBkitShapedPlugin(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
@@ -460,8 +495,8 @@ func TestBkitShapedPlugin(t *testing.T) {
 			release string
 			want    map[string]Status
 		}{
-			{"2.1.252", map[string]Status{"COMPAT-01": Skip, "COMPAT-02": Pass, "COMPAT-03": Pass, "COMPAT-04": Pass, "COMPAT-07": Pass, "REG-01": Pass, "REG-02": Skip}},
-			{"2.1.33", map[string]Status{"COMPAT-02": Pass, "COMPAT-04": Fail, "REG-02": Fail}},
+			{"2.1.252", map[string]Status{"HWC-01": Skip, "HWC-02": Pass, "HWC-03": Pass, "HWC-04": Pass, "HWC-07": Pass, "HWR-01": Pass, "HWR-02": Skip}},
+			{"2.1.33", map[string]Status{"HWC-02": Pass, "HWC-04": Fail, "HWR-02": Fail}},
 		} {
 			s, err := Open(Config{Dir: dir, Versions: versions(t, tt.release)})
 			if err != nil {
@@ -480,14 +515,14 @@ func TestBkitShapedPlugin(t *testing.T) {
 	}
 	outcomes := checkFailures(t, Config{Dir: dir, Versions: versions(t, "2.1.252")}, nil)
 	for _, o := range outcomes {
-		if o.ID == "COMPAT-02" && o.Status != Pass {
-			t.Errorf("COMPAT-02 on 2.1.252: %s; want PASS, since $schema loads", o)
+		if o.ID == "HWC-02" && o.Status != Pass {
+			t.Errorf("HWC-02 on 2.1.252: %s; want PASS, since $schema loads", o)
 		}
 	}
-	outcomes = checkFailures(t, Config{Dir: dir, Versions: versions(t, "2.1.33")}, []string{"COMPAT-04", "REG-02"})
+	outcomes = checkFailures(t, Config{Dir: dir, Versions: versions(t, "2.1.33")}, []string{"HWC-04", "HWR-02"})
 	for _, o := range outcomes {
-		if o.ID == "COMPAT-04" && (strings.Contains(o.Detail, "$schema") || !strings.Contains(o.Detail, "ConfigChange")) {
-			t.Errorf("COMPAT-04 on 2.1.33 blames the wrong thing: %s", o)
+		if o.ID == "HWC-04" && (strings.Contains(o.Detail, "$schema") || !strings.Contains(o.Detail, "ConfigChange")) {
+			t.Errorf("HWC-04 on 2.1.33 blames the wrong thing: %s", o)
 		}
 	}
 }

@@ -212,7 +212,7 @@ func checkRecord(t *testing.T, id string, r otlptest.Record, e journal.Entry) {
 		"hookwright.duration_us": e.Micros, "hookwright.record_id": id,
 	}
 	opt := map[string]string{
-		"session.id": e.Session, "tool_name": e.Tool, "hookwright.target": e.Target, "hookwright.decision": e.Decision,
+		"session.id": e.Session, "tool_name": e.Tool, "hookwright.target": e.Target, "hookwright.decision": e.Decision, "hookwright.kind": journal.KindOf(e.Event, e.Via, e.Target, e.Decision),
 		"hookwright.reason": e.Reason, "hookwright.handler": e.Handler, "hookwright.agent": e.Agent, "hookwright.team": e.Team,
 		"hookwright.tool.outcome": e.Outcome,
 	}

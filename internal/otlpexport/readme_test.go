@@ -158,3 +158,27 @@ func TestREADMECollectorConfig(t *testing.T) {
 		}
 	}
 }
+
+// Every record names its kind: the line's own, else the one its fields
+// give (a line written before lines carried kinds).
+func TestRecordKind(t *testing.T) {
+	m := otlpexport.NewMapper(t.TempDir(), otlpexport.Config{}, "v")
+	lines := []journaltail.Line{
+		{File: "2026-11-22.jsonl", Offset: 0, Entry: journal.Entry{Time: day, Event: "SubagentStart", Kind: "agent_started"}},
+		{File: "2026-11-22.jsonl", Offset: 1, Entry: journal.Entry{Time: day, Event: "PreCompact", Target: "auto"}},
+		{File: "2026-11-22.jsonl", Offset: 2, Entry: journal.Entry{Time: day, Event: "PostToolUse"}},
+	}
+	want := []string{"agent_started", "context_overflow", ""}
+	for i, r := range m.Records(lines) {
+		got := ""
+		r.WalkAttributes(func(kv attribute.KeyValue) bool {
+			if string(kv.Key) == otlpexport.AttrKind {
+				got = kv.Value.AsString()
+			}
+			return true
+		})
+		if got != want[i] {
+			t.Errorf("line %d: kind %q, want %q", i, got, want[i])
+		}
+	}
+}

@@ -42,6 +42,7 @@ const (
 	AttrTarget       = "hookwright.target"
 	AttrSubject      = "hookwright.subject"
 	AttrDecision     = "hookwright.decision"
+	AttrKind         = "hookwright.kind" // what happened: journal.Kinds
 	AttrReason       = "hookwright.reason"
 	AttrHandler      = "hookwright.handler"
 	AttrExitCode     = "hookwright.exit_code"
@@ -170,6 +171,11 @@ func Record(l journaltail.Line) otellog.Record {
 	str(AttrTarget, e.Target)
 	str(AttrSubject, redact.Subject(e.Subject, journal.MaxSubject))
 	str(AttrDecision, e.Decision)
+	kind := e.Kind
+	if kind == "" { // a line written before lines carried their kind
+		kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+	}
+	str(AttrKind, kind)
 	str(AttrReason, e.Reason)
 	str(AttrHandler, e.Handler)
 	str(AttrAgent, e.Agent)

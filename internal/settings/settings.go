@@ -59,6 +59,9 @@ type Options struct {
 	DryRun bool
 	// Now stamps the backup's name; zero means time.Now().
 	Now time.Time
+	// StatusLine, when set, is the statusLine command to install
+	// ("\"/path/to/hwctl\" statusline"); "" leaves statusLine alone.
+	StatusLine string
 }
 
 // Result says what Install did.
@@ -71,6 +74,9 @@ type Result struct {
 	Backup string
 	// After is the new file content.
 	After []byte
+	// ReplacedStatusLine is the command of a different statusLine the
+	// install replaced ("" when there was none, or it was the same).
+	ReplacedStatusLine string
 }
 
 // MaxSettings caps the settings file Install reads: far above any real
@@ -110,7 +116,13 @@ func Install(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", o.Path, err)
 	}
-	res := Result{After: after}
+	var prevStatus string
+	if o.StatusLine != "" {
+		if after, prevStatus, err = SetStatusLine(after, o.StatusLine); err != nil {
+			return Result{}, fmt.Errorf("%s: %w", o.Path, err)
+		}
+	}
+	res := Result{After: after, ReplacedStatusLine: prevStatus}
 	if bytes.Equal(before, after) {
 		return res, nil
 	}
@@ -136,6 +148,40 @@ func Install(o Options) (Result, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// SetStatusLine returns settings with its statusLine set to run command
+// ({"type": "command", "command": command, "padding": 0}), every other key
+// kept where it is, and the command of a different statusLine it
+// replaced.
+func SetStatusLine(settings []byte, command string) (out []byte, replaced string, err error) {
+	var file manifests.Object
+	if len(bytes.TrimSpace(settings)) > 0 {
+		v, err := Decode(settings)
+		if err != nil {
+			return nil, "", err
+		}
+		o, ok := v.(manifests.Object)
+		if !ok {
+			return nil, "", errors.New("settings is not a JSON object")
+		}
+		file = o
+	}
+	line := manifests.Object{{Key: "type", Value: "command"}, {Key: "command", Value: command}, {Key: "padding", Value: 0}}
+	if i := index(file, "statusLine"); i >= 0 {
+		if old, ok := file[i].Value.(manifests.Object); ok {
+			if c, _ := get(old, "command").(string); c != command {
+				replaced = c
+			}
+		} else {
+			replaced = fmt.Sprint(file[i].Value)
+		}
+		file[i].Value = line
+	} else {
+		file = append(file, manifests.Member{Key: "statusLine", Value: line})
+	}
+	out, err = manifests.MarshalJS(file)
+	return out, replaced, err
 }
 
 // ours matches a command that runs hookwright by a quoted path with an

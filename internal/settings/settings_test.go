@@ -208,3 +208,25 @@ func TestInstallRefusesANamedPipe(t *testing.T) {
 		t.Fatal("Install waited on a named pipe")
 	}
 }
+
+func TestSetStatusLine(t *testing.T) {
+	in := []byte(`{"model": "opus", "statusLine": {"type": "command", "command": "~/bin/mine.sh"}, "hooks": {}}`)
+	out, replaced, err := SetStatusLine(in, `"/opt/hw/hwctl" statusline`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"model\": \"opus\",\n  \"statusLine\": {\n    \"type\": \"command\",\n    \"command\": \"\\\"/opt/hw/hwctl\\\" statusline\",\n    \"padding\": 0\n  },\n  \"hooks\": {}\n}\n"
+	if string(out) != want || replaced != "~/bin/mine.sh" {
+		t.Errorf("SetStatusLine = %s (replaced %q)\nwant %s", out, replaced, want)
+	}
+	again, replaced, err := SetStatusLine(out, `"/opt/hw/hwctl" statusline`)
+	if err != nil || string(again) != string(out) || replaced != "" {
+		t.Errorf("a second run changed the file or reported a replacement: %q %v\n%s", replaced, err, again)
+	}
+	if out, _, err := SetStatusLine(nil, "x"); err != nil || !strings.Contains(string(out), `"statusLine"`) {
+		t.Errorf("no file: %v\n%s", err, out)
+	}
+	if _, _, err := SetStatusLine([]byte(`[1]`), "x"); err == nil {
+		t.Error("settings that is no object: no error")
+	}
+}

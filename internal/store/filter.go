@@ -3,9 +3,12 @@ package store
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 // ParseSince reads a --since value: a duration back from now ("90m",
@@ -34,7 +37,7 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 const maxValue = 256
 
 // FilterFromQuery reads a Filter from URL query parameters: session,
-// event, decision, tool, agent, since, before, after, limit. An unknown
+// event, decision, kind, tool, agent, since, before, after, limit. An unknown
 // parameter or a bad value is an error of one line.
 func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 	var f Filter
@@ -54,6 +57,11 @@ func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 			f.Event = v
 		case "decision":
 			f.Decision = v
+		case "kind":
+			if !slices.Contains(journal.Kinds, v) {
+				return f, fmt.Errorf("kind %q: want one of %s", v, strings.Join(journal.Kinds, ", "))
+			}
+			f.Kind = v
 		case "tool":
 			f.Tool = v
 		case "agent":
@@ -71,7 +79,7 @@ func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 		case "token":
 			// the dashboard's access token, checked by the server
 		default:
-			return f, fmt.Errorf("unknown parameter %q (want session, event, decision, tool, agent, since, before, after, limit)", k)
+			return f, fmt.Errorf("unknown parameter %q (want session, event, decision, kind, tool, agent, since, before, after, limit)", k)
 		}
 		if err != nil {
 			return f, err

@@ -23,6 +23,8 @@ const smallRange = 2000
 // Filter selects events; zero fields select everything.
 type Filter struct {
 	Session, Event, Decision string
+	// Kind matches the event's kind (journal.Kinds).
+	Kind string
 	// Tool and Agent match the tool name and the agent/teammate.
 	Tool, Agent string
 	// Since keeps events at or after this time.
@@ -48,7 +50,7 @@ type Event struct {
 }
 
 const eventCols = `id, file, off, ts, session, event, via, target, tool, agent, team, band, decision, reason, handler,
-	exit, us, tool_ms, outcome, error, faults, bad, subject`
+	exit, us, tool_ms, outcome, error, faults, bad, subject, kind`
 
 // Events returns one page of events matching f: newest first, or oldest
 // first after f.After.
@@ -60,7 +62,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	// most selective first; a unary "+" keeps SQLite from walking a
 	// less selective one instead. "<> ''" lets it use a partial index.
 	indexed := false
-	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
+	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"kind", f.Kind}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
 		if c.v == "" {
 			continue
 		}
@@ -127,7 +129,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 		var file, faults string
 		var off, ts int64
 		if err := rows.Scan(&e.ID, &file, &off, &ts, &e.Session, &e.Event, &e.Via, &e.Target, &e.Tool, &e.Agent, &e.Team, &e.Band,
-			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMillis, &e.Outcome, &e.Error, &faults, &e.Bad, &e.Subject); err != nil {
+			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMillis, &e.Outcome, &e.Error, &faults, &e.Bad, &e.Subject, &e.Kind); err != nil {
 			return nil, err
 		}
 		e.Line = journaltail.Line{File: file, Offset: off}.ID()

@@ -127,6 +127,19 @@ var migrations = []string{
 	INSERT INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));`,
 	// What each tool call was about (the journal's subject, redacted).
 	`ALTER TABLE events ADD COLUMN subject TEXT NOT NULL DEFAULT '';`,
+	// 4: each event's kind (journal.KindOf), derived for the rows stored
+	// before lines carried it.
+	`ALTER TABLE events ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+	UPDATE events SET kind = CASE
+		WHEN decision = 'block' THEN 'block'
+		WHEN decision = 'ask' THEN 'ask'
+		WHEN event = 'SubagentStart' THEN 'agent_started'
+		WHEN event = 'SubagentStop' OR via = 'SubagentStop' THEN 'agent_stopped'
+		WHEN event = 'PreCompact' AND target = 'auto' THEN 'context_overflow'
+		WHEN event = 'PreCompact' THEN 'checkpoint'
+		ELSE '' END
+	WHERE bad = '';
+	CREATE INDEX events_kind ON events (kind, id) WHERE kind <> '';`,
 }
 
 // SchemaVersion is the schema version this build writes.

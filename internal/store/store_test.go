@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -374,5 +375,59 @@ func TestSubjectIsStoredRedacted(t *testing.T) {
 	list, err := s.Events(context.Background(), Filter{})
 	if err != nil || len(list) != 1 || list[0].Subject != "GITHUB_TOKEN=… gh pr list" {
 		t.Fatalf("%+v %v", list, err)
+	}
+}
+
+// Kinds are stored, filtered on, derived for lines that lack them, and
+// filled in for rows stored before the column existed.
+func TestKinds(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	ts := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	// The store as an older hwctl left it: every migration but the kind
+	// column's, rows without kinds.
+	saved := migrations
+	migrations = migrations[:len(saved)-1]
+	s := open(t, p)
+	if _, err := s.DB().Exec(`INSERT INTO events (file, off, ts, event, target, decision) VALUES
+		('old.jsonl', 0, 1, 'PreToolUse', 'Bash', 'block'), ('old.jsonl', 10, 2, 'PreCompact', 'auto', '')`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	migrations = saved
+	for _, e := range []journal.Entry{
+		{Time: ts, Session: "s1", Event: "SubagentStart", Kind: "agent_started", Target: "Explore"},
+		{Time: ts, Session: "s1", Event: "PreCompact", Target: "manual"}, // a line of no kind field
+		{Time: ts, Session: "s1", Event: "PostToolUse"},
+	} {
+		journal.Append(p, e)
+	}
+	s = open(t, p)
+	if _, err := s.Ingest(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	for kind, want := range map[string]int{"block": 1, "agent_started": 1, "context_overflow": 1, "checkpoint": 1, "ask": 0} {
+		evs, err := s.Events(ctx, Filter{Kind: kind})
+		if err != nil || len(evs) != want {
+			t.Errorf("kind %s: %d events (%v), want %d", kind, len(evs), err, want)
+		}
+		for _, e := range evs {
+			if e.Kind != kind {
+				t.Errorf("kind %s: event of kind %q", kind, e.Kind)
+			}
+		}
+	}
+	if _, err := FilterFromQuery(url.Values{"kind": {"nonsense"}}, ts); err == nil {
+		t.Error("an unknown kind is no error")
+	}
+	if f, err := FilterFromQuery(url.Values{"kind": {"ask"}}, ts); err != nil || f.Kind != "ask" {
+		t.Errorf("kind=ask: %+v %v", f, err)
+	}
+}
+
+// insertCols is the number of columns insertEvent names.
+func TestInsertColsMatchesTheStatement(t *testing.T) {
+	if n := strings.Count(insertEvent, "?"); n != insertCols {
+		t.Fatalf("insertEvent has %d placeholders, insertCols is %d", n, insertCols)
 	}
 }

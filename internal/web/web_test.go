@@ -70,7 +70,11 @@ func TestAPIAndBadParameters(t *testing.T) {
 	if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != 1 || page.Events[0].Reason != "r-PreToolUse" {
 		t.Fatalf("api/events: %d %s", code, body)
 	}
-	for _, q := range []string{"/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
+	code, body = get(t, url+"/api/events?kind=block")
+	if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != 1 || page.Events[0].Kind != "block" {
+		t.Fatalf("api/events?kind=block: %d %s", code, body)
+	}
+	for _, q := range []string{"/api/events?kind=nope", "/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
 		"/api/events?event=a&event=b", "/api/sessions?decision=block", "/api/team?x=1", "/events?limit=3", "/events?before=x"} {
 		code, body := get(t, url+q)
 		if code != 400 || strings.Count(strings.TrimSpace(body), "\n") != 0 || body == "" {

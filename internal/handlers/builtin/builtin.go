@@ -17,6 +17,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/guard"
 	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
+	"github.com/hookwright/hookwright/internal/handlers/quality"
 	"github.com/hookwright/hookwright/internal/handlers/scratchpad"
 	"github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/handlers/teamctx"
@@ -38,8 +39,9 @@ type registration struct {
 // event the order matters: PDCA and next-task run after the artifact gate,
 // so when it blocks, the task stays open and nothing advances.
 var registrations = []registration{
-	{hooks.EventPreToolUse, guard.CommandTools, guardFor},
-	{hooks.EventPreToolUse, guard.ReadTools, guardFor},
+	// The guard sees every tool: its command and path rules read Bash and
+	// the file tools, guard.tools any tool by name (WebFetch, MCP tools).
+	{hooks.EventPreToolUse, guard.Tools, guardFor},
 
 	// Team gates and the scratchpad chain.
 	{hooks.EventSessionStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Startup{Options: pad(c, env)} }},
@@ -96,6 +98,13 @@ var registrations = []registration{
 	{hooks.EventPostToolUse, "", func(config.Config, project.Env) hooks.Handler { return session.ToolMetrics{} }},
 	{hooks.EventPostToolUseFailure, "", func(config.Config, project.Env) hooks.Handler { return session.ToolMetrics{} }},
 
+	// Quality: the project's formatter and linter on the file just edited
+	// (quality.lint, quality.format), and quality.commands: the user's, and
+	// a project's only where the user config trusts it (config.LoadLayers).
+	{hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c config.Config, env project.Env) hooks.Handler {
+		return quality.Checker{Config: c.Quality, Getenv: env.Getenv}
+	}},
+
 	// Compaction: a snapshot before, a briefing after.
 	{hooks.EventPreCompact, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Saver{Config: c} }},
 	{hooks.EventSessionStart, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Briefer{Config: c} }},
@@ -140,10 +149,18 @@ func FailsClosed(cfg config.Config, event hooks.Event) string {
 }
 
 // Deadline is how long one call of event in the project at dir may take,
-// given the runtime's default def: the Stop loop's check may run up to its
+// given the runtime's default def: PostToolUse gets the quality budget and
+// 1 s more while quality checks are on; the Stop loop's check may run up to its
 // timeout, so Stop and SubagentStop get that and 10 s more while the loop
 // is on (by config, or armed with hwctl loop start).
 func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duration) time.Duration {
+	if event == hooks.EventPostToolUse && (cfg.Quality.Lint || cfg.Quality.Format) {
+		budget := 4 * time.Second
+		if t := cfg.Quality.Timeout; t > 0 {
+			budget = time.Duration(min(t, config.MaxQualityTimeout)) * time.Second
+		}
+		return max(def, budget+time.Second)
+	}
 	if event != hooks.EventStop && event != hooks.EventSubagentStop {
 		return def
 	}

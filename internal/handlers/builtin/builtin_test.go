@@ -47,6 +47,8 @@ func TestDeadline(t *testing.T) {
 	def := 5 * time.Second
 	on := config.Default()
 	on.Loop.Enabled, on.Loop.Check, on.Loop.Timeout = true, "true", 30
+	quality := config.Default()
+	quality.Quality.Lint, quality.Quality.Timeout = true, 8
 	armed := t.TempDir()
 	if err := loop.Start(armed, loop.Settings{Check: "true", Timeout: 90}); err != nil {
 		t.Fatal(err)
@@ -63,6 +65,8 @@ func TestDeadline(t *testing.T) {
 		{"loop on, SubagentStop", on, t.TempDir(), hooks.EventSubagentStop, 40 * time.Second},
 		{"loop on, another event", on, t.TempDir(), hooks.EventPreToolUse, def},
 		{"armed by hwctl", config.Default(), armed, hooks.EventStop, 100 * time.Second},
+		{"quality on, PostToolUse", quality, t.TempDir(), hooks.EventPostToolUse, 9 * time.Second},
+		{"quality off, PostToolUse", config.Default(), t.TempDir(), hooks.EventPostToolUse, def},
 	}
 	for _, tt := range tests {
 		if got := Deadline(tt.cfg, tt.dir, tt.event, def); got != tt.want {

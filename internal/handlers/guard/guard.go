@@ -73,8 +73,13 @@ const MaxCommand = hooks.DefaultMaxInput
 // a session.
 const LevelEnv = "HOOKWRIGHT_GUARD_LEVEL"
 
-// Tools are the tools the guard checks; register it for PreToolUse with
-// these matchers.
+// Tools is the PreToolUse matcher the guard is registered with: every
+// tool, so that guard.tools reaches WebFetch, WebSearch, Task and MCP
+// tools. Its command and path rules judge the tools in CommandTools and
+// ReadTools; any other tool costs a lookup in guard.tools.
+const Tools = ""
+
+// The tools the guard's command and path rules read.
 const (
 	CommandTools = "Bash|Write|Edit|MultiEdit"
 	ReadTools    = "Read|Grep|Glob|NotebookEdit"
@@ -165,6 +170,10 @@ type Report struct {
 	Decision string `json:"decision"`
 	Rule     string `json:"rule,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// ToolAllow is the guard.tools allow rule that matched, when no rule
+	// blocks or asks: the decision is then allow, and Claude Code runs the
+	// tool without its own prompt.
+	ToolAllow string `json:"tool_allow,omitempty"`
 }
 
 // Call is one tool call to check.
@@ -195,6 +204,10 @@ func (g *Guard) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) 
 		return hooks.Blocked(rep.Reason), nil
 	case "ask":
 		return hooks.Result{Decision: hooks.Ask, Reason: rep.Reason}, nil
+	case "allow":
+		if rep.Rule == ToolRulePolicy {
+			return hooks.Result{Decision: hooks.Allow, Reason: rep.Reason}, nil
+		}
 	}
 	return hooks.Result{}, nil
 }
@@ -296,6 +309,7 @@ func (ck *check) run(c Call) {
 		ck.rep.Input = str("notebook_path")
 		ck.filePath(str("notebook_path"), "write")
 	}
+	ck.toolPolicy(c, fields)
 }
 
 // fault records that the guard could not check the call.
@@ -352,6 +366,12 @@ func (ck *check) finish() Report {
 	ck.rep.Decision = best.String()
 	if best == Allow {
 		ck.rep.Rule, ck.rep.Reason = "", ""
+		if ck.rep.ToolAllow != "" {
+			ck.rep.Rule = ToolRulePolicy
+			ck.rep.Reason = "hookwright guard: " + ck.rep.Tool + " is allowed by guard.tools rule " + ck.rep.ToolAllow + " (rule " + ToolRulePolicy + ")"
+		}
+	} else {
+		ck.rep.ToolAllow = ""
 	}
 	return ck.rep
 }

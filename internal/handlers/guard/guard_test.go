@@ -671,3 +671,42 @@ func TestGuardedWordIsTheList(t *testing.T) {
 		}
 	}
 }
+
+// guard.tools joins the guard's own rules: deny > ask > allow, and an allow
+// never lets through what a built-in rule blocks.
+func TestToolPolicy(t *testing.T) {
+	cfg := config.Default().Guard
+	cfg.Tools = map[string]string{"WebFetch(domain:*.example.com)": "deny", "WebSearch": "ask", "Bash": "allow", "mcp__github__*": "ask", "mcp__github__get_issue": "deny"}
+	g := New(cfg)
+	g.Getenv = func(k string) string {
+		if k == "HOME" {
+			return "/home/u"
+		}
+		return ""
+	}
+	tests := []struct {
+		tool, input, decision string
+	}{
+		{"WebFetch", `{"url":"https://a.example.com/x"}`, "block"},
+		{"WebFetch", `{"url":"https://example.org/x"}`, "allow"},
+		{"WebFetch", `{"url":"%%%"}`, "block"}, // unreadable URL: a deny rule counts it
+		{"WebSearch", `{"query":"x"}`, "ask"},
+		{"mcp__github__get_issue", `{}`, "block"},
+		{"mcp__github__list", `{}`, "ask"},
+		{"Bash", `{"command":"ls"}`, "allow"},
+		{"Bash", `{"command":"git push --force origin main"}`, "block"},
+	}
+	for _, tt := range tests {
+		rep := g.Check(Call{Tool: tt.tool, Input: []byte(tt.input), Cwd: "/p", Project: "/p"})
+		if rep.Decision != tt.decision {
+			t.Errorf("%s %s: %s (%s), want %s", tt.tool, tt.input, rep.Decision, rep.Reason, tt.decision)
+		}
+		if tt.tool != "Bash" && tt.decision != "allow" && rep.Rule != ToolRulePolicy {
+			t.Errorf("%s: rule %q, want %s", tt.tool, rep.Rule, ToolRulePolicy)
+		}
+	}
+	rep := g.Check(Call{Tool: "Bash", Input: []byte(`{"command":"ls"}`), Cwd: "/p", Project: "/p"})
+	if rep.Rule != ToolRulePolicy || !strings.Contains(rep.Reason, "guard.tools rule Bash") {
+		t.Errorf("allowed Bash: rule %q reason %q", rep.Rule, rep.Reason)
+	}
+}

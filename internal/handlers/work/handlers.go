@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -35,6 +36,25 @@ const Hint = "hookwright work: this edit belongs to no active work unit. " +
 	"(TaskUpdate status \"in_progress\"), or ask the user to run " +
 	"`hwctl work start <name>`."
 
+// StrictReason is the strict block's reason for session: the hint, ending
+// with the command that opens a unit under the id [UnitID] generates, so
+// the model (or the user) can run it as it stands.
+func StrictReason(session string) string {
+	return "hookwright work: this edit belongs to no active work unit (work.mode strict). " +
+		"Start one first: create a task (TaskCreate) and set it in progress " +
+		"(TaskUpdate status \"in_progress\"), or run: hwctl work start " + UnitID(session)
+}
+
+// UnitID is the generated id of the work unit the strict block proposes
+// for session: "wu-" and 8 hex digits of the session id's hash, the same
+// for every block of one session, and a valid unit name whatever the
+// session id holds.
+func UnitID(session string) string {
+	h := fnv.New32a()
+	h.Write([]byte(session))
+	return fmt.Sprintf("wu-%08x", h.Sum32())
+}
+
 // Handle denies (strict) or flags (warn) an edit outside a work unit.
 func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	ev, ok := in.(*hooks.PreToolUse)
@@ -55,7 +75,7 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return hooks.Result{}, nil
 	}
 	if g.Config.Mode == config.WorkStrict {
-		return hooks.Blocked(Hint), nil
+		return hooks.Blocked(StrictReason(ev.SessionID)), nil
 	}
 	if _, done := st.Warned[ev.SessionID]; done {
 		return hooks.Result{}, nil

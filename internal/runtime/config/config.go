@@ -19,7 +19,9 @@
 //	  "guard":     {"enabled": true, "level": "standard", "fail": "open",
 //	                "deny": ["terraform destroy"], "protect": ["migrations/*.sql"],
 //	                "secrets": ["~/.config/acme/token"], "rules": {"git-stash-drop": "block"},
-//	                "commands": [{"match": "kubectl delete", "severity": "ask"}]},
+//	                "commands": [{"match": "kubectl delete", "severity": "ask"}],
+//	                "tools": {"WebFetch(domain:*.example.com)": "deny", "WebSearch": "ask",
+//	                          "mcp__github__*": "ask", "Task": "allow"}},
 //	  "artifacts": {"enabled": true, "root": ".agent/teams", "fail": "open",
 //	                "files": [{"name": "L1-index.yaml", "min_bytes": 50},
 //	                          {"name": "L2-summary.md", "min_bytes": 100}]},
@@ -33,7 +35,8 @@
 //	  "loop":      {"enabled": false, "check": "make test", "promise": "DONE",
 //	                "max_rounds": 5, "stall_rounds": 3, "timeout": 60, "subagents": false},
 //	  "compact":   {"enabled": true, "keep": 20},
-//	  "team":      {"enabled": true}
+//	  "team":      {"enabled": true},
+//	  "quality":   {"lint": false, "format": false}
 //	}
 package config
 
@@ -46,9 +49,11 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/runtime/toolrule"
 )
 
 // Dir is the project-relative folder that holds config and state.
@@ -81,6 +86,39 @@ type Config struct {
 	Loop       Loop       `json:"loop"`
 	Compact    Compact    `json:"compact"`
 	Team       Team       `json:"team"`
+	Quality    Quality    `json:"quality"`
+}
+
+// Quality configures the checks after an edit (package quality): the
+// project's formatter and its linter on the file Write, Edit or MultiEdit
+// just changed, the findings fed back to the model.
+type Quality struct {
+	// Lint runs the linter or diagnostics command for the file's type;
+	// Format runs its formatter, in place. Each is off by default.
+	Lint   bool `json:"lint"`
+	Format bool `json:"format"`
+	// Commands add formatters and linters. A project's config may add
+	// them only where the user's own config trusts the project; without
+	// that trust they are reported and ignored, because a cloned
+	// repository must not run commands on the next edit.
+	Commands []QualityCommand `json:"commands,omitempty"`
+	// Timeout is the time budget in seconds for all the tools of one edit:
+	// 0 means 4, at most MaxQualityTimeout (the plugin's PostToolUse hook
+	// has 10 s).
+	Timeout int `json:"timeout,omitempty"`
+}
+
+// MaxQualityTimeout caps quality.timeout, in seconds.
+const MaxQualityTimeout = 8
+
+// QualityCommand is one added formatter or linter: argv, never a shell.
+type QualityCommand struct {
+	// Match is a glob on the file's base name, e.g. "*.go".
+	Match string `json:"match"`
+	// Format and Lint are argv lists; "{file}" stands for the edited
+	// file's absolute path.
+	Format []string `json:"format,omitempty"`
+	Lint   []string `json:"lint,omitempty"`
 }
 
 // Guard configures the security guard (package guard).
@@ -111,6 +149,12 @@ type Guard struct {
 	// (wherever the guard finds it: behind wrappers, in sh -c strings) gets
 	// Severity with Reason.
 	Commands []GuardCommand `json:"commands,omitempty"`
+	// Tools allows, asks for or denies tools by name or pattern, in Claude
+	// Code's permission-rule spelling ("WebFetch(domain:*.example.com)",
+	// "mcp__github__*", "Bash(npm run test:*)"): each key maps to "allow",
+	// "ask" or "deny"; deny > ask > allow whatever the order. The guard
+	// package documents the subset it reads (guard.ParseToolRule).
+	Tools map[string]string `json:"tools,omitempty"`
 }
 
 // GuardLevel is how much the guard blocks.
@@ -301,6 +345,25 @@ func (c Config) Validate() error {
 			return fmt.Errorf("guard.commands[%d].severity: %q is not \"block\" or \"ask\"", i, r.Severity)
 		}
 	}
+	if err := c.validateTools(); err != nil {
+		return err
+	}
+	if c.Quality.Timeout < 0 || c.Quality.Timeout > MaxQualityTimeout {
+		return fmt.Errorf("quality.timeout: %d is not 0 to %d seconds", c.Quality.Timeout, MaxQualityTimeout)
+	}
+	for i, q := range c.Quality.Commands {
+		if _, err := filepath.Match(q.Match, "x"); err != nil || strings.TrimSpace(q.Match) == "" {
+			return fmt.Errorf("quality.commands[%d].match: %q is not a file name glob", i, q.Match)
+		}
+		if len(q.Format) == 0 && len(q.Lint) == 0 {
+			return fmt.Errorf("quality.commands[%d]: neither format nor lint", i)
+		}
+		for _, argv := range [][]string{q.Format, q.Lint} {
+			if len(argv) > 0 && strings.TrimSpace(argv[0]) == "" {
+				return fmt.Errorf("quality.commands[%d]: an empty program name", i)
+			}
+		}
+	}
 	for i, p := range c.Guard.Secrets {
 		if strings.TrimSpace(p) == "" {
 			return fmt.Errorf("guard.secrets[%d]: empty", i)
@@ -486,4 +549,23 @@ func prefix(at string) string {
 		return ""
 	}
 	return at + ": "
+}
+
+// validateTools checks guard.tools: every key a rule [toolrule.Parse]
+// reads, every value allow, ask or deny.
+func (c Config) validateTools() error {
+	keys := make([]string, 0, len(c.Guard.Tools))
+	for k := range c.Guard.Tools {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !toolrule.ValidDecision(c.Guard.Tools[k]) {
+			return fmt.Errorf("guard.tools[%q]: %q is not \"allow\", \"ask\" or \"deny\"", k, c.Guard.Tools[k])
+		}
+		if _, err := toolrule.Parse(k); err != nil {
+			return fmt.Errorf("guard.tools: %w", err)
+		}
+	}
+	return nil
 }

@@ -89,12 +89,12 @@ func TestReadmeExampleIsValid(t *testing.T) {
 		}
 	}
 	// The README says the example shows the defaults; only the guard's
-	// additions (deny, protect, secrets, rules, commands) are there for
-	// illustration.
-	if len(cfg.Guard.Secrets) == 0 || len(cfg.Guard.Rules) == 0 || len(cfg.Guard.Commands) == 0 {
-		t.Errorf("the README's example no longer shows the guard's secrets, rules and commands: %+v", cfg.Guard)
+	// additions (deny, protect, secrets, rules, commands, tools) are there
+	// for illustration.
+	if len(cfg.Guard.Secrets) == 0 || len(cfg.Guard.Rules) == 0 || len(cfg.Guard.Commands) == 0 || len(cfg.Guard.Tools) == 0 {
+		t.Errorf("the README's example no longer shows the guard's secrets, rules, commands and tools: %+v", cfg.Guard)
 	}
-	cfg.Guard.Deny, cfg.Guard.Protect, cfg.Guard.Secrets, cfg.Guard.Rules, cfg.Guard.Commands = nil, nil, nil, nil, nil
+	cfg.Guard.Deny, cfg.Guard.Protect, cfg.Guard.Secrets, cfg.Guard.Rules, cfg.Guard.Commands, cfg.Guard.Tools = nil, nil, nil, nil, nil, nil
 	if !reflect.DeepEqual(cfg, Default()) {
 		t.Fatalf("the README's example is not the defaults:\n got %+v\nwant %+v", cfg, Default())
 	}
@@ -130,6 +130,19 @@ func TestLifecycleSections(t *testing.T) {
 	} {
 		if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), mention) {
 			t.Errorf("%s: err = %v, want it to mention %q", bad, err, mention)
+		}
+	}
+}
+
+func TestToolsValidate(t *testing.T) {
+	for in, ok := range map[string]bool{
+		`{"guard":{"tools":{"WebFetch(domain:*.example.com)":"deny","WebSearch":"ask"}}}`: true,
+		`{"guard":{"tools":{"WebSearch":"block"}}}`:                                       false,
+		`{"guard":{"tools":{"WebFetch(example.com)":"deny"}}}`:                            false,
+		`{"guard":{"tools":{"":"deny"}}}`:                                                 false,
+	} {
+		if _, err := Parse([]byte(in)); (err == nil) != ok {
+			t.Errorf("Parse(%s): error %v, want ok %v", in, err, ok)
 		}
 	}
 }

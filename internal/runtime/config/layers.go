@@ -75,10 +75,13 @@ type Change struct {
 func (c Change) String() string {
 	s := fmt.Sprintf("%s: the %s %s it (%s -> %s)", c.Field, c.Source, c.Effect, c.From, c.To)
 	if c.Ignored {
-		s += "; ignored: a project config can only tighten the guard unless the user config trusts the project"
+		s += "; ignored: " + ignoredWhy
 	}
 	return s
 }
+
+// ignoredWhy says why a project's change was ignored.
+const ignoredWhy = "a project config can only tighten the guard, and add no quality commands, unless the user config trusts the project"
 
 // Layers is the config of one project with the story of how it was made.
 type Layers struct {
@@ -308,10 +311,16 @@ const (
 	// a project may raise a name's value, never lower it; a name the
 	// layers below leave unset has the value [MapDefaults] gives it.
 	KindSeverityMap
+	// KindFree: a field of a guarded section that a project sets as it
+	// likes (quality.lint switches a check on, and runs nothing of the
+	// project's).
+	KindFree
 )
 
-// Guarded lists the sections a project may only tighten.
-var Guarded = []string{"guard", "journal"}
+// Guarded lists the sections where a project may only tighten, or may
+// change only some fields: quality is one, because its commands run on
+// the next edit.
+var Guarded = []string{"guard", "journal", "quality"}
 
 // TightenRules has a rule for every field of the guarded sections, by
 // JSON path. A field added to a guarded section needs a rule here (a
@@ -337,15 +346,28 @@ var TightenRules = map[string]TightenRule{
 	"guard.secrets":   {Kind: KindUnion},
 	"guard.rules":     {Kind: KindSeverityMap, Order: []string{"allow", "ask", "block"}},
 	"guard.commands":  {Kind: KindUnion},
+	"guard.tools":     {Kind: KindSeverityMap, Order: []string{"allow", toolNoRule, "ask", "deny"}},
 	"journal.enabled": {Kind: KindOn},
+	// A project may switch the built-in checks on or off and set their
+	// budget; a command it adds runs on the next edit, so it needs trust.
+	"quality.lint":     {Kind: KindFree},
+	"quality.format":   {Kind: KindFree},
+	"quality.timeout":  {Kind: KindFree},
+	"quality.commands": {Kind: KindFixed},
 }
+
+// toolNoRule is guard.tools' value for a tool no rule names: above allow,
+// below ask.
+const toolNoRule = "none"
 
 // MapDefaults gives, for a severity map's JSON path, the value a name has
 // when no layer sets it, at the merged config (package guard registers
 // guard.rules). Without an entry, or when it does not know the name, an
 // unset name counts as the strongest value: a project can then only
 // confirm it.
-var MapDefaults = map[string]func(c Config, name string) (string, bool){}
+var MapDefaults = map[string]func(c Config, name string) (string, bool){
+	"guard.tools": func(Config, string) (string, bool) { return toolNoRule, true },
+}
 
 // Tighten returns proj where it tightens base, and base where proj
 // loosens it, in the guarded sections; other sections are proj's. With
@@ -391,6 +413,8 @@ func tightenField(path string, base Config, b, p reflect.Value, trusted bool) (c
 		return Change{Field: field, Source: SourceProject, From: js(from), To: js(to), Effect: e, Ignored: e == Loosens && !trusted}
 	}
 	switch rule.Kind {
+	case KindFree:
+		return nil, reflect.Value{}
 	case KindOn:
 		if p.Bool() {
 			return []Change{change(path, b.Interface(), p.Interface(), Tightens)}, reflect.Value{}

@@ -34,6 +34,9 @@ type Entry struct {
 	// Claude Code fired, when a fallback adapted it.
 	Event string `json:"event"`
 	Via   string `json:"via,omitempty"`
+	// Kind is what happened, where Claude Code shows it: one of the
+	// Kind* constants, or "" for a call of no kind ([KindOf]).
+	Kind string `json:"kind,omitempty"`
 	// Target is what the event's matcher filters: the tool name, the
 	// SessionStart source, the agent type, ...
 	Target string `json:"target,omitempty"`
@@ -66,6 +69,45 @@ type Entry struct {
 	Outcome    string   `json:"outcome,omitempty"`
 	Error      string   `json:"error,omitempty"`
 	Faults     []string `json:"faults,omitempty"`
+}
+
+// The kinds of journal lines: what happened, in the words of PAL Kit's
+// typed events.
+const (
+	KindAgentStarted    = "agent_started"    // SubagentStart
+	KindAgentStopped    = "agent_stopped"    // SubagentStop (or an idle seen through it)
+	KindCheckpoint      = "checkpoint"       // PreCompact, manual: the compaction snapshot
+	KindContextOverflow = "context_overflow" // PreCompact, auto: the context overflowed (a snapshot too)
+	KindQualityWarning  = "quality_warning"  // a quality check after an edit found something
+	KindBlock           = "block"            // any call that blocked
+	KindAsk             = "ask"              // any call that asked the user
+)
+
+// Kinds lists every kind, for filters that check a value.
+var Kinds = []string{KindAgentStarted, KindAgentStopped, KindCheckpoint, KindContextOverflow, KindQualityWarning, KindBlock, KindAsk}
+
+// KindOf is the kind of a call: block and ask by its decision first (a
+// blocked SubagentStop did not stop), then by its event; "" for the rest.
+// It reads only fields every journal line has, so readers derive the kind
+// of lines written before it existed.
+func KindOf(event, via, target, decision string) string {
+	switch decision {
+	case "block":
+		return KindBlock
+	case "ask":
+		return KindAsk
+	}
+	switch {
+	case event == "SubagentStart":
+		return KindAgentStarted
+	case event == "SubagentStop" || via == "SubagentStop":
+		return KindAgentStopped
+	case event == "PreCompact" && target == "auto":
+		return KindContextOverflow
+	case event == "PreCompact":
+		return KindCheckpoint
+	}
+	return ""
 }
 
 // Append writes e as one line to the journal of the project at dir.

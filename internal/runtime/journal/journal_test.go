@@ -49,7 +49,7 @@ func TestAppendLineMatchesEncodingJSON(t *testing.T) {
 	weird := []string{"", "plain", `quote " and \ backslash`, "new\nline\ttab\rcr", "\x00\x01\x1f\x7f", "<a href='x'>&amp;</a>",
 		"line\u2028sep\u2029para", "ünïcødé ✓ 😀", "bad \xff\xfe utf8", "\xe2\x82"}
 	for _, s := range weird {
-		e := Entry{Time: ts, Session: s, Event: "PreToolUse" + s, Via: s, Target: s, Tool: s, Agent: s, Team: s, Band: s,
+		e := Entry{Time: ts, Session: s, Event: "PreToolUse" + s, Via: s, Kind: s, Target: s, Tool: s, Agent: s, Team: s, Band: s,
 			Decision: s, Reason: s, Handler: s, Exit: 2, Micros: -7, ToolMillis: 41, Outcome: s, Error: s, Faults: []string{s, "x"}}
 		got := appendLine(nil, e)
 		if !json.Valid(got) {
@@ -80,5 +80,25 @@ func TestAppendNeverCreatesTheProject(t *testing.T) {
 	}
 	if _, err := os.Stat(gone); !os.IsNotExist(err) {
 		t.Fatalf("Append created the missing project folder: %v", err)
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	tests := []struct{ event, via, target, decision, want string }{
+		{"SubagentStart", "", "Explore", "", KindAgentStarted},
+		{"SubagentStop", "", "", "", KindAgentStopped},
+		{"SubagentStop", "", "", "block", KindBlock},
+		{"TeammateIdle", "SubagentStop", "", "", KindAgentStopped},
+		{"PreCompact", "", "auto", "", KindContextOverflow},
+		{"PreCompact", "", "manual", "", KindCheckpoint},
+		{"PreToolUse", "", "Bash", "block", KindBlock},
+		{"PreToolUse", "", "WebSearch", "ask", KindAsk},
+		{"PreToolUse", "", "Task", "allow", ""},
+		{"PostToolUse", "", "Write", "", ""},
+	}
+	for _, tt := range tests {
+		if got := KindOf(tt.event, tt.via, tt.target, tt.decision); got != tt.want {
+			t.Errorf("KindOf(%s, %s, %s, %s) = %q, want %q", tt.event, tt.via, tt.target, tt.decision, got, tt.want)
+		}
 	}
 }

@@ -20,6 +20,7 @@ func appendLine(b []byte, e Entry) []byte {
 	b = append(b, `,"event":`...)
 	b = appendString(b, e.Event)
 	b = appendField(b, "via", e.Via)
+	b = appendField(b, "kind", e.Kind)
 	b = appendField(b, "target", e.Target)
 	b = appendField(b, "tool", e.Tool)
 	b = appendField(b, "subject", e.Subject)

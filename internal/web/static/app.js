@@ -59,6 +59,7 @@ function eventRow(e, withSession) {
 function filters() {
   const p = new URLSearchParams();
   if ($("f-decision").value) p.set("decision", $("f-decision").value);
+  if ($("f-kind").value) p.set("kind", $("f-kind").value);
   if ($("f-event").value.trim()) p.set("event", $("f-event").value.trim());
   return p;
 }
@@ -101,7 +102,7 @@ async function startFeed() {
   const p = filters();
   const counts = await api("/api/counts");
   state.calls = 0; state.blocks = 0;
-  for (const c of counts.counts) {
+  for (const c of p.get("kind") ? [] : counts.counts) { // counts are per event and decision, not kind
     if (p.get("decision") && c.decision !== p.get("decision")) continue;
     if (p.get("event") && c.event !== p.get("event")) continue;
     state.calls += c.n;
@@ -111,6 +112,7 @@ async function startFeed() {
   const page = await api("/api/events?" + p);
   const list = page.events.slice().reverse();
   state.lastId = list.length ? list[list.length - 1].id : 0;
+  if (p.get("kind")) list.forEach(countEvent); // the page's own, at most 200
   state.pending = list;
   flush();
   p.delete("limit");
@@ -248,6 +250,7 @@ function report(err) { $("status").textContent = String(err.message || err); $("
 window.addEventListener("hashchange", show);
 $("f-decision").addEventListener("change", () => startFeed().catch(report));
 $("f-event").addEventListener("change", () => startFeed().catch(report));
+$("f-kind").addEventListener("change", () => startFeed().catch(report));
 setInterval(() => { const v = (location.hash || "#feed").slice(1).split("/")[0]; if (loaders[v]) loaders[v]().catch(report); }, 2000);
 show();
 startFeed().catch(report);

@@ -1,0 +1,366 @@
+// Package quality runs the project's formatter and linter on the file an
+// edit just changed, and feeds what the linter found back to the model
+// (MoAI SPEC-HOOK-001's post_tool handler).
+//
+// [Checker] runs on PostToolUse for Write, Edit and MultiEdit. With
+// quality.format on, the file's formatter rewrites it in place; with
+// quality.lint on, its linter or diagnostics command checks it. The
+// findings reach the model as additionalContext, trimmed to [MaxFeedback]
+// bytes; a clean file adds nothing.
+//
+// The tools come from a built-in table of well-known formatters and
+// linters ([Builtin]), each used only where the project has it: gofmt and
+// go vet beside a go.mod; ruff beside a pyproject.toml or ruff.toml;
+// prettier, eslint and tsc from the project's node_modules/.bin; rustfmt
+// beside a Cargo.toml; shfmt and shellcheck when installed. quality.commands
+// adds more. A project config's commands reach the checker only where the
+// user's own config trusts the project: config.LoadLayers leaves them out
+// otherwise, and the runtime reports that once (a cloned repository must
+// not be able to run commands on the next edit).
+//
+// Runs are bounded: no shell (argv only), [Budget] for all the tools of
+// one edit (each stopped at the budget's end), output capped at
+// [MaxOutput] per tool. A missing or hanging tool is reported once per
+// session and never blocks the edit: the checker only ever adds context.
+// A file type with no tool costs a map lookup.
+package quality
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/runtime/statefile"
+	"github.com/hookwright/hookwright/internal/runtime/toolinput"
+)
+
+// Bounds of one edit's checks.
+const (
+	// Budget is the time all the tools of one edit may take together
+	// unless quality.timeout says otherwise; it stays under the runtime's
+	// 5 s hook deadline (builtin.Deadline gives a longer budget its time).
+	Budget = 4 * time.Second
+	// MaxOutput caps what is kept of one tool's output.
+	MaxOutput = 16 << 10
+	// MaxFeedback caps the feedback the model reads.
+	MaxFeedback = 4000
+)
+
+// FeedbackPrefix starts every feedback text, so that the journal can mark
+// the call a quality warning.
+const FeedbackPrefix = "hookwright quality, after the edit of "
+
+// StateFile records, per session, what was already reported once.
+const StateFile = config.Dir + "/quality.json"
+
+// Tool is one formatter or linter for a file type.
+type Tool struct {
+	// Name names it in feedback ("go vet").
+	Name string
+	// Format is true for a formatter (run first, in place).
+	Format bool
+	// Exts are the file extensions it takes (".go").
+	Exts []string
+	// Markers are project-root files, one of which must exist (go.mod);
+	// none means the tool alone decides.
+	Markers []string
+	// Local are project-relative programs to prefer (node_modules/.bin/x);
+	// when set and none exists, the tool is not used (a project that has
+	// not installed it does not want it).
+	Local []string
+	// Program is looked up on PATH when Local is empty.
+	Program string
+	// Args builds the arguments for the file: abs is its absolute path,
+	// rel its project-relative one.
+	Args func(abs, rel string) []string
+}
+
+func fileArg(abs, _ string) []string { return []string{abs} }
+
+// Builtin is the table of well-known tools.
+var Builtin = []Tool{
+	{Name: "gofmt", Format: true, Exts: []string{".go"}, Markers: []string{"go.mod"}, Program: "gofmt", Args: func(abs, _ string) []string { return []string{"-w", abs} }},
+	{Name: "go vet", Exts: []string{".go"}, Markers: []string{"go.mod"}, Program: "go", Args: func(_, rel string) []string {
+		return []string{"vet", "./" + filepath.ToSlash(filepath.Dir(rel))}
+	}},
+	{Name: "ruff format", Format: true, Exts: []string{".py"}, Markers: []string{"pyproject.toml", "ruff.toml", ".ruff.toml"}, Program: "ruff", Args: func(abs, _ string) []string { return []string{"format", abs} }},
+	{Name: "ruff check", Exts: []string{".py"}, Markers: []string{"pyproject.toml", "ruff.toml", ".ruff.toml"}, Program: "ruff", Args: func(abs, _ string) []string { return []string{"check", abs} }},
+	{Name: "prettier", Format: true, Exts: []string{".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"}, Local: []string{"node_modules/.bin/prettier"}, Args: func(abs, _ string) []string { return []string{"--write", abs} }},
+	{Name: "eslint", Exts: []string{".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"}, Local: []string{"node_modules/.bin/eslint"}, Args: fileArg},
+	{Name: "tsc --noEmit", Exts: []string{".ts", ".tsx"}, Markers: []string{"tsconfig.json"}, Local: []string{"node_modules/.bin/tsc"}, Args: func(string, string) []string { return []string{"--noEmit", "-p", "."} }},
+	{Name: "rustfmt", Format: true, Exts: []string{".rs"}, Markers: []string{"Cargo.toml"}, Program: "rustfmt", Args: fileArg},
+	{Name: "shfmt", Format: true, Exts: []string{".sh", ".bash"}, Program: "shfmt", Args: func(abs, _ string) []string { return []string{"-w", abs} }},
+	{Name: "shellcheck", Exts: []string{".sh", ".bash"}, Program: "shellcheck", Args: fileArg},
+}
+
+// toolsFor returns the indexes in Builtin of the tools for ext.
+func toolsFor(ext string) []int {
+	var out []int
+	for i, t := range Builtin {
+		for _, e := range t.Exts {
+			if e == ext {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// Checker is the PostToolUse handler.
+type Checker struct {
+	Config config.Quality
+	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
+	Dir string
+	// Getenv reads the environment (main's project.Env); nil is empty.
+	Getenv func(string) string
+	// LookPath finds a program; nil is exec.LookPath.
+	LookPath func(string) (string, error)
+}
+
+// Name names the handler in reports.
+func (Checker) Name() string { return "quality" }
+
+// run is one command to run on the file.
+type run struct {
+	name   string
+	format bool
+	argv   []string
+}
+
+// Handle formats and lints the edited file.
+func (c Checker) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	ev, ok := in.(*hooks.PostToolUse)
+	if !ok || (!c.Config.Lint && !c.Config.Format) {
+		return hooks.Result{}, nil
+	}
+	switch ev.ToolName {
+	case "Write", "Edit", "MultiEdit":
+	default:
+		return hooks.Result{}, nil
+	}
+	fields, err := toolinput.Fields(ev.ToolInput)
+	if err != nil {
+		return hooks.Result{}, nil
+	}
+	file := toolinput.String(fields, "file_path")
+	ext := strings.ToLower(filepath.Ext(file))
+	added := c.added(file)
+	builtin := toolsFor(ext)
+	if len(builtin) == 0 && len(added) == 0 {
+		return hooks.Result{}, nil // no tool for this type: nothing to pay for
+	}
+	dir := project.Dir(c.Dir, in, project.Getenv(c.Getenv))
+	if dir == "" || file == "" {
+		return hooks.Result{}, nil
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(ev.Cwd, file)
+	}
+	file = filepath.Clean(file)
+	rel, err := filepath.Rel(dir, file)
+	if err != nil || !filepath.IsLocal(rel) {
+		return hooks.Result{}, nil // outside the project: not ours to rewrite
+	}
+	if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() {
+		return hooks.Result{}, nil
+	}
+	var notes []string
+	var runs []run
+	for _, i := range builtin {
+		t := Builtin[i]
+		if (t.Format && !c.Config.Format) || (!t.Format && !c.Config.Lint) {
+			continue
+		}
+		if prog, ok := c.program(dir, t); ok {
+			runs = append(runs, run{t.Name, t.Format, append([]string{prog}, t.Args(file, rel)...)})
+		}
+	}
+	for _, q := range added {
+		for _, r := range []struct {
+			argv   []string
+			format bool
+		}{{q.Format, true}, {q.Lint, false}} {
+			if len(r.argv) == 0 || (r.format && !c.Config.Format) || (!r.format && !c.Config.Lint) {
+				continue
+			}
+			argv := make([]string, len(r.argv))
+			for i, a := range r.argv {
+				argv[i] = strings.ReplaceAll(a, "{file}", file)
+			}
+			runs = append(runs, run{r.argv[0], r.format, argv})
+		}
+	}
+	findings := c.runAll(ctx, dir, ev.SessionID, runs, &notes)
+	if len(findings) == 0 && len(notes) == 0 {
+		return hooks.Result{}, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%s:", FeedbackPrefix, filepath.ToSlash(rel))
+	for _, f := range findings {
+		b.WriteString("\n" + f)
+	}
+	for _, n := range notes {
+		b.WriteString("\n(note) " + n)
+	}
+	text := b.String()
+	if len(text) > MaxFeedback {
+		text = text[:MaxFeedback] + "\n… (trimmed)"
+	}
+	return hooks.Context(text), nil
+}
+
+// added are the configured commands whose glob matches the file.
+func (c Checker) added(file string) []config.QualityCommand {
+	var out []config.QualityCommand
+	for _, q := range c.Config.Commands {
+		if ok, _ := filepath.Match(q.Match, filepath.Base(file)); ok {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// program finds t's program for the project at dir.
+func (c Checker) program(dir string, t Tool) (string, bool) {
+	if len(t.Markers) > 0 {
+		found := false
+		for _, m := range t.Markers {
+			if fi, err := os.Stat(filepath.Join(dir, m)); err == nil && fi.Mode().IsRegular() {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return "", false
+		}
+	}
+	if len(t.Local) > 0 {
+		for _, l := range t.Local {
+			p := filepath.Join(dir, filepath.FromSlash(l))
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && safepath.Within(dir, p) == nil {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	look := c.LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	p, err := look(t.Program)
+	return p, err == nil
+}
+
+// runAll runs the commands, formatters first, under one budget; it returns
+// the findings and adds what went wrong with a tool to notes.
+func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, notes *[]string) []string {
+	budget := c.budget()
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	var findings []string
+	for _, pass := range []bool{true, false} {
+		for _, r := range runs {
+			if r.format != pass {
+				continue
+			}
+			out, err := runOne(ctx, dir, r.argv)
+			switch {
+			case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+				if c.once(dir, session, "timeout:"+r.name) {
+					*notes = append(*notes, fmt.Sprintf("%s did not finish within the %v quality budget and was stopped (reported once per session)", r.name, budget))
+				}
+			case errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
+				if c.once(dir, session, "missing:"+r.name) {
+					*notes = append(*notes, fmt.Sprintf("%s could not be started: %v (reported once per session)", r.name, err))
+				}
+			case r.format && err != nil:
+				findings = append(findings, fmt.Sprintf("%s failed: %s", r.name, strings.TrimSpace(out)))
+			case !r.format && (err != nil || strings.TrimSpace(out) != ""):
+				findings = append(findings, fmt.Sprintf("%s:\n%s", r.name, strings.TrimSpace(out)))
+			}
+		}
+	}
+	return findings
+}
+
+// budget is quality.timeout, else Budget.
+func (c Checker) budget() time.Duration {
+	if t := c.Config.Timeout; t > 0 {
+		return time.Duration(min(t, config.MaxQualityTimeout)) * time.Second
+	}
+	return Budget
+}
+
+// runOne runs argv in dir without a shell, its output capped.
+func runOne(ctx context.Context, dir string, argv []string) (string, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	var out capped
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 200 * time.Millisecond
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return out.String(), ctx.Err()
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return out.String(), fmt.Errorf("exit %d", exit.ExitCode())
+	}
+	return out.String(), err
+}
+
+// capped keeps the first MaxOutput bytes written to it.
+type capped struct{ b bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := MaxOutput - c.b.Len(); room > 0 {
+		c.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.b.String() }
+
+// maxSessions bounds the sessions the state file remembers.
+const maxSessions = 200
+
+// once reports whether key is new for session (and records it); an
+// unreadable state reports it again rather than never.
+func (c Checker) once(dir, session, key string) bool {
+	p, err := project.Path(dir, StateFile)
+	if err != nil {
+		return true
+	}
+	first := false
+	err = statefile.Update(p, func(old []byte) ([]byte, error) {
+		st := map[string][]string{}
+		if len(old) > 0 {
+			if json.Unmarshal(old, &st) != nil {
+				st = map[string][]string{}
+			}
+		}
+		for _, k := range st[session] {
+			if k == key {
+				return nil, statefile.ErrNoChange
+			}
+		}
+		if len(st) >= maxSessions {
+			clear(st)
+		}
+		st[session] = append(st[session], key)
+		first = true
+		return json.Marshal(st)
+	})
+	return first || err != nil
+}

@@ -94,7 +94,10 @@ func (*Guard) Name() string { return "guard" }
 
 // Finding is one rule that matched.
 type Finding struct {
-	Rule     string `json:"rule"`
+	Rule string `json:"rule"`
+	// Pack is the rule pack the rule belongs to, or "" for a built-in
+	// rule.
+	Pack     string `json:"pack,omitempty"`
 	Severity string `json:"severity"`
 	Reason   string `json:"reason"`
 	// Command is the index in Report.Commands of the command that matched,
@@ -211,6 +214,11 @@ type check struct {
 	cfgLvl level
 	// judged remembers the reads already judged (see seen).
 	judged map[string]bool
+	// written holds the text the command line wrote to files (by
+	// resolved path), for a later command that reads them (psql -f).
+	written map[string]string
+	// sourced: the command line sourced a secret file (source .env).
+	sourced bool
 }
 
 func (g *Guard) newCheck(c Call) *check {

@@ -170,7 +170,7 @@ var shellCalls = []string{
 	"subprocess.Popen(", "subprocess.getoutput(", "subprocess.getstatusoutput(", "commands.getoutput(", "pty.spawn(",
 	"os.execv", "os.execl", "os.spawn", "execSync(", "exec(", "execFile(", "execFileSync(", "spawn(", "spawnSync(",
 	"system(", "system ", "IO.popen(", "Open3.", "Process.spawn(", "shell_exec(", "passthru(", "proc_open(", "popen(",
-	"Deno.Command(", "Deno.run(", "Bun.spawn(", "Bun.spawnSync(", "$`", "Bun.$`",
+	"Deno.Command(", "Deno.run(", "Bun.spawn(", "Bun.spawnSync(", "$`", "Bun.$`", "os.execute(", "system2(",
 }
 
 // deleteCalls are calls that delete; recursive ones delete a tree.

@@ -45,6 +45,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
@@ -108,6 +109,10 @@ type Guard struct {
 	// (wherever the guard finds it: behind wrappers, in sh -c strings) gets
 	// Severity with Reason.
 	Commands []GuardCommand `json:"commands,omitempty"`
+	// Packs sets the severity ("off", "ask" or "block") of the guard's rule
+	// packs, by pack ("database") or by rule ("database.drop"); a rule's
+	// own entry wins over its pack's. hwctl guard packs lists them.
+	Packs map[string]string `json:"packs,omitempty"`
 }
 
 // GuardLevel is how much the guard blocks.
@@ -281,6 +286,9 @@ func (c Config) Validate() error {
 		if sev != "block" && sev != "ask" && sev != "allow" {
 			return fmt.Errorf("guard.rules.%s: %q is not \"block\", \"ask\" or \"allow\"", name, sev)
 		}
+	}
+	if err := packs.Validate(c.Guard.Packs); err != nil {
+		return err
 	}
 	for i, r := range c.Guard.Commands {
 		if len(strings.Fields(r.Match)) == 0 {

@@ -57,7 +57,7 @@ func (cc *cmdCtx) inline(lang string) {
 			}
 		case lang == "python" && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.HasSuffix(t, "c"):
 			code = append(code, next())
-		case (lang == "ruby" || lang == "perl") && len(t) > 1 && t[0] == '-' && t[1] != '-' && (strings.HasSuffix(t, "e") || strings.HasSuffix(t, "E")):
+		case (lang == "ruby" || lang == "perl") && len(t) > 1 && t[0] == '-' && t[1] != '-' && t[1] != 'M' && t[1] != 'm' && t[1] != 'I' && (strings.HasSuffix(t, "e") || strings.HasSuffix(t, "E")):
 			code = append(code, next())
 		case (lang == "ruby" || lang == "perl") && (t == "-I" || t == "-r" || t == "-M"):
 			next()

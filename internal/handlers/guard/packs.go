@@ -15,7 +15,7 @@ func readOnlyVerb(w string) bool {
 	switch w {
 	case "get", "list", "ls", "describe", "show", "status", "plan", "diff", "view", "logs", "log", "inspect", "version",
 		"help", "info", "top", "ps", "search", "whoami", "explain", "history", "watch", "validate", "output", "graph",
-		"preview", "run", "exec", "cat", "print", "login", "auth", "port-forward", "events", "wait", "completion", "config-view":
+		"preview", "exec", "cat", "print", "login", "auth", "port-forward", "events", "wait", "completion", "config-view":
 		return true
 	}
 	return strings.HasPrefix(w, "get-") || strings.HasPrefix(w, "list-") || strings.HasPrefix(w, "describe-") ||
@@ -40,7 +40,7 @@ func positionals(args []shell.Word, valueFlags ...[]string) []string {
 		t := args[k].Text
 		if len(t) > 1 && t[0] == '-' {
 			if t == "--" {
-				continue
+				break // operands, or a command run elsewhere
 			}
 			if !strings.Contains(t, "=") {
 				for _, vf := range valueFlags {
@@ -89,6 +89,9 @@ func runnerPrefix(name string, args []shell.Word) (string, []shell.Word) {
 				return name, nil
 			}
 			name = shell.ProgramName(args[0].Text)
+			args = args[1:]
+		case (name == "pnpm" || name == "yarn" || name == "bun" || name == "bunx") && packs.All().Names(first):
+			name = first
 			args = args[1:]
 		case interpreter(name) != "" || name == "bundle":
 			base := path.Base(first)

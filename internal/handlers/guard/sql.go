@@ -87,6 +87,15 @@ func (pc *packCtx) sql(set *packs.Set, out map[string]string) {
 				}
 			}
 		}
+		// mysql app < <(echo "DROP TABLE t"): what a process substitution
+		// of this command prints
+		for _, sub := range pc.cc.all {
+			if sub.Via == "<(…)" && sub.Parent == pc.cc.i {
+				if s, ok := shell.Output(sub); ok {
+					srcs = append(srcs, s)
+				}
+			}
+		}
 		for _, r := range c.Redirects {
 			if r.Op == "<" {
 				if s, ok := pc.cc.writtenText(r.Target.Text); ok {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
@@ -156,4 +157,65 @@ var packFamilies = []family{
 
 func TestPackFamilies(t *testing.T) {
 	runFamilies(t, newTest(config.Guard{}, nil), packFamilies)
+}
+
+// Spellings the families did not list: wrappers, paths, quoting, line
+// continuations, nested shells, variables.
+var packAttackFamilies = []family{
+	{"attack spellings", "ask", []string{
+		`sudo terraform destroy`, `sudo -u deploy -E kubectl delete ns x`, `env TF_LOG=1 terraform destroy`, `TF_VAR_x=1 terraform destroy`,
+		`command terraform destroy`, `exec psql -c 'drop table t'`, `xargs -I{} kubectl delete ns {}`, `time terraform destroy`,
+		`nice -n 10 terraform destroy`, `timeout 60 helm uninstall x`, `nohup terraform destroy -auto-approve &`,
+		`/usr/bin/psql -c "DROP TABLE t"`, `/usr/local/bin/terraform destroy`, `"/usr/local/bin/terraform" destroy`, `'kubectl' delete ns x`,
+		`\kubectl delete ns x`, `k''ubectl delete ns x`, `terraform "destroy"`, `terraform de''stroy`, "terraform \\\n  destroy",
+		"kubectl \\\n  --context prod \\\n  delete ns x", "psql <<'EOF'\nDROP TABLE t;\nEOF", `mysql -e"DROP DATABASE app"`,
+		`psql -c "Drop Table t"`, `psql -c "  drop table t"`, `psql -c "drop/**/table t"`, `psql -c $'DROP TABLE t'`,
+		`mysql --execute='drop table t'`, `mysql -e "select 1" -e "drop table t"`, `kubectl --context prod delete ns x`,
+		`aws --region x s3 rm s3://b --recursive`, `bash -c "terraform destroy"`, `eval "kubectl delete ns x"`, `echo kubectl delete ns x | sh`,
+		`find . -name main.tf -execdir terraform destroy -auto-approve \;`, `TF=terraform; $TF destroy`, `PSQL=psql; $PSQL -c 'DROP TABLE x'`,
+		`docker compose exec db psql -c 'DROP TABLE t'`, `kubectl -n prod exec -i pg-0 -- psql -c "TRUNCATE t"`, `ssh bastion kubectl delete ns prod`,
+		`(cd infra && terraform destroy)`, `for ns in a b; do kubectl delete ns $ns; done`, `KUBECTL=kubectl; $KUBECTL delete ns x`,
+		`npx --yes prisma migrate reset --force`, `yarn prisma migrate reset`, `AWS_PROFILE=prod aws s3 rb s3://b --force`,
+		`curl -X "DELETE" https://x`, `curl -X'DELETE' https://x`, `curl --request "delete" https://x`, `heroku pg:reset -a app`,
+	}},
+	{"attack spellings, harmless", "allow", []string{
+		`sudo kubectl get ns`, `env TF_LOG=1 terraform plan`, `/usr/bin/psql -c "select 1"`, `'kubectl' get pods`, "terraform \\\n  plan",
+		`psql -c "select 'drop table t'"`, `psql -c "-- drop table t\nselect 1"`, `mysql -e"SELECT 1"`, `kubectl --context prod get ns`,
+		`aws --region x s3 ls s3://b`, `bash -c "terraform plan"`, `echo kubectl delete ns x`, `echo 'DROP TABLE t' > notes.txt`,
+		`grep -rn "kubectl delete" docs/`, `git commit -m "terraform destroy is gone"`,
+	}},
+}
+
+func TestPackAttackSpellings(t *testing.T) {
+	runFamilies(t, newTest(config.Guard{}, nil), packAttackFamilies)
+}
+
+// guard.packs turns packs and single rules off or raises them, and the
+// report names the pack and rule that decided.
+func TestPackConfig(t *testing.T) {
+	for _, c := range []struct {
+		packs map[string]string
+		cmd   string
+		want  string
+		rule  string
+	}{
+		{nil, `psql -c "DROP TABLE t"`, "ask", "database.drop"},
+		{map[string]string{"database": "block"}, `psql -c "DROP TABLE t"`, "block", "database.drop"},
+		{map[string]string{"database.drop": "off"}, `psql -c "DROP TABLE t"`, "allow", ""},
+		{map[string]string{"database.drop": "off"}, `psql -c "TRUNCATE t"`, "ask", "database.truncate"},
+		{map[string]string{"database": "off", "database.truncate": "block"}, `psql -c "TRUNCATE t"`, "block", "database.truncate"},
+		{map[string]string{"payment": "off"}, `stripe customers delete cus_1`, "allow", ""},
+		{map[string]string{"cloud": "block"}, `aws s3 rb s3://b --force`, "block", "cloud.aws-delete"},
+		{map[string]string{"machine": "ask"}, `kill -9 -1`, "ask", "machine.kill-all"},
+		// a pack turned off leaves the built-in rules alone
+		{map[string]string{"machine": "off"}, `mkfs.ext4 /dev/sda1`, "block", "disk-overwrite"},
+	} {
+		rep := bash(newTest(config.Guard{Packs: c.packs}, nil), c.cmd)
+		if rep.Decision != c.want || rep.Rule != c.rule {
+			t.Errorf("%v: %q: %s %s, want %s %s\n%s", c.packs, c.cmd, rep.Decision, rep.Rule, c.want, c.rule, summary(rep))
+		}
+		if c.rule != "" && strings.Contains(c.rule, ".") && !strings.Contains(rep.Reason, "pack "+strings.Split(c.rule, ".")[0]) {
+			t.Errorf("%q: the reason does not name the pack: %s", c.cmd, rep.Reason)
+		}
+	}
 }

@@ -146,7 +146,7 @@ func (cc *cmdCtx) packs() {
 			if s == Block {
 				tail = "hookwright does not let the model do this."
 			}
-			reason := fmt.Sprintf("%s (pack %s: %s); %s", what, r.Pack, r.Doc, tail)
+			reason := fmt.Sprintf("%s (pack %s); %s", what, r.Pack, tail)
 			cc.ck.rep.Findings = append(cc.ck.rep.Findings, Finding{Rule: r.ID(), Pack: r.Pack, Severity: s.String(), Reason: reason, Command: cc.idx})
 		}
 	}
@@ -231,7 +231,7 @@ func (pc *packCtx) match(r *packs.Rule, set *packs.Set) (string, bool) {
 		}
 		words = append(words, f)
 	}
-	return "`" + strings.Join(words, " ") + "`", true
+	return "`" + strings.Join(words, " ") + "` destroys shared state that may not come back", true
 }
 
 // kindsOf runs the code match m once per command and returns what it

@@ -219,3 +219,11 @@ func TestPackConfig(t *testing.T) {
 		}
 	}
 }
+
+// benchFamilies are the cases BenchmarkCheck times: every family,
+// the rule packs' included.
+func benchFamilies() []family {
+	out := allFamilies()
+	out = append(out, packFamilies...)
+	return append(out, packAttackFamilies...)
+}

@@ -21,25 +21,27 @@
 //     arguments;
 //   - severity: ask or block.
 //
-// Package guard reads the tables through [All]; the config package
-// validates guard.packs through [Validate]. Severities in a config are
+// The tables are compiled into packs_gen.go (go test -run TestGenerated
+// -update rewrites it from the JSON, and the test fails when the two
+// differ), so that a hook process pays nothing to read them: [All]
+// indexes the compiled tables on first use, and [Known], the prefilter's
+// word test, is a generated switch. Package guard reads the tables
+// through [All]; the config package validates guard.packs through
+// [Validate]. Severities in a config are
 // "off", "ask" or "block", for a whole pack ("database") or one rule
 // ("database.drop"); a rule's own entry wins over its pack's.
 package packs
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
 	"sync"
 )
-
-//go:embed *.json
-var files embed.FS
 
 // Pack is one named set of rules.
 type Pack struct {
@@ -104,28 +106,64 @@ type Set struct {
 	byProgram map[string][]*Rule
 	ids       map[string]*Rule
 	names     map[string]*Pack
+	// compiled: the generated tables; flat lists their rules in order,
+	// and programRules (generated) indexes it.
+	compiled bool
+	flat     []*Rule
+	once     sync.Once
 }
 
-var load = sync.OnceValues(func() (*Set, error) { return parse(files) })
+// All returns the compiled packs. Looking up a program's rules costs a
+// generated switch; the other lookups are indexed on first use.
+var All = sync.OnceValue(func() *Set {
+	s := &Set{Packs: builtin, compiled: true}
+	for _, p := range builtin {
+		for i := range p.Rules {
+			s.flat = append(s.flat, &p.Rules[i])
+		}
+	}
+	return s
+})
 
-// All returns the embedded packs. It panics if a table is malformed: the
-// tables are part of the binary, and TestPacksLoad keeps them well formed.
-func All() *Set {
-	s, err := load()
-	if err != nil {
-		panic("guard packs: " + err.Error())
+// lookups builds the maps of a compiled Set once.
+func (s *Set) lookups() {
+	s.once.Do(func() {
+		if s.ids == nil {
+			x := index(s.Packs)
+			s.ids, s.names = x.ids, x.names
+		}
+	})
+}
+
+// index builds a Set's lookups over packs read and checked by parse.
+func index(list []*Pack) *Set {
+	s := &Set{Packs: list, byProgram: map[string][]*Rule{}, ids: map[string]*Rule{}, names: map[string]*Pack{}}
+	for _, p := range list {
+		s.names[p.Name] = p
+		for i := range p.Rules {
+			r := &p.Rules[i]
+			s.ids[r.ID()] = r
+			for _, prog := range r.Programs {
+				s.byProgram[prog] = append(s.byProgram[prog], r)
+			}
+		}
 	}
 	return s
 }
 
-func parse(fsys embed.FS) (*Set, error) {
-	entries, err := fsys.ReadDir(".")
+// parse reads and checks the JSON tables of fsys (what packs_gen.go is
+// generated from).
+func parse(fsys fs.FS) (*Set, error) {
+	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
 	}
 	s := &Set{byProgram: map[string][]*Rule{}, ids: map[string]*Rule{}, names: map[string]*Pack{}}
 	for _, e := range entries {
-		data, err := fsys.ReadFile(e.Name())
+		if path.Ext(e.Name()) != ".json" {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, e.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -175,20 +213,60 @@ func parse(fsys embed.FS) (*Set, error) {
 }
 
 // For returns the rules for a program (its base name, lower case).
-func (s *Set) For(program string) []*Rule { return s.byProgram[program] }
+func (s *Set) For(program string) []*Rule {
+	if !s.compiled {
+		return s.byProgram[program]
+	}
+	refs := programRules(program)
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]*Rule, len(refs))
+	for i, k := range refs {
+		out[i] = s.flat[k]
+	}
+	return out
+}
 
-// Names reports whether a program has rules: the guard's prefilter.
-func (s *Set) Names(program string) bool { return len(s.byProgram[program]) > 0 }
+// Names reports whether a program has rules.
+func (s *Set) Names(program string) bool {
+	if s.compiled {
+		return len(programRules(program)) > 0
+	}
+	return len(s.byProgram[program]) > 0
+}
+
+// Known reports whether a word (lower case) is a program or word some
+// rule names: the guard's prefilter, a compiled switch that costs no
+// set-up.
+func Known(word string) bool { return known(word) }
 
 // Pack returns the pack called name, or nil.
-func (s *Set) Pack(name string) *Pack { return s.names[name] }
+func (s *Set) Pack(name string) *Pack {
+	for _, p := range s.Packs {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
 
 // Rule returns the rule "pack.rule", or nil.
-func (s *Set) Rule(id string) *Rule { return s.ids[id] }
+func (s *Set) Rule(id string) *Rule {
+	pack, name, _ := strings.Cut(id, ".")
+	if p := s.Pack(pack); p != nil {
+		for i := range p.Rules {
+			if p.Rules[i].Name == name {
+				return &p.Rules[i]
+			}
+		}
+	}
+	return nil
+}
 
 // Client returns how the database pack's program name takes statements.
 func (s *Set) Client(name string) (Client, bool) {
-	if p := s.names["database"]; p != nil {
+	if p := s.Pack("database"); p != nil {
 		c, ok := p.Clients[name]
 		return c, ok
 	}
@@ -215,6 +293,7 @@ func rank(s string) int {
 // Validate reports the first entry of a guard.packs map that names no
 // pack or rule, or whose value is not off, ask or block.
 func (s *Set) Validate(cfg map[string]string) error {
+	s.lookups()
 	keys := make([]string, 0, len(cfg))
 	for k := range cfg {
 		keys = append(keys, k)

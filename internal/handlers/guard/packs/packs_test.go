@@ -6,7 +6,7 @@ import (
 )
 
 func TestPacksLoad(t *testing.T) {
-	s, err := parse(files)
+	s, err := parse(tables)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,8 +116,8 @@ type Set struct {
 // All returns the compiled packs. Looking up a program's rules costs a
 // generated switch; the other lookups are indexed on first use.
 var All = sync.OnceValue(func() *Set {
-	s := &Set{Packs: builtin, compiled: true}
-	for _, p := range builtin {
+	s := &Set{Packs: builtin(), compiled: true}
+	for _, p := range s.Packs {
 		for i := range p.Rules {
 			s.flat = append(s.flat, &p.Rules[i])
 		}

@@ -227,3 +227,49 @@ func benchFamilies() []family {
 	out = append(out, packFamilies...)
 	return append(out, packAttackFamilies...)
 }
+
+// FuzzSQLKinds: the SQL reader never panics, reads in bounded time, and
+// finds no statement in text that only holds a comment or a string.
+func FuzzSQLKinds(f *testing.F) {
+	for _, s := range []string{"DROP TABLE t", "delete from t where id = 1", "-- DROP TABLE x\nSELECT 1", "/* drop */ select 'drop table'",
+		"WITH x AS (SELECT 1) DELETE FROM t", "update t set a = 1", "TRUNCATE t; DROP SCHEMA s CASCADE;", `\i file.sql`, ".tables", "'unterminated",
+		"/* unterminated", "ALTER TABLE t DROP COLUMN c", "INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET a = 1", "$$ DROP $$", "`drop` table"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := map[string]string{}
+		SQLKinds(s, out)
+		for k := range out {
+			switch k {
+			case "drop", "truncate", "delete-all":
+			default:
+				t.Fatalf("kind %q", k)
+			}
+		}
+		quiet := map[string]string{}
+		SQLKinds("-- "+strings.ReplaceAll(s, "\n", " ")+"\nSELECT 1", quiet)
+		if len(quiet) > 0 {
+			t.Fatalf("a comment was read as SQL: %v", quiet)
+		}
+		mongoKinds(s, map[string]string{})
+		redisKinds(s, true, map[string]string{})
+	})
+}
+
+// FuzzPackCommand: a command naming pack programs never panics and gets
+// a decision.
+func FuzzPackCommand(f *testing.F) {
+	for _, fam := range packFamilies {
+		for _, c := range fam.cmds {
+			f.Add(c)
+		}
+	}
+	g := newTest(config.Guard{}, nil)
+	f.Fuzz(func(t *testing.T, cmd string) {
+		switch r := bash(g, cmd); r.Decision {
+		case "allow", "ask", "block":
+		default:
+			t.Fatalf("decision %q", r.Decision)
+		}
+	})
+}

@@ -26,6 +26,14 @@
 //   - persistence: writes to shell start-up files, authorized_keys,
 //     ~/.ssh/config, git hooks and cron; file-tool writes elsewhere
 //     outside the project ask.
+//   - shared state, through rule packs (package packs, one JSON table
+//     per pack): databases (SQL wherever a client reads it), clusters and
+//     infrastructure as code, clouds, containers, hosted platforms,
+//     payments, HTTP DELETE, publishing, git history, the machine,
+//     exfiltration, and an unknown program with a destructive verb and a
+//     production target. What a user may mean asks; what no one means
+//     from an agent blocks. guard.packs sets a pack or one rule to off,
+//     ask or block.
 //
 // guard.level raises what it blocks: "strict" also blocks in-project
 // recursive deletes, metadata reads of secrets and unreadable commands that

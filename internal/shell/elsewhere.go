@@ -159,9 +159,7 @@ func (s *state) container(i int, name string, args []Word) bool {
 		}
 	}
 	skipGlobal()
-	compose := name == "docker-compose" || name == "podman-compose"
 	if len(rest) > 0 && (rest[0].Text == "container" || rest[0].Text == "compose") {
-		compose = compose || rest[0].Text == "compose"
 		rest = rest[1:]
 		skipGlobal()
 	}

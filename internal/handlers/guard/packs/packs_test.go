@@ -1,6 +1,7 @@
 package packs
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -109,6 +110,19 @@ func TestMatchWord(t *testing.T) {
 	} {
 		if got := MatchWord(c.p, c.w); got != c.want {
 			t.Errorf("MatchWord(%q, %q) = %v", c.p, c.w, got)
+		}
+	}
+}
+
+// The README's table of packs names every pack.
+func TestReadmeListsPacks(t *testing.T) {
+	data, err := os.ReadFile("../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range All().Packs {
+		if !strings.Contains(string(data), "| `"+p.Name+"` |") {
+			t.Errorf("README's table of packs lacks %s", p.Name)
 		}
 	}
 }

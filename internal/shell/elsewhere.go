@@ -41,6 +41,37 @@ func (s *state) elsewhere(i int, name string) bool {
 	case "parallel":
 		s.parallel(i, args)
 		return true
+	case "ansible":
+		module, cmd := "command", ""
+		for k := 0; k+1 < len(args); k++ {
+			switch t := args[k].Text; t {
+			case "-m", "--module-name":
+				module = args[k+1].Text
+			case "-a", "--args":
+				cmd = args[k+1].Text
+			}
+		}
+		switch module {
+		case "command", "shell", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
+			if cmd != "" {
+				s.nested(i, cmd, "ansible -m "+module)
+			}
+		}
+		return false
+	case "salt", "salt-ssh":
+		for k, a := range args {
+			if (a.Text == "cmd.run" || a.Text == "cmd.shell" || a.Text == "cmd.run_all") && k+1 < len(args) {
+				s.nested(i, args[k+1].Text, name+" "+a.Text)
+				break
+			}
+		}
+		return false
+	case "pssh", "parallel-ssh", "pdsh", "clush":
+		rest := skipOptions(args, "hHlpteoOxXwgRfuS", []string{"--hosts", "--host", "--user", "--par", "--timeout", "--outdir", "--errdir", "--extra-args", "--option"})
+		if len(rest) > 0 {
+			s.nested(i, joinWords(rest), name)
+		}
+		return false
 	case "screen":
 		for k, a := range args {
 			if a.Text == "-X" {

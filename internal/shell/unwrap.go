@@ -35,7 +35,7 @@ func (s *state) expand(i int) {
 			s.su(i)
 			return
 		case "ssh", "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc", "kubecolor",
-			"parallel", "screen", "tmux", "at", "batch", "trap", "entr":
+			"parallel", "screen", "tmux", "at", "batch", "trap", "entr", "ansible", "salt", "salt-ssh", "pssh", "parallel-ssh", "pdsh", "clush":
 			if s.elsewhere(i, name) {
 				return
 			}

@@ -286,6 +286,12 @@ func (pc *packCtx) httpDelete(out map[string]string) {
 			return
 		}
 	}
+	for _, a := range args {
+		if strings.Contains(a.Text, "/_delete_by_query") {
+			out["delete"] = "an Elasticsearch/OpenSearch _delete_by_query"
+			return
+		}
+	}
 	switch pc.name {
 	case "http", "https", "xh", "xhs", "httpie", "curlie", "restish":
 		pos := positionals(args, []string{"-a", "--auth", "--session", "-o", "--output", "--verify", "--cert", "--cert-key", "-A", "--auth-type", "--timeout"})
@@ -460,7 +466,17 @@ func (pc *packCtx) power(out map[string]string) {
 			switch pos[0] {
 			case "reboot", "poweroff", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "soft-reboot", "terminate-user", "kill-user", "terminate-session":
 				out["power"] = pc.name + " " + pos[0] + " stops the machine or the user's session"
+			case "stop", "disable", "mask", "kill":
+				for _, u := range pos[1:] {
+					if criticalUnit(u) {
+						out["services"] = pc.name + " " + pos[0] + " " + u + " cuts off the machine or what runs on it"
+					}
+				}
 			}
+		}
+	case "service":
+		if len(pos) > 1 && criticalUnit(pos[0]) && (pos[1] == "stop" || pos[1] == "disable") {
+			out["services"] = "service " + pos[0] + " " + pos[1] + " cuts off the machine or what runs on it"
 		}
 	case "init", "telinit":
 		if len(pos) > 0 && (pos[0] == "0" || pos[0] == "6" || pos[0] == "1" || pos[0] == "s") {
@@ -474,6 +490,18 @@ func (pc *packCtx) power(out map[string]string) {
 			}
 		}
 	}
+}
+
+// criticalUnit reports whether a service unit keeps the machine
+// reachable or runs its workloads.
+func criticalUnit(u string) bool {
+	u = strings.TrimSuffix(u, ".service")
+	switch u {
+	case "ssh", "sshd", "networking", "network", "networkmanager", "systemd-networkd", "systemd-resolved", "docker", "containerd",
+		"kubelet", "firewalld", "ufw", "nftables", "cron", "crond", "systemd-journald", "dbus", "wpa_supplicant", "tailscaled", "cloudflared":
+		return true
+	}
+	return false
 }
 
 // historyFile reports whether a path names a shell or REPL history file.

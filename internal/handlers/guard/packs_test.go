@@ -225,6 +225,7 @@ func TestPackConfig(t *testing.T) {
 func benchFamilies() []family {
 	out := allFamilies()
 	out = append(out, packFamilies...)
+	out = append(out, packMoreFamilies...)
 	return append(out, packAttackFamilies...)
 }
 
@@ -272,4 +273,36 @@ func FuzzPackCommand(f *testing.F) {
 			t.Fatalf("decision %q", r.Decision)
 		}
 	})
+}
+
+// More families of shared state: messaging, storage and backups, disks,
+// firewalls and services, fleets of hosts.
+var packMoreFamilies = []family{
+	{"more packs, ask", "ask", []string{
+		`kafka-topics --bootstrap-server b:9092 --delete --topic orders`, `kafka-topics.sh --zookeeper z --topic t --delete`,
+		`kafka-consumer-groups --bootstrap-server b --group g --reset-offsets --to-earliest --execute --topic t`, `rabbitmqctl delete_queue jobs`,
+		`rabbitmqctl purge_queue jobs -p /prod`, `rabbitmqctl reset`, `rabbitmqadmin delete queue name=jobs`, `nats stream rm ORDERS -f`, `nats kv purge cfg key`,
+		`pulsar-admin topics delete persistent://t/n/x`, `rpk topic delete events`, `mc rm --recursive --force play/bucket`, `mc rb --force local/b`,
+		`restic -r s3:x forget --keep-last 1 --prune`, `restic prune`, `borg delete ::archive`, `borg prune --keep-daily 1 /repo`, `kopia snapshot delete k123`,
+		`s5cmd rm 's3://b/*'`, `iptables -F`, `sudo iptables -t nat --flush`, `iptables -P INPUT ACCEPT`, `ufw disable`, `nft flush ruleset`,
+		`sudo systemctl stop sshd`, `systemctl disable --now docker`, `service ssh stop`, `curl -X POST es:9200/logs/_delete_by_query -d '{"query":{"match_all":{}}}'`,
+		`salt '*' cmd.run 'dropdb app'`, `ansible db -m shell -a 'psql -c "DROP DATABASE app"'`,
+	}},
+	{"more packs, block", "block", []string{
+		`sudo zpool destroy tank`, `zfs destroy -r tank/data`, `lvremove -f vg0/data`, `vgremove vg0`, `btrfs subvolume delete /mnt/@home`,
+		`sgdisk --zap-all /dev/sda`, `mdadm --zero-superblock /dev/sdb1`, `blkdiscard /dev/nvme0n1`, `parted /dev/sda rm 1`, `diskutil eraseDisk APFS X disk2`,
+		`ansible all -m shell -a 'rm -rf /'`, `ansible web -a "rm -rf ~"`, `pssh -h hosts.txt 'rm -rf /var/lib'`, `pdsh -w node[1-9] rm -rf /`,
+	}},
+	{"more packs, harmless", "allow", []string{
+		`kafka-topics --bootstrap-server b --list`, `kafka-topics --describe --topic t`, `kafka-consumer-groups --bootstrap-server b --group g --reset-offsets --to-earliest --dry-run --topic t`,
+		`rabbitmqctl list_queues`, `rabbitmqctl status`, `nats stream ls`, `nats pub orders hi`, `mc ls play/bucket`, `mc cp a play/b/`, `restic snapshots`, `restic backup ~/work`,
+		`borg list /repo`, `borg create /repo::a ~/work`, `zfs list`, `zpool status`, `lvs`, `btrfs subvolume list /`, `parted -l`, `diskutil list`,
+		`iptables -L -n`, `iptables -A INPUT -p tcp --dport 22 -d 10.0.0.1 -j ACCEPT`, `ufw status`, `ufw allow 22`, `nft list ruleset`, `systemctl stop myapp`,
+		`systemctl status sshd`, `service nginx reload`, `ansible all -m ping`, `ansible web -m shell -a 'uptime'`, `salt '*' test.ping`, `pssh -h hosts uptime`,
+		`curl es:9200/logs/_search -d '{}'`,
+	}},
+}
+
+func TestPackMoreFamilies(t *testing.T) {
+	runFamilies(t, newTest(config.Guard{}, nil), packMoreFamilies)
 }

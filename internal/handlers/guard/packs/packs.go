@@ -361,11 +361,24 @@ func AtLeastAsStrict(a, b map[string]string) bool {
 }
 
 // MatchWord reports whether word matches a verb pattern: exact, "pre*",
-// "*suf" or "*mid*" (both in lower case).
+// "*suf" or "*mid*" (both in lower case); * matches any run of
+// characters, / included.
 func MatchWord(pattern, word string) bool {
-	if !strings.ContainsRune(pattern, '*') {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
 		return pattern == word
 	}
-	ok, _ := path.Match(pattern, word)
-	return ok
+	if !strings.HasPrefix(word, parts[0]) {
+		return false
+	}
+	word = word[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, mid := range parts[1 : len(parts)-1] {
+		i := strings.Index(word, mid)
+		if i < 0 {
+			return false
+		}
+		word = word[i+len(mid):]
+	}
+	return len(word) >= len(last) && strings.HasSuffix(word, last)
 }

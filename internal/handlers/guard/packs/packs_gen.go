@@ -7,7 +7,7 @@ package packs
 // needs them does not build them at init.
 func builtin() []*Pack {
 	return []*Pack{
-		&Pack{Name: "cloud", Doc: "Cloud and hosting CLIs: a destructive verb anywhere in the subcommand path.", ValueFlags: []string{"--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--zone", "--account", "--configuration", "--resource-group", "-g", "--subscription", "--name", "-o", "-a", "--app", "--context", "-c", "--team", "--scope", "--site", "--org", "--config", "--env", "-e", "--stage", "-s", "--access-token", "-t", "--token", "--namespace", "-n", "--kubeconfig"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "aws-delete", Programs: []string{"aws", "awslocal", "sam", "cdk", "copilot", "amplify", "eb", "sst", "serverless", "sls"}, Path: []string(nil), Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "rm", "rb", "delete", "destroy", "remove", "terminate", "revoke-*", "disable-*", "cancel-*", "stop-*", "batch-delete-*", "schedule-*-deletion", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws ... delete-*/terminate-*/remove-*/deregister-*, s3 rm, s3 rb, cdk destroy, sam delete, serverless remove", Pack: "cloud"}, Rule{Name: "aws-s3-sync-delete", Programs: []string{"aws", "awslocal"}, Path: []string{"s3", "sync"}, Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws s3 sync --delete: deletes what the source lacks", Pack: "cloud"}, Rule{Name: "gcloud-delete", Programs: []string{"gcloud", "gsutil", "bq", "firebase", "gcs"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "rm", "rb"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "gcloud ... delete/remove-*/reset, gsutil rm/rb, bq rm, firebase *:delete", Pack: "cloud"}, Rule{Name: "azure-delete", Programs: []string{"az", "azd", "azcopy", "func"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "down"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "az ... delete/purge/remove, azd down, azcopy rm", Pack: "cloud"}, Rule{Name: "paas-delete", Programs: []string{"doctl", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "fastly", "velero", "linode-cli", "hcloud", "scw", "oci", "ibmcloud", "aliyun", "exo", "vultr-cli", "railway", "render", "supabase", "turso", "planetscale", "pscale", "neonctl", "upstash", "koyeb", "northflank", "s3cmd", "rclone", "mc", "b2", "s5cmd", "civo", "openstack", "cf", "gsutil", "akamai", "cloudflared", "doppler", "atlas", "mongocli", "confluent", "terminus", "platform", "upsun"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "deletefile", "rmdir", "rmdirs", "cleanup", "down", "nuke", "drop", "truncate", "flush", "uninstall", "prune", "scale-to-zero"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "doctl, flyctl, heroku, vercel, netlify, firebase, wrangler, fastly, velero, rclone, s3cmd and their kind: delete, destroy, remove, rm, purge, terminate, apps:destroy, pg:reset, ...", Pack: "cloud"}}},
+		&Pack{Name: "cloud", Doc: "Cloud and hosting CLIs: a destructive verb anywhere in the subcommand path.", ValueFlags: []string{"--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--zone", "--account", "--configuration", "--resource-group", "-g", "--subscription", "--name", "-o", "-a", "--app", "--context", "-c", "--team", "--scope", "--site", "--org", "--config", "--env", "-e", "--stage", "-s", "--access-token", "-t", "--token", "--namespace", "-n", "--kubeconfig"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "aws-delete", Programs: []string{"aws", "awslocal", "sam", "cdk", "copilot", "amplify", "eb", "sst", "serverless", "sls"}, Path: []string(nil), Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "rm", "rb", "delete", "destroy", "remove", "terminate", "revoke-*", "disable-*", "cancel-*", "stop-*", "batch-delete-*", "schedule-*-deletion", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws ... delete-*/terminate-*/remove-*/deregister-*, s3 rm, s3 rb, cdk destroy, sam delete, serverless remove", Pack: "cloud"}, Rule{Name: "aws-s3-sync-delete", Programs: []string{"aws", "awslocal"}, Path: []string{"s3", "sync"}, Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws s3 sync --delete: deletes what the source lacks", Pack: "cloud"}, Rule{Name: "gcloud-delete", Programs: []string{"gcloud", "gsutil", "bq", "firebase", "gcs"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "rm", "rb"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "gcloud ... delete/remove-*/reset, gsutil rm/rb, bq rm, firebase *:delete", Pack: "cloud"}, Rule{Name: "azure-delete", Programs: []string{"az", "azd", "azcopy", "func"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "down"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "az ... delete/purge/remove, azd down, azcopy rm", Pack: "cloud"}, Rule{Name: "paas-delete", Programs: []string{"doctl", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "fastly", "velero", "linode-cli", "hcloud", "scw", "oci", "ibmcloud", "aliyun", "exo", "vultr-cli", "railway", "render", "supabase", "turso", "planetscale", "pscale", "neonctl", "upstash", "koyeb", "northflank", "s3cmd", "rclone", "mc", "b2", "s5cmd", "civo", "openstack", "cf", "gsutil", "akamai", "cloudflared", "doppler", "atlas", "mongocli", "confluent", "terminus", "platform", "upsun", "flarectl", "cfcli", "ns1", "circleci", "tkn", "argo", "ldcli", "jenkins-cli", "travis", "buildkite-cli", "bk", "octopus", "spinnaker", "spin", "nomad", "waypoint", "dokku", "caprover", "coolify", "kamal", "porter", "zeabur", "sealos", "appwrite", "pocketbase", "convex", "hasura", "prismic", "sanity", "contentful", "algolia", "meilisearch", "typesense", "mailgun", "sendgrid", "twilio", "pagerduty", "opsgenie", "datadog-ci", "newrelic", "grafana-cli", "gcx"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "deletefile", "rmdir", "rmdirs", "cleanup", "down", "nuke", "drop", "truncate", "flush", "uninstall", "prune", "scale-to-zero"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "doctl, flyctl, heroku, vercel, netlify, firebase, wrangler, fastly, velero, rclone, s3cmd and their kind: delete, destroy, remove, rm, purge, terminate, apps:destroy, pg:reset, ...", Pack: "cloud"}}},
 		&Pack{Name: "containers", Doc: "Container engines: forced removals, volume deletes, prunes, compose down -v.", ValueFlags: []string{"-H", "--host", "--context", "-c", "--config", "-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--log-level", "--project-directory"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rm-force", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string(nil), Verbs: []string{"rm", "rmi"}, Except: []string(nil), Flags: []string{"-f", "--force"}, Unless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker rm -f / rmi -f (also container rm -f, image rm -f): removes running containers or images in use", Pack: "containers"}, Rule{Name: "volume-rm", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"volume"}, Verbs: []string{"rm", "remove", "prune", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker volume rm / prune: deletes stored data", Pack: "containers"}, Rule{Name: "system-prune", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"system"}, Verbs: []string{"prune", "reset"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker system prune (-a, --volumes), builder prune -a", Pack: "containers"}, Rule{Name: "compose-down-volumes", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"compose"}, Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker compose down -v: deletes the project's volumes", Pack: "containers"}, Rule{Name: "compose-down-volumes-v1", Programs: []string{"docker-compose", "podman-compose"}, Path: []string(nil), Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker-compose down -v", Pack: "containers"}}},
 		&Pack{Name: "database", Doc: "SQL and data-store commands that drop, truncate, flush or delete every row; ORM and migration resets.", ValueFlags: []string{"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-u", "--user", "-D", "--database", "-a", "--url", "--uri", "-n", "--env", "-e", "--environment", "--schema", "--settings", "--app", "--config", "--target"}, Clients: map[string]Client{"bq": Client{Dialect: "sql", Code: []string(nil), Files: []string(nil), Positional: "after-verb:query", Stdin: false}, "clickhouse": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"--queries-file"}, Positional: "", Stdin: true}, "clickhouse-client": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"--queries-file"}, Positional: "", Stdin: true}, "cockroach": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "cqlsh": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "duckdb": Client{Dialect: "sql", Code: []string{"-c", "-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "keydb-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "litecli": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mariadb": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mongo": Client{Dialect: "mongo", Code: []string{"--eval"}, Files: []string(nil), Positional: "js-files", Stdin: true}, "mongosh": Client{Dialect: "mongo", Code: []string{"--eval"}, Files: []string(nil), Positional: "js-files", Stdin: true}, "mycli": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mysql": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "pgcli": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string(nil), Positional: "", Stdin: true}, "psql": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "redis-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "snowsql": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"-f", "--filename"}, Positional: "", Stdin: false}, "sqlcmd": Client{Dialect: "sql", Code: []string{"-Q", "-q"}, Files: []string{"-i"}, Positional: "", Stdin: true}, "sqlite": Client{Dialect: "sql", Code: []string{"-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "sqlite3": Client{Dialect: "sql", Code: []string{"-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "supabase": Client{Dialect: "sql", Code: []string{}, Files: []string(nil), Positional: "", Stdin: false}, "turso": Client{Dialect: "sql", Code: []string(nil), Files: []string(nil), Positional: "after-verb:shell", Stdin: false}, "usql": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "valkey-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "wrangler": Client{Dialect: "sql", Code: []string{"--command"}, Files: []string{"--file"}, Positional: "", Stdin: false}}, Rules: []Rule{Rule{Name: "drop", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "sql", Words: []string{"drop"}, Severity: "ask", Doc: "a DROP statement (database, schema, table, ...), ALTER ... DROP, or a MongoDB drop()/dropDatabase(), wherever the client reads it: -c/-e/--eval strings, heredocs, here-strings, pipes, -f or < of a file the same command line writes", Pack: "database"}, Rule{Name: "truncate", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "sql", Words: []string{"truncate"}, Severity: "ask", Doc: "a TRUNCATE statement", Pack: "database"}, Rule{Name: "delete-all", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "sql", Words: []string{"delete-all"}, Severity: "ask", Doc: "DELETE or UPDATE without WHERE; MongoDB deleteMany({})/remove({})/updateMany({}, ...)", Pack: "database"}, Rule{Name: "flush", Programs: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "sql", Words: []string{"flush"}, Severity: "ask", Doc: "redis FLUSHALL or FLUSHDB", Pack: "database"}, Rule{Name: "drop-tools", Programs: []string{"dropdb", "dropuser"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "dropdb, dropuser", Pack: "database"}, Rule{Name: "admin-drop", Programs: []string{"mysqladmin", "influx", "mongo", "mongosh"}, Path: []string(nil), Verbs: []string{"drop", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "mysqladmin drop, influx delete", Pack: "database"}, Rule{Name: "restore-clean", Programs: []string{"mongorestore", "pg_restore", "prisma"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--drop", "--clean", "-c", "--force-reset", "--accept-data-loss"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "mongorestore --drop, pg_restore --clean, prisma db push --force-reset / --accept-data-loss: drop what is there first", Pack: "database"}, Rule{Name: "migrate-reset", Programs: []string{"rails", "rake", "bin/rails", "prisma", "sequelize", "sequelize-cli", "knex", "typeorm", "alembic", "drizzle-kit", "artisan", "flask", "diesel", "sqlx", "dbmate", "goose", "migrate", "flyway", "liquibase", "ecto", "mix", "manage.py", "django-admin", "atlas"}, Path: []string(nil), Verbs: []string{"db:drop", "db:drop:*", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:setup", "reset", "flush", "migrate:fresh", "migrate:reset", "db:wipe", "schema:drop", "drop", "clean", "ecto.drop", "ecto.reset", "base", "down-to", "reset-db", "reset_db", "reset-db"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "ORM and migration resets: rails db:drop/db:reset, prisma migrate reset, django flush, artisan migrate:fresh, typeorm schema:drop, alembic downgrade base, flyway clean, ...", Pack: "database"}}},
 		&Pack{Name: "exfiltration", Doc: "The environment or a secret sent to the network.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "env-to-network", Programs: []string{"env", "printenv", "set", "export", "declare", "typeset", "compgen"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"env-pipe"}, Severity: "block", Doc: "env, printenv, set or export -p piped or substituted into curl, wget, nc, socat, ...", Pack: "exfiltration"}, Rule{Name: "sourced-secret-send", Programs: []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "http", "https", "xh", "telnet", "ssh", "scp", "openssl", "aws", "gsutil", "rclone"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"sourced"}, Severity: "block", Doc: "a secret file sourced (source .env, set -a; . .env) and a variable sent to the network on the same command line", Pack: "exfiltration"}, Rule{Name: "git-secret", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"git-show"}, Severity: "block", Doc: "a committed secret read through git: git show HEAD:.env, git cat-file -p REV:.env", Pack: "exfiltration"}}},
@@ -15,10 +15,12 @@ func builtin() []*Pack {
 		&Pack{Name: "git", Doc: "Git history and refs: rewrites, ref deletes, reflog expiry with gc, resetting the default branch, forced send-pack, rebase --exec (judged by what it runs).", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rewrite", Programs: []string{"git", "git-filter-repo", "bfg"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"rewrite"}, Severity: "ask", Doc: "git filter-branch, git filter-repo, bfg: rewrite every commit", Pack: "git"}, Rule{Name: "update-ref-delete", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"update-ref"}, Severity: "ask", Doc: "git update-ref -d, git update-ref --stdin with delete", Pack: "git"}, Rule{Name: "reflog-expire", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"reflog"}, Severity: "ask", Doc: "git reflog expire --expire=now / --all, git reflog delete, git gc --prune=now: drop what recovery needs", Pack: "git"}, Rule{Name: "default-branch-reset", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"default-branch"}, Severity: "ask", Doc: "git branch -f (or -M/-C) onto main/master/trunk/develop, git checkout -B / switch -C of one", Pack: "git"}, Rule{Name: "send-pack-force", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"send-pack"}, Severity: "block", Doc: "git send-pack --force: a force push by another name", Pack: "git"}}},
 		&Pack{Name: "http", Doc: "HTTP DELETE through the common clients, to any host.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"curl", "wget", "http", "https", "xh", "xhs", "httpie", "curlie", "hurl", "grpcurl", "restish"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "curl -X DELETE, --request DELETE, http DELETE url, xh delete url, wget --method=DELETE", Pack: "http"}}},
 		&Pack{Name: "infrastructure", Doc: "Clusters and infrastructure as code: kubectl, helm, terraform and its kin, pulumi, and cluster tools.", ValueFlags: []string{"--context", "--namespace", "-n", "--kubeconfig", "--cluster", "--user", "-l", "--selector", "-o", "--output", "-f", "--filename", "--kube-context", "--as", "--token", "--server", "-s", "-chdir", "--stack", "-s", "--cwd", "-C", "--config-file", "--profile"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kubectl-delete", Programs: []string{"kubectl", "oc", "k", "kubecolor", "microk8s.kubectl"}, Path: []string(nil), Verbs: []string{"delete", "drain", "evict"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl delete (namespaces, --all, -A, one resource), drain, replace --force, apply --prune", Pack: "infrastructure"}, Rule{Name: "kubectl-prune", Programs: []string{"kubectl", "oc", "k", "kubecolor"}, Path: []string(nil), Verbs: []string{"apply", "replace"}, Except: []string(nil), Flags: []string{"--prune", "--force"}, Unless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl apply --prune or replace --force: deletes what the manifest lacks, or recreates", Pack: "infrastructure"}, Rule{Name: "helm-uninstall", Programs: []string{"helm", "helmfile"}, Path: []string(nil), Verbs: []string{"uninstall", "delete", "del", "un", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "helm uninstall (delete, del, un), helmfile destroy", Pack: "infrastructure"}, Rule{Name: "terraform-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf", "terramate"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "untaint"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform destroy, terraform apply -destroy, terraform state rm, workspace delete, terragrunt run-all destroy", Pack: "infrastructure"}, Rule{Name: "terraform-apply-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf"}, Path: []string(nil), Verbs: []string{"apply"}, Except: []string(nil), Flags: []string{"-destroy", "--destroy"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform apply -destroy", Pack: "infrastructure"}, Rule{Name: "pulumi-destroy", Programs: []string{"pulumi"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "pulumi destroy, pulumi stack rm, pulumi state delete", Pack: "infrastructure"}, Rule{Name: "cluster-delete", Programs: []string{"eksctl", "gke-gcloud-auth-plugin", "kops", "rke", "k3d", "talosctl", "argocd", "flux", "crossplane", "nomad", "consul-k8s", "istioctl", "linkerd", "kubeadm", "ansible-playbook"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "uninstall", "reset", "purge", "-purge", "remove", "wipe"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "eksctl/kops delete cluster, argocd app delete, flux delete, nomad job stop -purge, istioctl uninstall, kubeadm reset", Pack: "infrastructure"}}},
-		&Pack{Name: "machine", Doc: "The machine itself: killing every process, power, wiping shell history.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kill-all", Programs: []string{"kill", "pkill", "killall", "killall5", "skill", "slay"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "kill-all", Words: []string(nil), Severity: "block", Doc: "kill -9 -1 (every process), pkill -u / killall -u (a user's processes), killall5, pkill of every name", Pack: "machine"}, Rule{Name: "power", Programs: []string{"shutdown", "reboot", "halt", "poweroff", "systemctl", "init", "telinit", "loginctl", "pmset", "osascript"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "power", Words: []string(nil), Severity: "block", Doc: "shutdown, reboot, halt, poweroff, systemctl reboot/poweroff/halt/kexec/suspend, init 0/6", Pack: "machine"}, Rule{Name: "history-wipe", Programs: []string{"*", "history", "histfile", "histsize", "histfilesize", "savehist", ".bash_history", ".zsh_history", ".sh_history", ".history", ".zhistory", "fish_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", ".lesshst", ".irb_history", ".rediscli_history"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "history-wipe", Words: []string(nil), Severity: "block", Doc: "wiping shell history: history -c, unset HISTFILE, HISTSIZE=0, deleting, truncating or linking away ~/.bash_history and its kin", Pack: "machine"}}},
+		&Pack{Name: "machine", Doc: "The machine itself: killing every process, power, wiping shell history.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kill-all", Programs: []string{"kill", "pkill", "killall", "killall5", "skill", "slay"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "kill-all", Words: []string(nil), Severity: "block", Doc: "kill -9 -1 (every process), pkill -u / killall -u (a user's processes), killall5, pkill of every name", Pack: "machine"}, Rule{Name: "power", Programs: []string{"shutdown", "reboot", "halt", "poweroff", "systemctl", "init", "telinit", "loginctl", "pmset", "osascript"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "power", Words: []string{"power"}, Severity: "block", Doc: "shutdown, reboot, halt, poweroff, systemctl reboot/poweroff/halt/kexec/suspend, init 0/6", Pack: "machine"}, Rule{Name: "history-wipe", Programs: []string{"*", "history", "histfile", "histsize", "histfilesize", "savehist", ".bash_history", ".zsh_history", ".sh_history", ".history", ".zhistory", "fish_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", ".lesshst", ".irb_history", ".rediscli_history"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "history-wipe", Words: []string(nil), Severity: "block", Doc: "wiping shell history: history -c, unset HISTFILE, HISTSIZE=0, deleting, truncating or linking away ~/.bash_history and its kin", Pack: "machine"}, Rule{Name: "disk", Programs: []string{"zfs", "zpool", "btrfs", "sgdisk", "sfdisk", "parted", "mdadm", "cryptsetup", "diskutil", "format", "fdformat"}, Path: []string(nil), Verbs: []string{"destroy", "delete", "rm", "erase", "luksErase", "erasedisk", "erasevolume", "zeroDisk", "secureErase", "partitiondisk", "labelclear"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "zfs destroy, zpool destroy, lvremove, vgremove, btrfs subvolume delete, blkdiscard, sgdisk --zap-all, parted … rm, mdadm --zero-superblock, cryptsetup erase, diskutil eraseDisk", Pack: "machine"}, Rule{Name: "firewall", Programs: []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables", "arptables"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "iptables -F/-X/-P: the machine's firewall flushed or its policy changed", Pack: "machine"}, Rule{Name: "firewall-off", Programs: []string{"nft", "ufw", "pfctl", "firewall-cmd"}, Path: []string(nil), Verbs: []string{"flush", "disable", "reset"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nft flush ruleset, ufw disable/reset", Pack: "machine"}, Rule{Name: "services", Programs: []string{"systemctl", "service", "launchctl", "rc-service", "sv"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "power", Words: []string{"services"}, Severity: "ask", Doc: "systemctl stop/disable/mask of ssh, the network, docker or the kubelet: cuts off the machine or what runs on it", Pack: "machine"}, Rule{Name: "disk-flags", Programs: []string{"sgdisk", "mdadm"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--zap-all", "-Z", "--zero-superblock"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "sgdisk --zap-all/-Z, mdadm --zero-superblock: wipe partition tables or RAID metadata", Pack: "machine"}, Rule{Name: "disk-remove", Programs: []string{"lvremove", "vgremove", "pvremove", "blkdiscard", "lvreduce"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "block", Doc: "lvremove, vgremove, pvremove, blkdiscard, lvreduce: delete volumes or discard a device's blocks", Pack: "machine"}}},
+		&Pack{Name: "messaging", Doc: "Message brokers and streams: deleting topics, queues, streams and consumer groups, purging, resetting offsets or nodes.", ValueFlags: []string{"--bootstrap-server", "--topic", "--group", "--zookeeper", "--command-config", "-n", "--node", "-p", "--vhost", "--server", "-s", "--context", "--creds", "-H", "--host", "-u", "--username", "--password"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kafka-delete", Programs: []string{"kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete", "--delete-offsets", "--execute", "--remove", "--delete-config"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-topics --delete, kafka-consumer-groups --delete or --reset-offsets --execute, kafka-acls --remove, kafka-configs --delete-config", Pack: "messaging"}, Rule{Name: "kafka-records", Programs: []string{"kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string{"--offset-json-file", "--bootstrap-server"}, Unless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-delete-records", Pack: "messaging"}, Rule{Name: "rabbitmq", Programs: []string{"rabbitmqctl", "rabbitmqadmin", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams"}, Path: []string(nil), Verbs: []string{"delete", "purge", "delete_*", "purge_*", "reset", "force_reset", "forget_cluster_node", "clear_*", "close_all_connections", "delete_queue", "delete_vhost", "delete_user", "shrink", "stop_app"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "rabbitmqctl delete_queue/purge_queue/delete_vhost/reset/force_reset/forget_cluster_node, rabbitmqadmin delete/purge", Pack: "messaging"}, Rule{Name: "nats", Programs: []string{"nats", "pulsar-admin", "pulsarctl", "rpk", "kcat", "confluent", "redpanda", "emqx", "mosquitto_ctrl"}, Path: []string(nil), Verbs: []string{"rm", "del", "delete", "purge", "delete-*", "remove", "truncate", "reset", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nats stream rm/purge/del, nats kv rm, pulsar-admin … delete, rpk topic delete, confluent kafka topic delete", Pack: "messaging"}}},
 		&Pack{Name: "payment", Doc: "Payment providers: deleting customers or products, cancelling subscriptions, refunds.", ValueFlags: []string{"--api-key", "--project-name", "-p", "--stripe-account"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"stripe", "paypal", "braintree", "adyen", "square", "paddle", "lemonsqueezy", "chargebee", "recurly"}, Path: []string(nil), Verbs: []string{"delete", "cancel", "void", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe ... delete/cancel, stripe delete /v1/...", Pack: "payment"}, Rule{Name: "refund", Programs: []string{"stripe"}, Path: []string(nil), Verbs: []string{"refunds", "/v1/refunds", "/v1/refunds/*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe refunds create, stripe post /v1/refunds", Pack: "payment"}}},
 		&Pack{Name: "platforms", Doc: "Hosted platforms and secret stores: gh, glab, vault and their kind.", ValueFlags: []string{"-R", "--repo", "-address", "-namespace", "--vault", "--project", "--config"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "gh-delete", Programs: []string{"gh"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "gh repo delete, gh release delete, gh secret delete, gh repo archive, ...", Pack: "platforms"}, Rule{Name: "gh-api-delete", Programs: []string{"gh", "glab"}, Path: []string{"api"}, Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "gh api -X DELETE", Pack: "platforms"}, Rule{Name: "glab-delete", Programs: []string{"glab"}, Path: []string(nil), Verbs: []string{"delete", "del", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "glab ... delete", Pack: "platforms"}, Rule{Name: "vault-delete", Programs: []string{"vault", "bao", "consul", "op", "bw", "doppler", "infisical", "sops", "akeyless", "conjur", "chamber"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "revoke", "revoke-*", "disable", "rm", "remove", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "vault kv delete/destroy/metadata delete, token/lease revoke, secrets disable; consul kv delete; op item delete, ...", Pack: "platforms"}}},
 		&Pack{Name: "publish", Doc: "Publishing that cannot be taken back: package registries.", ValueFlags: []string{"--registry", "--tag", "--otp", "--access", "-r", "--repository", "--index", "--token", "-u", "-p", "--source", "-s", "--api-key", "-k"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "npm", Programs: []string{"npm", "pnpm", "yarn", "bun", "lerna", "changeset", "np", "release-it"}, Path: []string(nil), Verbs: []string{"publish", "unpublish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm publish / unpublish, pnpm publish, yarn npm publish, lerna publish, changeset publish", Pack: "publish"}, Rule{Name: "cargo", Programs: []string{"cargo"}, Path: []string(nil), Verbs: []string{"publish", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "cargo publish, cargo yank", Pack: "publish"}, Rule{Name: "python", Programs: []string{"twine", "poetry", "flit", "uv", "hatch", "pdm", "maturin"}, Path: []string(nil), Verbs: []string{"upload", "publish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "twine upload, poetry/flit/uv/hatch/pdm publish, maturin publish", Pack: "publish"}, Rule{Name: "gem", Programs: []string{"gem"}, Path: []string(nil), Verbs: []string{"push", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "gem push, gem yank", Pack: "publish"}, Rule{Name: "gradle", Programs: []string{"gradle", "gradlew"}, Path: []string(nil), Verbs: []string{"publish*", "*:publish*", "uploadarchives", "*:uploadarchives"}, Except: []string{"*tomavenlocal", "publishtomavenlocal"}, Flags: []string(nil), Unless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "gradle publish (any publish* task except to the local Maven repository)", Pack: "publish"}, Rule{Name: "maven", Programs: []string{"mvn", "mvnw", "mvnd"}, Path: []string(nil), Verbs: []string{"deploy", "deploy:*", "release:perform", "*:deploy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "mvn deploy, release:perform", Pack: "publish"}, Rule{Name: "other", Programs: []string{"dotnet", "nuget", "vsce", "ovsx", "dart", "flutter", "pod", "swift", "goreleaser", "jf", "jfrog", "conan", "helm", "mix", "hex", "lein", "sbt", "julia", "composer", "gh-release"}, Path: []string(nil), Verbs: []string{"push", "publish", "hex.publish", "publishsigned", "release"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "dotnet nuget push, vsce/ovsx publish, dart pub publish, pod trunk push, goreleaser release, mix hex.publish, sbt publish", Pack: "publish"}}},
+		&Pack{Name: "storage", Doc: "Object stores and backups: removing buckets and objects, forgetting or pruning snapshots.", ValueFlags: []string{"-r", "--repo", "--repository-file", "--password-file", "--config", "-C", "--remote-path", "--insecure"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "object-rm", Programs: []string{"mc", "mcli", "s5cmd", "b2", "azcopy", "swift", "s3cmd", "minio-client", "obsutil", "ossutil", "coscli", "tosutil"}, Path: []string(nil), Verbs: []string{"rm", "rb", "del", "delete", "delete-*", "remove", "purge", "*-delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "mc rm/rb, s5cmd rm, b2 delete-*, azcopy rm, swift delete, …", Pack: "storage"}, Rule{Name: "backup-forget", Programs: []string{"restic", "borg", "borgmatic", "duplicity", "kopia", "tarsnap", "rustic", "duplicacy", "bup"}, Path: []string(nil), Verbs: []string{"forget", "prune", "delete", "compact", "remove-all-but-n-full", "remove-older-than", "remove-all-inc-of-but-n-full", "cleanup", "purge", "rm", "recreate"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "restic forget/prune, borg delete/prune/compact, duplicity remove-*, kopia snapshot delete, tarsnap -d", Pack: "storage"}, Rule{Name: "tarsnap-delete", Programs: []string{"tarsnap"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-d", "--nuke"}, Unless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "tarsnap -d / --nuke", Pack: "storage"}}},
 	}
 }
 
@@ -53,21 +55,29 @@ func programRules(p string) []uint16 {
 	case ".zsh_history":
 		return []uint16{37}
 	case "adyen":
-		return []uint16{38}
+		return []uint16{48}
 	case "akamai":
 		return []uint16{4}
 	case "akeyless":
-		return []uint16{43}
+		return []uint16{53}
 	case "alembic":
 		return []uint16{17}
+	case "algolia":
+		return []uint16{4}
 	case "aliyun":
 		return []uint16{4}
 	case "amplify":
 		return []uint16{0}
 	case "ansible-playbook":
 		return []uint16{34}
+	case "appwrite":
+		return []uint16{4}
+	case "argo":
+		return []uint16{4}
 	case "argocd":
 		return []uint16{34}
+	case "arptables":
+		return []uint16{39}
 	case "artisan":
 		return []uint16{17}
 	case "atlas":
@@ -79,39 +89,59 @@ func programRules(p string) []uint16 {
 	case "az":
 		return []uint16{3}
 	case "azcopy":
-		return []uint16{3}
+		return []uint16{3, 61}
 	case "azd":
 		return []uint16{3}
 	case "b2":
-		return []uint16{4}
+		return []uint16{4, 61}
 	case "bao":
-		return []uint16{43}
+		return []uint16{53}
 	case "bfg":
 		return []uint16{22}
 	case "bin/rails":
 		return []uint16{17}
+	case "bk":
+		return []uint16{4}
+	case "blkdiscard":
+		return []uint16{43}
+	case "borg":
+		return []uint16{62}
+	case "borgmatic":
+		return []uint16{62}
 	case "bq":
 		return []uint16{2, 10, 11, 12}
 	case "braintree":
+		return []uint16{48}
+	case "btrfs":
 		return []uint16{38}
+	case "buildkite-cli":
+		return []uint16{4}
 	case "bun":
-		return []uint16{44}
+		return []uint16{54}
+	case "bup":
+		return []uint16{62}
 	case "bw":
-		return []uint16{43}
+		return []uint16{53}
+	case "caprover":
+		return []uint16{4}
 	case "cargo":
-		return []uint16{45}
+		return []uint16{55}
 	case "cdk":
 		return []uint16{0}
 	case "cdktf":
 		return []uint16{31, 32}
 	case "cf":
 		return []uint16{4}
+	case "cfcli":
+		return []uint16{4}
 	case "chamber":
-		return []uint16{43}
+		return []uint16{53}
 	case "changeset":
-		return []uint16{44}
+		return []uint16{54}
 	case "chargebee":
-		return []uint16{38}
+		return []uint16{48}
+	case "circleci":
+		return []uint16{4}
 	case "civo":
 		return []uint16{4}
 	case "clickhouse":
@@ -127,35 +157,49 @@ func programRules(p string) []uint16 {
 	case "compgen":
 		return []uint16{18}
 	case "composer":
-		return []uint16{50}
+		return []uint16{60}
 	case "conan":
-		return []uint16{50}
+		return []uint16{60}
 	case "confluent":
-		return []uint16{4}
+		return []uint16{4, 47}
 	case "conjur":
-		return []uint16{43}
+		return []uint16{53}
 	case "consul":
-		return []uint16{43}
+		return []uint16{53}
 	case "consul-k8s":
 		return []uint16{34}
+	case "contentful":
+		return []uint16{4}
+	case "convex":
+		return []uint16{4}
+	case "coolify":
+		return []uint16{4}
 	case "copilot":
 		return []uint16{0}
+	case "coscli":
+		return []uint16{61}
 	case "cqlsh":
 		return []uint16{10, 11, 12}
 	case "crossplane":
 		return []uint16{34}
+	case "cryptsetup":
+		return []uint16{38}
 	case "curl":
 		return []uint16{19, 27}
 	case "curlie":
 		return []uint16{27}
 	case "dart":
-		return []uint16{50}
+		return []uint16{60}
+	case "datadog-ci":
+		return []uint16{4}
 	case "dbmate":
 		return []uint16{17}
 	case "declare":
 		return []uint16{18}
 	case "diesel":
 		return []uint16{17}
+	case "diskutil":
+		return []uint16{38}
 	case "django-admin":
 		return []uint16{17}
 	case "docker":
@@ -164,10 +208,12 @@ func programRules(p string) []uint16 {
 		return []uint16{9}
 	case "doctl":
 		return []uint16{4}
+	case "dokku":
+		return []uint16{4}
 	case "doppler":
-		return []uint16{4, 43}
+		return []uint16{4, 53}
 	case "dotnet":
-		return []uint16{50}
+		return []uint16{60}
 	case "drizzle-kit":
 		return []uint16{17}
 	case "dropdb":
@@ -176,12 +222,20 @@ func programRules(p string) []uint16 {
 		return []uint16{14}
 	case "duckdb":
 		return []uint16{10, 11, 12}
+	case "duplicacy":
+		return []uint16{62}
+	case "duplicity":
+		return []uint16{62}
 	case "eb":
 		return []uint16{0}
+	case "ebtables":
+		return []uint16{39}
 	case "ecto":
 		return []uint16{17}
 	case "eksctl":
 		return []uint16{34}
+	case "emqx":
+		return []uint16{47}
 	case "env":
 		return []uint16{18}
 	case "exo":
@@ -190,18 +244,24 @@ func programRules(p string) []uint16 {
 		return []uint16{18}
 	case "fastly":
 		return []uint16{4}
+	case "fdformat":
+		return []uint16{38}
 	case "finch":
 		return []uint16{5, 6, 7, 8}
 	case "firebase":
 		return []uint16{2}
+	case "firewall-cmd":
+		return []uint16{40}
 	case "fish_history":
 		return []uint16{37}
+	case "flarectl":
+		return []uint16{4}
 	case "flask":
 		return []uint16{17}
 	case "flit":
-		return []uint16{46}
+		return []uint16{56}
 	case "flutter":
-		return []uint16{50}
+		return []uint16{60}
 	case "flux":
 		return []uint16{34}
 	case "fly":
@@ -210,18 +270,22 @@ func programRules(p string) []uint16 {
 		return []uint16{4}
 	case "flyway":
 		return []uint16{17}
+	case "format":
+		return []uint16{38}
 	case "func":
 		return []uint16{3}
 	case "gcloud":
 		return []uint16{2}
 	case "gcs":
 		return []uint16{2}
+	case "gcx":
+		return []uint16{4}
 	case "gem":
-		return []uint16{47}
+		return []uint16{57}
 	case "gh":
-		return []uint16{40, 41}
+		return []uint16{50, 51}
 	case "gh-release":
-		return []uint16{50}
+		return []uint16{60}
 	case "git":
 		return []uint16{20, 22, 23, 24, 25, 26}
 	case "git-filter-repo":
@@ -229,33 +293,37 @@ func programRules(p string) []uint16 {
 	case "gke-gcloud-auth-plugin":
 		return []uint16{34}
 	case "glab":
-		return []uint16{41, 42}
+		return []uint16{51, 52}
 	case "goose":
 		return []uint16{17}
 	case "goreleaser":
-		return []uint16{50}
+		return []uint16{60}
 	case "gradle":
-		return []uint16{48}
+		return []uint16{58}
 	case "gradlew":
-		return []uint16{48}
+		return []uint16{58}
+	case "grafana-cli":
+		return []uint16{4}
 	case "grpcurl":
 		return []uint16{27}
 	case "gsutil":
 		return []uint16{2, 4, 19}
 	case "halt":
 		return []uint16{36}
+	case "hasura":
+		return []uint16{4}
 	case "hatch":
-		return []uint16{46}
+		return []uint16{56}
 	case "hcloud":
 		return []uint16{4}
 	case "helm":
-		return []uint16{30, 50}
+		return []uint16{30, 60}
 	case "helmfile":
 		return []uint16{30}
 	case "heroku":
 		return []uint16{4}
 	case "hex":
-		return []uint16{50}
+		return []uint16{60}
 	case "histfile":
 		return []uint16{37}
 	case "histfilesize":
@@ -275,23 +343,61 @@ func programRules(p string) []uint16 {
 	case "ibmcloud":
 		return []uint16{4}
 	case "infisical":
-		return []uint16{43}
+		return []uint16{53}
 	case "influx":
 		return []uint16{15}
 	case "init":
 		return []uint16{36}
+	case "ip6tables":
+		return []uint16{39}
+	case "iptables":
+		return []uint16{39}
+	case "iptables-legacy":
+		return []uint16{39}
+	case "iptables-nft":
+		return []uint16{39}
 	case "istioctl":
 		return []uint16{34}
+	case "jenkins-cli":
+		return []uint16{4}
 	case "jf":
-		return []uint16{50}
+		return []uint16{60}
 	case "jfrog":
-		return []uint16{50}
+		return []uint16{60}
 	case "julia":
-		return []uint16{50}
+		return []uint16{60}
 	case "k":
 		return []uint16{28, 29}
 	case "k3d":
 		return []uint16{34}
+	case "kafka-acls":
+		return []uint16{44}
+	case "kafka-acls.sh":
+		return []uint16{44}
+	case "kafka-configs":
+		return []uint16{44}
+	case "kafka-configs.sh":
+		return []uint16{44}
+	case "kafka-consumer-groups":
+		return []uint16{44}
+	case "kafka-consumer-groups.sh":
+		return []uint16{44}
+	case "kafka-delete-records":
+		return []uint16{45, 45}
+	case "kafka-delete-records.sh":
+		return []uint16{45}
+	case "kafka-streams-application-reset":
+		return []uint16{44}
+	case "kafka-streams-application-reset.sh":
+		return []uint16{44}
+	case "kafka-topics":
+		return []uint16{44}
+	case "kafka-topics.sh":
+		return []uint16{44}
+	case "kamal":
+		return []uint16{4}
+	case "kcat":
+		return []uint16{47}
 	case "keydb-cli":
 		return []uint16{13}
 	case "kill":
@@ -302,6 +408,8 @@ func programRules(p string) []uint16 {
 		return []uint16{35}
 	case "knex":
 		return []uint16{17}
+	case "kopia":
+		return []uint16{62}
 	case "kops":
 		return []uint16{34}
 	case "koyeb":
@@ -312,12 +420,16 @@ func programRules(p string) []uint16 {
 		return []uint16{28, 29}
 	case "kubectl":
 		return []uint16{28, 29}
+	case "launchctl":
+		return []uint16{41}
+	case "ldcli":
+		return []uint16{4}
 	case "lein":
-		return []uint16{50}
+		return []uint16{60}
 	case "lemonsqueezy":
-		return []uint16{38}
+		return []uint16{48}
 	case "lerna":
-		return []uint16{44}
+		return []uint16{54}
 	case "lima":
 		return []uint16{5, 6, 7, 8}
 	case "linkerd":
@@ -330,20 +442,34 @@ func programRules(p string) []uint16 {
 		return []uint16{10, 11, 12}
 	case "loginctl":
 		return []uint16{36}
+	case "lvreduce":
+		return []uint16{43}
+	case "lvremove":
+		return []uint16{43}
+	case "mailgun":
+		return []uint16{4}
 	case "manage.py":
 		return []uint16{17}
 	case "mariadb":
 		return []uint16{10, 11, 12}
 	case "maturin":
-		return []uint16{46}
+		return []uint16{56}
 	case "mc":
+		return []uint16{4, 61}
+	case "mcli":
+		return []uint16{61}
+	case "mdadm":
+		return []uint16{38, 42}
+	case "meilisearch":
 		return []uint16{4}
 	case "microk8s.kubectl":
 		return []uint16{28}
 	case "migrate":
 		return []uint16{17}
+	case "minio-client":
+		return []uint16{61}
 	case "mix":
-		return []uint16{17, 50}
+		return []uint16{17, 60}
 	case "mongo":
 		return []uint16{10, 12, 15}
 	case "mongocli":
@@ -352,18 +478,22 @@ func programRules(p string) []uint16 {
 		return []uint16{16}
 	case "mongosh":
 		return []uint16{10, 12, 15}
+	case "mosquitto_ctrl":
+		return []uint16{47}
 	case "mvn":
-		return []uint16{49}
+		return []uint16{59}
 	case "mvnd":
-		return []uint16{49}
+		return []uint16{59}
 	case "mvnw":
-		return []uint16{49}
+		return []uint16{59}
 	case "mycli":
 		return []uint16{10, 11, 12}
 	case "mysql":
 		return []uint16{10, 11, 12}
 	case "mysqladmin":
 		return []uint16{15}
+	case "nats":
+		return []uint16{47}
 	case "nc":
 		return []uint16{19}
 	case "ncat":
@@ -376,36 +506,56 @@ func programRules(p string) []uint16 {
 		return []uint16{19}
 	case "netlify":
 		return []uint16{4}
+	case "newrelic":
+		return []uint16{4}
+	case "nft":
+		return []uint16{40}
 	case "nomad":
-		return []uint16{34}
+		return []uint16{4, 34}
 	case "northflank":
 		return []uint16{4}
 	case "np":
-		return []uint16{44}
+		return []uint16{54}
 	case "npm":
-		return []uint16{44}
+		return []uint16{54}
+	case "ns1":
+		return []uint16{4}
 	case "nuget":
-		return []uint16{50}
+		return []uint16{60}
+	case "obsutil":
+		return []uint16{61}
 	case "oc":
 		return []uint16{28, 29}
 	case "oci":
 		return []uint16{4}
+	case "octopus":
+		return []uint16{4}
 	case "op":
-		return []uint16{43}
+		return []uint16{53}
 	case "openssl":
 		return []uint16{19}
 	case "openstack":
 		return []uint16{4}
+	case "opsgenie":
+		return []uint16{4}
 	case "osascript":
 		return []uint16{36}
+	case "ossutil":
+		return []uint16{61}
 	case "ovsx":
-		return []uint16{50}
+		return []uint16{60}
 	case "paddle":
+		return []uint16{48}
+	case "pagerduty":
+		return []uint16{4}
+	case "parted":
 		return []uint16{38}
 	case "paypal":
-		return []uint16{38}
+		return []uint16{48}
 	case "pdm":
-		return []uint16{46}
+		return []uint16{56}
+	case "pfctl":
+		return []uint16{40}
 	case "pg_restore":
 		return []uint16{16}
 	case "pgcli":
@@ -419,15 +569,19 @@ func programRules(p string) []uint16 {
 	case "pmset":
 		return []uint16{36}
 	case "pnpm":
-		return []uint16{44}
+		return []uint16{54}
+	case "pocketbase":
+		return []uint16{4}
 	case "pod":
-		return []uint16{50}
+		return []uint16{60}
 	case "podman":
 		return []uint16{5, 6, 7, 8}
 	case "podman-compose":
 		return []uint16{9}
 	case "poetry":
-		return []uint16{46}
+		return []uint16{56}
+	case "porter":
+		return []uint16{4}
 	case "poweroff":
 		return []uint16{36}
 	case "prd":
@@ -436,6 +590,8 @@ func programRules(p string) []uint16 {
 		return []uint16{18}
 	case "prisma":
 		return []uint16{16, 17}
+	case "prismic":
+		return []uint16{4}
 	case "prod":
 		return []uint16{21}
 	case "production":
@@ -444,43 +600,75 @@ func programRules(p string) []uint16 {
 		return []uint16{4}
 	case "psql":
 		return []uint16{10, 11, 12}
+	case "pulsar-admin":
+		return []uint16{47}
+	case "pulsarctl":
+		return []uint16{47}
 	case "pulumi":
 		return []uint16{33}
+	case "pvremove":
+		return []uint16{43}
+	case "rabbitmq-plugins":
+		return []uint16{46}
+	case "rabbitmq-queues":
+		return []uint16{46}
+	case "rabbitmq-streams":
+		return []uint16{46}
+	case "rabbitmqadmin":
+		return []uint16{46}
+	case "rabbitmqctl":
+		return []uint16{46}
 	case "rails":
 		return []uint16{17}
 	case "railway":
 		return []uint16{4}
 	case "rake":
 		return []uint16{17}
+	case "rc-service":
+		return []uint16{41}
 	case "rclone":
 		return []uint16{4, 19}
 	case "reboot":
 		return []uint16{36}
 	case "recurly":
-		return []uint16{38}
+		return []uint16{48}
 	case "redis-cli":
 		return []uint16{13}
+	case "redpanda":
+		return []uint16{47}
 	case "release-it":
-		return []uint16{44}
+		return []uint16{54}
 	case "render":
 		return []uint16{4}
+	case "restic":
+		return []uint16{62}
 	case "restish":
 		return []uint16{27}
 	case "rke":
 		return []uint16{34}
+	case "rpk":
+		return []uint16{47}
+	case "rustic":
+		return []uint16{62}
 	case "s3cmd":
-		return []uint16{4}
+		return []uint16{4, 61}
 	case "s5cmd":
-		return []uint16{4}
+		return []uint16{4, 61}
 	case "sam":
 		return []uint16{0}
+	case "sanity":
+		return []uint16{4}
 	case "savehist":
 		return []uint16{37}
 	case "sbt":
-		return []uint16{50}
+		return []uint16{60}
 	case "scp":
 		return []uint16{19}
 	case "scw":
+		return []uint16{4}
+	case "sealos":
+		return []uint16{4}
+	case "sendgrid":
 		return []uint16{4}
 	case "sequelize":
 		return []uint16{17}
@@ -488,8 +676,14 @@ func programRules(p string) []uint16 {
 		return []uint16{17}
 	case "serverless":
 		return []uint16{0}
+	case "service":
+		return []uint16{41}
 	case "set":
 		return []uint16{18}
+	case "sfdisk":
+		return []uint16{38}
+	case "sgdisk":
+		return []uint16{38, 42}
 	case "shutdown":
 		return []uint16{36}
 	case "skill":
@@ -503,7 +697,11 @@ func programRules(p string) []uint16 {
 	case "socat":
 		return []uint16{19}
 	case "sops":
-		return []uint16{43}
+		return []uint16{53}
+	case "spin":
+		return []uint16{4}
+	case "spinnaker":
+		return []uint16{4}
 	case "sqlcmd":
 		return []uint16{10, 11, 12}
 	case "sqlite":
@@ -513,21 +711,25 @@ func programRules(p string) []uint16 {
 	case "sqlx":
 		return []uint16{17}
 	case "square":
-		return []uint16{38}
+		return []uint16{48}
 	case "ssh":
 		return []uint16{19}
 	case "sst":
 		return []uint16{0}
 	case "stripe":
-		return []uint16{38, 39}
+		return []uint16{48, 49}
 	case "supabase":
 		return []uint16{4, 10, 11, 12}
+	case "sv":
+		return []uint16{41}
 	case "swift":
-		return []uint16{50}
+		return []uint16{60, 61}
 	case "systemctl":
-		return []uint16{36}
+		return []uint16{36, 41}
 	case "talosctl":
 		return []uint16{34}
+	case "tarsnap":
+		return []uint16{62, 63}
 	case "telinit":
 		return []uint16{36}
 	case "telnet":
@@ -542,16 +744,28 @@ func programRules(p string) []uint16 {
 		return []uint16{31}
 	case "tf":
 		return []uint16{31, 32}
+	case "tkn":
+		return []uint16{4}
 	case "tofu":
 		return []uint16{31, 32}
+	case "tosutil":
+		return []uint16{61}
+	case "travis":
+		return []uint16{4}
 	case "turso":
 		return []uint16{4, 10, 11, 12}
+	case "twilio":
+		return []uint16{4}
 	case "twine":
-		return []uint16{46}
+		return []uint16{56}
 	case "typeorm":
 		return []uint16{17}
+	case "typesense":
+		return []uint16{4}
 	case "typeset":
 		return []uint16{18}
+	case "ufw":
+		return []uint16{40}
 	case "upstash":
 		return []uint16{4}
 	case "upsun":
@@ -559,18 +773,22 @@ func programRules(p string) []uint16 {
 	case "usql":
 		return []uint16{10, 11, 12}
 	case "uv":
-		return []uint16{46}
+		return []uint16{56}
 	case "valkey-cli":
 		return []uint16{13}
 	case "vault":
-		return []uint16{43}
+		return []uint16{53}
 	case "velero":
 		return []uint16{4}
 	case "vercel":
 		return []uint16{4}
+	case "vgremove":
+		return []uint16{43}
 	case "vsce":
-		return []uint16{50}
+		return []uint16{60}
 	case "vultr-cli":
+		return []uint16{4}
+	case "waypoint":
 		return []uint16{4}
 	case "wget":
 		return []uint16{19, 27}
@@ -581,14 +799,20 @@ func programRules(p string) []uint16 {
 	case "xhs":
 		return []uint16{27}
 	case "yarn":
-		return []uint16{44}
+		return []uint16{54}
+	case "zeabur":
+		return []uint16{4}
+	case "zfs":
+		return []uint16{38}
+	case "zpool":
+		return []uint16{38}
 	}
 	return nil
 }
 
 func known(w string) bool {
 	switch w {
-	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "adyen", "akamai", "akeyless", "alembic", "aliyun", "amplify", "ansible-playbook", "argocd", "artisan", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bq", "braintree", "bun", "bw", "cargo", "cdk", "cdktf", "cf", "chamber", "changeset", "chargebee", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "consul", "consul-k8s", "copilot", "cqlsh", "crossplane", "curl", "curlie", "dart", "dbmate", "declare", "diesel", "django-admin", "docker", "docker-compose", "doctl", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "eb", "ecto", "eksctl", "env", "exo", "export", "fastly", "finch", "firebase", "fish_history", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "func", "gcloud", "gcs", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grpcurl", "gsutil", "halt", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "istioctl", "jf", "jfrog", "julia", "k", "k3d", "keydb-cli", "kill", "killall", "killall5", "knex", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "manage.py", "mariadb", "maturin", "mc", "microk8s.kubectl", "migrate", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "nomad", "northflank", "np", "npm", "nuget", "oc", "oci", "op", "openssl", "openstack", "osascript", "ovsx", "paddle", "paypal", "pdm", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pod", "podman", "podman-compose", "poetry", "poweroff", "prd", "printenv", "prisma", "prod", "production", "pscale", "psql", "pulumi", "rails", "railway", "rake", "rclone", "reboot", "recurly", "redis-cli", "release-it", "render", "restish", "rke", "s3cmd", "s5cmd", "sam", "savehist", "sbt", "scp", "scw", "sequelize", "sequelize-cli", "serverless", "set", "shutdown", "skill", "slay", "sls", "snowsql", "socat", "sops", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "sst", "stripe", "supabase", "swift", "systemctl", "talosctl", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tofu", "turso", "twine", "typeorm", "typeset", "upstash", "upsun", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vsce", "vultr-cli", "wget", "wrangler", "xh", "xhs", "yarn":
+	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "adyen", "akamai", "akeyless", "alembic", "algolia", "aliyun", "amplify", "ansible-playbook", "appwrite", "argo", "argocd", "arptables", "artisan", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bk", "blkdiscard", "borg", "borgmatic", "bq", "braintree", "btrfs", "buildkite-cli", "bun", "bup", "bw", "caprover", "cargo", "cdk", "cdktf", "cf", "cfcli", "chamber", "changeset", "chargebee", "circleci", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "consul", "consul-k8s", "contentful", "convex", "coolify", "copilot", "coscli", "cqlsh", "crossplane", "cryptsetup", "curl", "curlie", "dart", "datadog-ci", "dbmate", "declare", "diesel", "diskutil", "django-admin", "docker", "docker-compose", "doctl", "dokku", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "duplicacy", "duplicity", "eb", "ebtables", "ecto", "eksctl", "emqx", "env", "exo", "export", "fastly", "fdformat", "finch", "firebase", "firewall-cmd", "fish_history", "flarectl", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "format", "func", "gcloud", "gcs", "gcx", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grafana-cli", "grpcurl", "gsutil", "halt", "hasura", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "ip6tables", "iptables", "iptables-legacy", "iptables-nft", "istioctl", "jenkins-cli", "jf", "jfrog", "julia", "k", "k3d", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh", "kafka-topics", "kafka-topics.sh", "kamal", "kcat", "keydb-cli", "kill", "killall", "killall5", "knex", "kopia", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "launchctl", "ldcli", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "lvreduce", "lvremove", "mailgun", "manage.py", "mariadb", "maturin", "mc", "mcli", "mdadm", "meilisearch", "microk8s.kubectl", "migrate", "minio-client", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mosquitto_ctrl", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nats", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "newrelic", "nft", "nomad", "northflank", "np", "npm", "ns1", "nuget", "obsutil", "oc", "oci", "octopus", "op", "openssl", "openstack", "opsgenie", "osascript", "ossutil", "ovsx", "paddle", "pagerduty", "parted", "paypal", "pdm", "pfctl", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pocketbase", "pod", "podman", "podman-compose", "poetry", "porter", "poweroff", "prd", "printenv", "prisma", "prismic", "prod", "production", "pscale", "psql", "pulsar-admin", "pulsarctl", "pulumi", "pvremove", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams", "rabbitmqadmin", "rabbitmqctl", "rails", "railway", "rake", "rc-service", "rclone", "reboot", "recurly", "redis-cli", "redpanda", "release-it", "render", "restic", "restish", "rke", "rpk", "rustic", "s3cmd", "s5cmd", "sam", "sanity", "savehist", "sbt", "scp", "scw", "sealos", "sendgrid", "sequelize", "sequelize-cli", "serverless", "service", "set", "sfdisk", "sgdisk", "shutdown", "skill", "slay", "sls", "snowsql", "socat", "sops", "spin", "spinnaker", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "sst", "stripe", "supabase", "sv", "swift", "systemctl", "talosctl", "tarsnap", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tkn", "tofu", "tosutil", "travis", "turso", "twilio", "twine", "typeorm", "typesense", "typeset", "ufw", "upstash", "upsun", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vgremove", "vsce", "vultr-cli", "waypoint", "wget", "wrangler", "xh", "xhs", "yarn", "zeabur", "zfs", "zpool":
 		return true
 	}
 	return false

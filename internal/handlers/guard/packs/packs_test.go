@@ -11,7 +11,7 @@ func TestPacksLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"cloud", "containers", "database", "exfiltration", "general", "git", "http", "infrastructure", "machine", "payment", "platforms", "publish"}
+	want := []string{"cloud", "containers", "database", "exfiltration", "general", "git", "http", "infrastructure", "machine", "messaging", "payment", "platforms", "publish", "storage"}
 	var got []string
 	for _, p := range s.Packs {
 		got = append(got, p.Name)
@@ -107,6 +107,8 @@ func TestMatchWord(t *testing.T) {
 	}{
 		{"delete", "delete", true}, {"delete", "deleted", false}, {"delete-*", "delete-table", true},
 		{"*:delete", "sites:delete", true}, {"*:delete", "delete", false}, {"publish*", "publishtomavencentral", true},
+		{"*", "vg0/data", true}, {"schedule-*-deletion", "schedule-key-deletion", true}, {"schedule-*-deletion", "schedule-deletion", false},
+		{"a*b*c", "axxbyyc", true}, {"a*b*c", "ac", false}, {"/v1/refunds/*", "/v1/refunds/re_1", true},
 	} {
 		if got := MatchWord(c.p, c.w); got != c.want {
 			t.Errorf("MatchWord(%q, %q) = %v", c.p, c.w, got)

@@ -214,6 +214,9 @@ func (pc *packCtx) match(r *packs.Rule, set *packs.Set) (string, bool) {
 			}
 			for _, v := range r.Verbs {
 				if packs.MatchWord(v, w) {
+					if !pc.cc.c.MoreArgs && spared(r, w, wordAt2(rest, i+1), pc.args) {
+						return "", false
+					}
 					found = w
 					words = append(words, rest[:i+1]...)
 					break scan
@@ -232,6 +235,30 @@ func (pc *packCtx) match(r *packs.Rule, set *packs.Set) (string, bool) {
 		words = append(words, f)
 	}
 	return "`" + strings.Join(words, " ") + "` destroys shared state that may not come back", true
+}
+
+// spared reports whether the rule lets verb and the word after it
+// through (kubectl delete pod NAME; not when xargs hands it names).
+func spared(r *packs.Rule, verb, next string, args []shell.Word) bool {
+	if len(r.Spare) == 0 || next == "" {
+		return false
+	}
+	for _, sp := range r.Spare {
+		v, w, _ := strings.Cut(sp, " ")
+		if v == verb && packs.MatchWord(w, next) {
+			_, loud := hasFlag(args, r.SpareUnless)
+			return !loud
+		}
+	}
+	return false
+}
+
+// wordAt2 returns ws[k], or "" past the end.
+func wordAt2(ws []string, k int) string {
+	if k < len(ws) {
+		return ws[k]
+	}
+	return ""
 }
 
 // kindsOf runs the code match m once per command and returns what it

@@ -42,13 +42,13 @@ var packFamilies = []family{
 		`terraform destroy`, `terraform destroy -auto-approve`, `terraform -chdir=infra destroy`, `terraform apply -destroy`, `terraform state rm aws_instance.web`,
 		`tofu destroy`, `terragrunt run-all destroy`, `pulumi destroy --yes`, `pulumi stack rm prod`, `eksctl delete cluster --name prod`,
 		`argocd app delete api`, `/usr/local/bin/kubectl delete -f k8s/`, `sudo kubectl delete ns x`, `xargs kubectl delete pod`,
-		`kubectl apply --prune -f k8s/ -l app=api`,
+		`kubectl apply --prune -f k8s/ -l app=api`, `kubectl delete pods --all`, `kubectl delete pod -l app=web`, `kubectl delete po x -A`,
 	}},
 	{"infrastructure, harmless", "allow", []string{
 		`kubectl get pods`, `kubectl get pod delete-me`, `kubectl describe ns prod`, `kubectl logs deploy/api`, `kubectl apply -f k8s/`,
 		`kubectl delete pod x --dry-run=client`, `helm list -A`, `helm upgrade --install api ./chart`, `terraform plan`, `terraform plan -destroy`,
 		`terraform apply`, `terraform state list`, `terraform init`, `pulumi preview`, `pulumi up --yes`, `kubectl rollout status deploy/api`,
-		`kubectl config use-context prod`, `terraform fmt -recursive`,
+		`kubectl config use-context prod`, `terraform fmt -recursive`, `kubectl delete pod api-7d9f-x2`, `kubectl -n prod delete pods/web-0`,
 	}},
 	{"cloud", "ask", []string{
 		`aws s3 rm s3://bucket --recursive`, `aws --region us-east-1 s3 rm s3://b --recursive`, `aws s3 rb s3://bucket --force`,
@@ -68,12 +68,12 @@ var packFamilies = []family{
 		`aws s3 sync ./dist s3://bucket`, `gsutil ls gs://b`, `rclone copy a remote:b`, `velero backup get`, `aws ec2 terminate-instances --dry-run --instance-ids i-1`,
 	}},
 	{"containers", "ask", []string{
-		`docker system prune -a --volumes`, `docker system prune -f`, `docker volume rm pgdata`, `docker volume prune -f`, `docker rm -f web`,
+		`docker system prune -a --volumes`, `docker system prune -af`, `docker volume rm pgdata`, `docker volume prune -f`, `docker rm -f web`,
 		`docker rmi -f image`, `docker container rm --force web`, `podman rm -f web`, `podman volume rm data`, `docker compose down -v`,
 		`docker compose -f prod.yml down --volumes`, `docker-compose down -v`, `sudo docker system prune -af`, `docker image rm -f img`,
 	}},
 	{"containers, harmless", "allow", []string{
-		`docker rm web`, `docker rmi old-image`, `docker ps -a`, `docker compose down`, `docker compose up -d`, `docker build -t app .`,
+		`docker rm web`, `docker rmi old-image`, `docker system prune -f`, `docker ps -a`, `docker compose down`, `docker compose up -d`, `docker build -t app .`,
 		`docker run --rm -it alpine sh -c 'ls /'`, `docker volume ls`, `docker exec web ls /app`, `docker logs -f web`, `podman ps`,
 		`docker run --rm -v $PWD:/src -w /src golang go build`,
 	}},

@@ -16,6 +16,8 @@
 //     a cluster such as "-rf", "--force" also "--force=true");
 //   - unless: flags that make the command harmless (besides --dry-run and
 //     --help, which always do);
+//   - spare: "verb word" pairs let through unless a spare_unless flag is
+//     given (kubectl delete pod NAME, without --all or a selector);
 //   - match: a check the guard does in code, for what a table cannot say
 //     (SQL statements, HTTP methods, remote shells); words are its
 //     arguments;
@@ -82,6 +84,10 @@ type Rule struct {
 	Except   []string `json:"except,omitempty"`
 	Flags    []string `json:"flags,omitempty"`
 	Unless   []string `json:"unless,omitempty"`
+	// Spare are "verb word" pairs (patterns) the rule lets through when
+	// none of SpareUnless is given: kubectl delete pod NAME.
+	Spare       []string `json:"spare,omitempty"`
+	SpareUnless []string `json:"spare_unless,omitempty"`
 	Depth    int      `json:"depth,omitempty"`
 	Match    string   `json:"match,omitempty"`
 	Words    []string `json:"words,omitempty"`

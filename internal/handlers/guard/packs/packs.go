@@ -81,18 +81,18 @@ type Rule struct {
 	Verbs    []string `json:"verbs,omitempty"`
 	// Except are verbs that look destructive and are not
 	// (publishToMavenLocal).
-	Except   []string `json:"except,omitempty"`
-	Flags    []string `json:"flags,omitempty"`
-	Unless   []string `json:"unless,omitempty"`
+	Except []string `json:"except,omitempty"`
+	Flags  []string `json:"flags,omitempty"`
+	Unless []string `json:"unless,omitempty"`
 	// Spare are "verb word" pairs (patterns) the rule lets through when
 	// none of SpareUnless is given: kubectl delete pod NAME.
 	Spare       []string `json:"spare,omitempty"`
 	SpareUnless []string `json:"spare_unless,omitempty"`
-	Depth    int      `json:"depth,omitempty"`
-	Match    string   `json:"match,omitempty"`
-	Words    []string `json:"words,omitempty"`
-	Severity string   `json:"severity"`
-	Doc      string   `json:"doc"`
+	Depth       int      `json:"depth,omitempty"`
+	Match       string   `json:"match,omitempty"`
+	Words       []string `json:"words,omitempty"`
+	Severity    string   `json:"severity"`
+	Doc         string   `json:"doc"`
 	// Pack is the name of the pack the rule is in (set on load).
 	Pack string `json:"-"`
 }

@@ -204,7 +204,9 @@ func (pc *packCtx) match(r *packs.Rule, set *packs.Set) (string, bool) {
 	scan:
 		for i := 0; i < len(rest) && i < r.Depth; i++ {
 			w := rest[i]
-			if readOnlyVerb(w) {
+			if readOnlyVerb(w) && !verbWithin(r, rest[i+1:min(len(rest), i+3)]) {
+				// kubectl get pod x: read-only; but aws logs delete-log-stream
+				// and gcloud logging logs delete name a service "logs"
 				break
 			}
 			for _, e := range r.Except {
@@ -235,6 +237,18 @@ func (pc *packCtx) match(r *packs.Rule, set *packs.Set) (string, bool) {
 		words = append(words, f)
 	}
 	return "`" + strings.Join(words, " ") + "` destroys shared state that may not come back", true
+}
+
+// verbWithin reports whether one of ws is a verb of r.
+func verbWithin(r *packs.Rule, ws []string) bool {
+	for _, w := range ws {
+		for _, v := range r.Verbs {
+			if packs.MatchWord(v, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // spared reports whether the rule lets verb and the word after it

@@ -59,7 +59,7 @@ var packFamilies = []family{
 		`fly volumes destroy vol_123`, `heroku apps:destroy --app api --confirm api`, `heroku pg:reset DATABASE`, `vercel rm my-app --yes`,
 		`netlify sites:delete abc`, `firebase firestore:delete --all-collections`, `firebase projects:delete p`, `wrangler delete my-worker`,
 		`wrangler r2 bucket delete assets`, `fastly service delete --service-id x`, `velero backup delete nightly`, `rclone purge remote:bucket`,
-		`s3cmd del --recursive s3://b`, `cdk destroy --all`, `serverless remove --stage prod`, `sam delete`,
+		`s3cmd del --recursive s3://b`, `aws logs delete-log-group --log-group-name g`, `gcloud logging logs delete app-log`, `cdk destroy --all`, `serverless remove --stage prod`, `sam delete`,
 	}},
 	{"cloud, harmless", "allow", []string{
 		`aws s3 ls`, `aws s3 ls s3://delete-me`, `aws s3 cp a.txt s3://b/a.txt`, `aws ec2 describe-instances`, `aws sts get-caller-identity`,

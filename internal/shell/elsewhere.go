@@ -154,7 +154,21 @@ func (s *state) sub(i int, words []Word, via, mount string) {
 		}
 		out[k] = w
 	}
-	s.add(Command{Args: out, Via: via, Depth: c.Depth + 1, Parent: i, PipeFrom: -1, MoreArgs: c.MoreArgs})
+	// docker exec -i db psql < dump.sql, echo … | kubectl exec -i pod -- psql:
+	// what runs there reads what the local command reads.
+	s.add(Command{Args: out, Via: via, Depth: c.Depth + 1, Parent: i, PipeFrom: c.PipeFrom, MoreArgs: c.MoreArgs,
+		Stdin: c.Stdin, HasStdin: c.HasStdin, Redirects: inputRedirects(c.Redirects)})
+}
+
+// inputRedirects returns the redirects that feed standard input.
+func inputRedirects(rs []Redirect) []Redirect {
+	var out []Redirect
+	for _, r := range rs {
+		if r.Op == "<" && (r.Fd == -1 || r.Fd == 0) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // hostPath rewrites the mount point of the host's root in text to /.

@@ -212,10 +212,10 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			if done[off] {
 				continue // os.system( was read; system( is the same call
 			}
-			done[off] = true
 			if at > 0 && isNameByte(code[at-1]) && call[0] != '.' && !strings.Contains(call, ".") {
-				continue // e.g. "subsystem(" is not "system("
+				continue // e.g. "subsystem(" is not "system(" (and "exec(" in "shell_exec(" is not the call)
 			}
+			done[off] = true
 			args, end := callArgs(code, lits, off)
 			off = max(off, end)
 			if strings.HasSuffix(call, "`") {

@@ -93,6 +93,10 @@ func runnerPrefix(name string, args []shell.Word) (string, []shell.Word) {
 		case (name == "pnpm" || name == "yarn" || name == "bun" || name == "bunx") && packs.All().Names(first):
 			name = first
 			args = args[1:]
+		case interpreter(name) != "" && first == "-m" && len(args) > 1:
+			// python -m twine upload
+			name = strings.ToLower(args[1].Text)
+			args = args[2:]
 		case interpreter(name) != "" || name == "bundle":
 			base := path.Base(first)
 			if base == "manage.py" || base == "artisan" || base == "rails" || base == "rake" || base == "console" {
@@ -319,8 +323,14 @@ func (pc *packCtx) httpDelete(out map[string]string) {
 			k++
 		case strings.HasPrefix(t, "--request=") || strings.HasPrefix(t, "--method="):
 			_, method, _ = strings.Cut(t, "=")
-		case strings.HasPrefix(t, "-X") && len(t) > 2:
-			method = t[2:]
+		case len(t) > 2 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, 'X') > 0 && !strings.Contains(t, "="):
+			// -XDELETE, -sfX DELETE
+			if x := strings.IndexByte(t, 'X'); x == len(t)-1 {
+				method = wordAt(args, k+1)
+				k++
+			} else {
+				method = t[x+1:]
+			}
 		}
 		if strings.EqualFold(strings.TrimSpace(method), "DELETE") {
 			out["delete"] = "an HTTP DELETE (" + pc.name + " " + t + " " + method + ")"

@@ -226,6 +226,7 @@ func benchFamilies() []family {
 	out := allFamilies()
 	out = append(out, packFamilies...)
 	out = append(out, packMoreFamilies...)
+	out = append(out, packRound2Families...)
 	return append(out, packAttackFamilies...)
 }
 
@@ -305,4 +306,20 @@ var packMoreFamilies = []family{
 
 func TestPackMoreFamilies(t *testing.T) {
 	runFamilies(t, newTest(config.Guard{}, nil), packMoreFamilies)
+}
+
+// Findings of a second attack round.
+var packRound2Families = []family{
+	{"round 2, ask", "ask", []string{
+		`echo "drop database app" | docker exec -i db psql -U postgres`, `docker exec -i db psql < /dev/stdin <<< "DROP TABLE t"`,
+		"mysql -h prod -u admin <<'SQL'\nDROP TABLE orders;\nSQL", `npx knex migrate:rollback --all`, `yarn sequelize db:migrate:undo:all`,
+		`curl -sfX DELETE https://api.example.com/v1/users/42`, `pnpm -r publish --no-git-checks`, `yarn workspaces foreach npm publish`,
+		`python -m twine upload dist/*`, `python3 -m twine upload --repository pypi dist/*`,
+	}},
+	{"round 2, block", "block", []string{`php -r 'shell_exec("rm -rf /");'`}},
+	{"round 2, harmless", "allow", []string{`npx knex migrate:rollback`, `python -m pytest`, `curl -sfL https://example.com`, `pnpm -r build`, `php -r 'echo exec_time();'`}},
+}
+
+func TestPackRound2(t *testing.T) {
+	runFamilies(t, newTest(config.Guard{}, nil), packRound2Families)
 }

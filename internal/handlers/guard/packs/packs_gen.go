@@ -9,7 +9,7 @@ func builtin() []*Pack {
 	return []*Pack{
 		&Pack{Name: "cloud", Doc: "Cloud and hosting CLIs: a destructive verb anywhere in the subcommand path.", ValueFlags: []string{"--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--zone", "--account", "--configuration", "--resource-group", "-g", "--subscription", "--name", "-o", "-a", "--app", "--context", "-c", "--team", "--scope", "--site", "--org", "--config", "--env", "-e", "--stage", "-s", "--access-token", "-t", "--token", "--namespace", "-n", "--kubeconfig"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "aws-delete", Programs: []string{"aws", "awslocal", "sam", "cdk", "copilot", "amplify", "eb", "sst", "serverless", "sls"}, Path: []string(nil), Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "rm", "rb", "delete", "destroy", "remove", "terminate", "revoke-*", "disable-*", "cancel-*", "stop-*", "batch-delete-*", "schedule-*-deletion", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws ... delete-*/terminate-*/remove-*/deregister-*, s3 rm, s3 rb, cdk destroy, sam delete, serverless remove", Pack: "cloud"}, Rule{Name: "aws-s3-sync-delete", Programs: []string{"aws", "awslocal"}, Path: []string{"s3", "sync"}, Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws s3 sync --delete: deletes what the source lacks", Pack: "cloud"}, Rule{Name: "gcloud-delete", Programs: []string{"gcloud", "gsutil", "bq", "firebase", "gcs"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "rm", "rb"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "gcloud ... delete/remove-*/reset, gsutil rm/rb, bq rm, firebase *:delete", Pack: "cloud"}, Rule{Name: "azure-delete", Programs: []string{"az", "azd", "azcopy", "func"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "down"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "az ... delete/purge/remove, azd down, azcopy rm", Pack: "cloud"}, Rule{Name: "paas-delete", Programs: []string{"doctl", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "fastly", "velero", "linode-cli", "hcloud", "scw", "oci", "ibmcloud", "aliyun", "exo", "vultr-cli", "railway", "render", "supabase", "turso", "planetscale", "pscale", "neonctl", "upstash", "koyeb", "northflank", "s3cmd", "rclone", "mc", "b2", "s5cmd", "civo", "openstack", "cf", "gsutil", "akamai", "cloudflared", "doppler", "atlas", "mongocli", "confluent", "terminus", "platform", "upsun", "flarectl", "cfcli", "ns1", "circleci", "tkn", "argo", "ldcli", "jenkins-cli", "travis", "buildkite-cli", "bk", "octopus", "spinnaker", "spin", "nomad", "waypoint", "dokku", "caprover", "coolify", "kamal", "porter", "zeabur", "sealos", "appwrite", "pocketbase", "convex", "hasura", "prismic", "sanity", "contentful", "algolia", "meilisearch", "typesense", "mailgun", "sendgrid", "twilio", "pagerduty", "opsgenie", "datadog-ci", "newrelic", "grafana-cli", "gcx"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "deletefile", "rmdir", "rmdirs", "cleanup", "down", "nuke", "drop", "truncate", "flush", "uninstall", "prune", "scale-to-zero"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "doctl, flyctl, heroku, vercel, netlify, firebase, wrangler, fastly, velero, rclone, s3cmd and their kind: delete, destroy, remove, rm, purge, terminate, apps:destroy, pg:reset, ...", Pack: "cloud"}}},
 		&Pack{Name: "containers", Doc: "Container engines: forced removals, volume deletes, prunes, compose down -v.", ValueFlags: []string{"-H", "--host", "--context", "-c", "--config", "-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--log-level", "--project-directory"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rm-force", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string(nil), Verbs: []string{"rm", "rmi"}, Except: []string(nil), Flags: []string{"-f", "--force"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker rm -f / rmi -f (also container rm -f, image rm -f): removes running containers or images in use", Pack: "containers"}, Rule{Name: "volume-rm", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"volume"}, Verbs: []string{"rm", "remove", "prune", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker volume rm / prune: deletes stored data", Pack: "containers"}, Rule{Name: "system-prune", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"system"}, Verbs: []string{"prune", "reset"}, Except: []string(nil), Flags: []string{"-a", "--all", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker system prune -a or --volumes: every unused image, or every unused volume with its data", Pack: "containers"}, Rule{Name: "compose-down-volumes", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"compose"}, Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker compose down -v: deletes the project's volumes", Pack: "containers"}, Rule{Name: "compose-down-volumes-v1", Programs: []string{"docker-compose", "podman-compose"}, Path: []string(nil), Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker-compose down -v", Pack: "containers"}}},
-		&Pack{Name: "database", Doc: "SQL and data-store commands that drop, truncate, flush or delete every row; ORM and migration resets.", ValueFlags: []string{"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-u", "--user", "-D", "--database", "-a", "--url", "--uri", "-n", "--env", "-e", "--environment", "--schema", "--settings", "--app", "--config", "--target"}, Clients: map[string]Client{"bq": Client{Dialect: "sql", Code: []string(nil), Files: []string(nil), Positional: "after-verb:query", Stdin: false}, "clickhouse": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"--queries-file"}, Positional: "", Stdin: true}, "clickhouse-client": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"--queries-file"}, Positional: "", Stdin: true}, "cockroach": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "cqlsh": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "duckdb": Client{Dialect: "sql", Code: []string{"-c", "-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "keydb-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "litecli": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mariadb": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mongo": Client{Dialect: "mongo", Code: []string{"--eval"}, Files: []string(nil), Positional: "js-files", Stdin: true}, "mongosh": Client{Dialect: "mongo", Code: []string{"--eval"}, Files: []string(nil), Positional: "js-files", Stdin: true}, "mycli": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mysql": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "pgcli": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string(nil), Positional: "", Stdin: true}, "psql": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "redis-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "snowsql": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"-f", "--filename"}, Positional: "", Stdin: false}, "sqlcmd": Client{Dialect: "sql", Code: []string{"-Q", "-q"}, Files: []string{"-i"}, Positional: "", Stdin: true}, "sqlite": Client{Dialect: "sql", Code: []string{"-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "sqlite3": Client{Dialect: "sql", Code: []string{"-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "supabase": Client{Dialect: "sql", Code: []string{}, Files: []string(nil), Positional: "", Stdin: false}, "turso": Client{Dialect: "sql", Code: []string(nil), Files: []string(nil), Positional: "after-verb:shell", Stdin: false}, "usql": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "valkey-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "wrangler": Client{Dialect: "sql", Code: []string{"--command"}, Files: []string{"--file"}, Positional: "", Stdin: false}}, Rules: []Rule{Rule{Name: "drop", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"drop"}, Severity: "ask", Doc: "a DROP statement (database, schema, table, ...), ALTER ... DROP, or a MongoDB drop()/dropDatabase(), wherever the client reads it: -c/-e/--eval strings, heredocs, here-strings, pipes, -f or < of a file the same command line writes", Pack: "database"}, Rule{Name: "truncate", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"truncate"}, Severity: "ask", Doc: "a TRUNCATE statement", Pack: "database"}, Rule{Name: "delete-all", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"delete-all"}, Severity: "ask", Doc: "DELETE or UPDATE without WHERE; MongoDB deleteMany({})/remove({})/updateMany({}, ...)", Pack: "database"}, Rule{Name: "flush", Programs: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"flush"}, Severity: "ask", Doc: "redis FLUSHALL or FLUSHDB", Pack: "database"}, Rule{Name: "drop-tools", Programs: []string{"dropdb", "dropuser"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "dropdb, dropuser", Pack: "database"}, Rule{Name: "admin-drop", Programs: []string{"mysqladmin", "influx", "mongo", "mongosh"}, Path: []string(nil), Verbs: []string{"drop", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "mysqladmin drop, influx delete", Pack: "database"}, Rule{Name: "restore-clean", Programs: []string{"mongorestore", "pg_restore", "prisma"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--drop", "--clean", "-c", "--force-reset", "--accept-data-loss"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "mongorestore --drop, pg_restore --clean, prisma db push --force-reset / --accept-data-loss: drop what is there first", Pack: "database"}, Rule{Name: "migrate-reset", Programs: []string{"rails", "rake", "bin/rails", "prisma", "sequelize", "sequelize-cli", "knex", "typeorm", "alembic", "drizzle-kit", "artisan", "flask", "diesel", "sqlx", "dbmate", "goose", "migrate", "flyway", "liquibase", "ecto", "mix", "manage.py", "django-admin", "atlas"}, Path: []string(nil), Verbs: []string{"db:drop", "db:drop:*", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:setup", "reset", "flush", "migrate:fresh", "migrate:reset", "db:wipe", "schema:drop", "drop", "clean", "ecto.drop", "ecto.reset", "base", "down-to", "reset-db", "reset_db", "reset-db"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "ORM and migration resets: rails db:drop/db:reset, prisma migrate reset, django flush, artisan migrate:fresh, typeorm schema:drop, alembic downgrade base, flyway clean, ...", Pack: "database"}}},
+		&Pack{Name: "database", Doc: "SQL and data-store commands that drop, truncate, flush or delete every row; ORM and migration resets.", ValueFlags: []string{"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-u", "--user", "-D", "--database", "-a", "--url", "--uri", "-n", "--env", "-e", "--environment", "--schema", "--settings", "--app", "--config", "--target"}, Clients: map[string]Client{"bq": Client{Dialect: "sql", Code: []string(nil), Files: []string(nil), Positional: "after-verb:query", Stdin: false}, "clickhouse": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"--queries-file"}, Positional: "", Stdin: true}, "clickhouse-client": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"--queries-file"}, Positional: "", Stdin: true}, "cockroach": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "cqlsh": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "duckdb": Client{Dialect: "sql", Code: []string{"-c", "-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "keydb-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "litecli": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mariadb": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mongo": Client{Dialect: "mongo", Code: []string{"--eval"}, Files: []string(nil), Positional: "js-files", Stdin: true}, "mongosh": Client{Dialect: "mongo", Code: []string{"--eval"}, Files: []string(nil), Positional: "js-files", Stdin: true}, "mycli": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "mysql": Client{Dialect: "sql", Code: []string{"-e", "--execute"}, Files: []string(nil), Positional: "", Stdin: true}, "pgcli": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string(nil), Positional: "", Stdin: true}, "psql": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "redis-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "snowsql": Client{Dialect: "sql", Code: []string{"-q", "--query"}, Files: []string{"-f", "--filename"}, Positional: "", Stdin: false}, "sqlcmd": Client{Dialect: "sql", Code: []string{"-Q", "-q"}, Files: []string{"-i"}, Positional: "", Stdin: true}, "sqlite": Client{Dialect: "sql", Code: []string{"-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "sqlite3": Client{Dialect: "sql", Code: []string{"-cmd"}, Files: []string(nil), Positional: "after-first", Stdin: true}, "supabase": Client{Dialect: "sql", Code: []string{}, Files: []string(nil), Positional: "", Stdin: false}, "turso": Client{Dialect: "sql", Code: []string(nil), Files: []string(nil), Positional: "after-verb:shell", Stdin: false}, "usql": Client{Dialect: "sql", Code: []string{"-c", "--command"}, Files: []string{"-f", "--file"}, Positional: "", Stdin: true}, "valkey-cli": Client{Dialect: "redis", Code: []string(nil), Files: []string(nil), Positional: "all", Stdin: true}, "wrangler": Client{Dialect: "sql", Code: []string{"--command"}, Files: []string{"--file"}, Positional: "", Stdin: false}}, Rules: []Rule{Rule{Name: "drop", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"drop"}, Severity: "ask", Doc: "a DROP statement (database, schema, table, ...), ALTER ... DROP, or a MongoDB drop()/dropDatabase(), wherever the client reads it: -c/-e/--eval strings, heredocs, here-strings, pipes, -f or < of a file the same command line writes", Pack: "database"}, Rule{Name: "truncate", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"truncate"}, Severity: "ask", Doc: "a TRUNCATE statement", Pack: "database"}, Rule{Name: "delete-all", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"delete-all"}, Severity: "ask", Doc: "DELETE or UPDATE without WHERE; MongoDB deleteMany({})/remove({})/updateMany({}, ...)", Pack: "database"}, Rule{Name: "flush", Programs: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"flush"}, Severity: "ask", Doc: "redis FLUSHALL or FLUSHDB", Pack: "database"}, Rule{Name: "drop-tools", Programs: []string{"dropdb", "dropuser"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "dropdb, dropuser", Pack: "database"}, Rule{Name: "admin-drop", Programs: []string{"mysqladmin", "influx", "mongo", "mongosh"}, Path: []string(nil), Verbs: []string{"drop", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "mysqladmin drop, influx delete", Pack: "database"}, Rule{Name: "restore-clean", Programs: []string{"mongorestore", "pg_restore", "prisma"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--drop", "--clean", "-c", "--force-reset", "--accept-data-loss"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "mongorestore --drop, pg_restore --clean, prisma db push --force-reset / --accept-data-loss: drop what is there first", Pack: "database"}, Rule{Name: "migrate-reset", Programs: []string{"rails", "rake", "bin/rails", "prisma", "sequelize", "sequelize-cli", "knex", "typeorm", "alembic", "drizzle-kit", "artisan", "flask", "diesel", "sqlx", "dbmate", "goose", "migrate", "flyway", "liquibase", "ecto", "mix", "manage.py", "django-admin", "atlas"}, Path: []string(nil), Verbs: []string{"db:drop", "db:drop:*", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:setup", "reset", "flush", "migrate:fresh", "migrate:reset", "db:wipe", "schema:drop", "drop", "clean", "ecto.drop", "ecto.reset", "base", "down-to", "reset-db", "reset_db", "reset-db", "db:migrate:undo:all", "migrate:rollback:all"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "ORM and migration resets: rails db:drop/db:reset, prisma migrate reset, django flush, artisan migrate:fresh, typeorm schema:drop, alembic downgrade base, flyway clean, ...", Pack: "database"}, Rule{Name: "rollback-all", Programs: []string{"knex", "sequelize", "sequelize-cli", "typeorm", "mikro-orm", "adonis", "ace"}, Path: []string(nil), Verbs: []string{"migrate:rollback", "migration:revert", "migration:down"}, Except: []string(nil), Flags: []string{"--all"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "knex migrate:rollback --all and its kind: undo every migration", Pack: "database"}}},
 		&Pack{Name: "exfiltration", Doc: "The environment or a secret sent to the network.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "env-to-network", Programs: []string{"env", "printenv", "set", "export", "declare", "typeset", "compgen"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"env-pipe"}, Severity: "block", Doc: "env, printenv, set or export -p piped or substituted into curl, wget, nc, socat, ...", Pack: "exfiltration"}, Rule{Name: "sourced-secret-send", Programs: []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "http", "https", "xh", "telnet", "ssh", "scp", "openssl", "aws", "gsutil", "rclone"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"sourced"}, Severity: "block", Doc: "a secret file sourced (source .env, set -a; . .env) and a variable sent to the network on the same command line", Pack: "exfiltration"}, Rule{Name: "git-secret", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"git-show"}, Severity: "block", Doc: "a committed secret read through git: git show HEAD:.env, git cat-file -p REV:.env", Pack: "exfiltration"}}},
 		&Pack{Name: "general", Doc: "A program no pack knows, with a destructive verb and a production-looking target.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "destroy-production", Programs: []string{"*", "prod", "production", "prd"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "unknown-prod", Words: []string{"prod", "production", "prd", "live"}, Severity: "ask", Doc: "an unknown program with a destructive verb (delete, destroy, drop, purge, wipe, ...) and a target that names production", Pack: "general"}}},
 		&Pack{Name: "git", Doc: "Git history and refs: rewrites, ref deletes, reflog expiry with gc, resetting the default branch, forced send-pack, rebase --exec (judged by what it runs).", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rewrite", Programs: []string{"git", "git-filter-repo", "bfg"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"rewrite"}, Severity: "ask", Doc: "git filter-branch, git filter-repo, bfg: rewrite every commit", Pack: "git"}, Rule{Name: "update-ref-delete", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"update-ref"}, Severity: "ask", Doc: "git update-ref -d, git update-ref --stdin with delete", Pack: "git"}, Rule{Name: "reflog-expire", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"reflog"}, Severity: "ask", Doc: "git reflog expire --expire=now / --all, git reflog delete, git gc --prune=now: drop what recovery needs", Pack: "git"}, Rule{Name: "default-branch-reset", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"default-branch"}, Severity: "ask", Doc: "git branch -f (or -M/-C) onto main/master/trunk/develop, git checkout -B / switch -C of one", Pack: "git"}, Rule{Name: "send-pack-force", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"send-pack"}, Severity: "block", Doc: "git send-pack --force: a force push by another name", Pack: "git"}}},
@@ -19,7 +19,7 @@ func builtin() []*Pack {
 		&Pack{Name: "messaging", Doc: "Message brokers and streams: deleting topics, queues, streams and consumer groups, purging, resetting offsets or nodes.", ValueFlags: []string{"--bootstrap-server", "--topic", "--group", "--zookeeper", "--command-config", "-n", "--node", "-p", "--vhost", "--server", "-s", "--context", "--creds", "-H", "--host", "-u", "--username", "--password"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kafka-delete", Programs: []string{"kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete", "--delete-offsets", "--execute", "--remove", "--delete-config"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-topics --delete, kafka-consumer-groups --delete or --reset-offsets --execute, kafka-acls --remove, kafka-configs --delete-config", Pack: "messaging"}, Rule{Name: "kafka-records", Programs: []string{"kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string{"--offset-json-file", "--bootstrap-server"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-delete-records", Pack: "messaging"}, Rule{Name: "rabbitmq", Programs: []string{"rabbitmqctl", "rabbitmqadmin", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams"}, Path: []string(nil), Verbs: []string{"delete", "purge", "delete_*", "purge_*", "reset", "force_reset", "forget_cluster_node", "clear_*", "close_all_connections", "delete_queue", "delete_vhost", "delete_user", "shrink", "stop_app"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "rabbitmqctl delete_queue/purge_queue/delete_vhost/reset/force_reset/forget_cluster_node, rabbitmqadmin delete/purge", Pack: "messaging"}, Rule{Name: "nats", Programs: []string{"nats", "pulsar-admin", "pulsarctl", "rpk", "kcat", "confluent", "redpanda", "emqx", "mosquitto_ctrl"}, Path: []string(nil), Verbs: []string{"rm", "del", "delete", "purge", "delete-*", "remove", "truncate", "reset", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nats stream rm/purge/del, nats kv rm, pulsar-admin … delete, rpk topic delete, confluent kafka topic delete", Pack: "messaging"}}},
 		&Pack{Name: "payment", Doc: "Payment providers: deleting customers or products, cancelling subscriptions, refunds.", ValueFlags: []string{"--api-key", "--project-name", "-p", "--stripe-account"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"stripe", "paypal", "braintree", "adyen", "square", "paddle", "lemonsqueezy", "chargebee", "recurly"}, Path: []string(nil), Verbs: []string{"delete", "cancel", "void", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe ... delete/cancel, stripe delete /v1/...", Pack: "payment"}, Rule{Name: "refund", Programs: []string{"stripe"}, Path: []string(nil), Verbs: []string{"refunds", "/v1/refunds", "/v1/refunds/*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe refunds create, stripe post /v1/refunds", Pack: "payment"}}},
 		&Pack{Name: "platforms", Doc: "Hosted platforms and secret stores: gh, glab, vault and their kind.", ValueFlags: []string{"-R", "--repo", "-address", "-namespace", "--vault", "--project", "--config"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "gh-delete", Programs: []string{"gh"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "gh repo delete, gh release delete, gh secret delete, gh repo archive, ...", Pack: "platforms"}, Rule{Name: "gh-api-delete", Programs: []string{"gh", "glab"}, Path: []string{"api"}, Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "gh api -X DELETE", Pack: "platforms"}, Rule{Name: "glab-delete", Programs: []string{"glab"}, Path: []string(nil), Verbs: []string{"delete", "del", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "glab ... delete", Pack: "platforms"}, Rule{Name: "vault-delete", Programs: []string{"vault", "bao", "consul", "op", "bw", "doppler", "infisical", "sops", "akeyless", "conjur", "chamber"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "revoke", "revoke-*", "disable", "rm", "remove", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "vault kv delete/destroy/metadata delete, token/lease revoke, secrets disable; consul kv delete; op item delete, ...", Pack: "platforms"}}},
-		&Pack{Name: "publish", Doc: "Publishing that cannot be taken back: package registries.", ValueFlags: []string{"--registry", "--tag", "--otp", "--access", "-r", "--repository", "--index", "--token", "-u", "-p", "--source", "-s", "--api-key", "-k"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "npm", Programs: []string{"npm", "pnpm", "yarn", "bun", "lerna", "changeset", "np", "release-it"}, Path: []string(nil), Verbs: []string{"publish", "unpublish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm publish / unpublish, pnpm publish, yarn npm publish, lerna publish, changeset publish", Pack: "publish"}, Rule{Name: "cargo", Programs: []string{"cargo"}, Path: []string(nil), Verbs: []string{"publish", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "cargo publish, cargo yank", Pack: "publish"}, Rule{Name: "python", Programs: []string{"twine", "poetry", "flit", "uv", "hatch", "pdm", "maturin"}, Path: []string(nil), Verbs: []string{"upload", "publish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "twine upload, poetry/flit/uv/hatch/pdm publish, maturin publish", Pack: "publish"}, Rule{Name: "gem", Programs: []string{"gem"}, Path: []string(nil), Verbs: []string{"push", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "gem push, gem yank", Pack: "publish"}, Rule{Name: "gradle", Programs: []string{"gradle", "gradlew"}, Path: []string(nil), Verbs: []string{"publish*", "*:publish*", "uploadarchives", "*:uploadarchives"}, Except: []string{"*tomavenlocal", "publishtomavenlocal"}, Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "gradle publish (any publish* task except to the local Maven repository)", Pack: "publish"}, Rule{Name: "maven", Programs: []string{"mvn", "mvnw", "mvnd"}, Path: []string(nil), Verbs: []string{"deploy", "deploy:*", "release:perform", "*:deploy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "mvn deploy, release:perform", Pack: "publish"}, Rule{Name: "other", Programs: []string{"dotnet", "nuget", "vsce", "ovsx", "dart", "flutter", "pod", "swift", "goreleaser", "jf", "jfrog", "conan", "helm", "mix", "hex", "lein", "sbt", "julia", "composer", "gh-release"}, Path: []string(nil), Verbs: []string{"push", "publish", "hex.publish", "publishsigned", "release"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "dotnet nuget push, vsce/ovsx publish, dart pub publish, pod trunk push, goreleaser release, mix hex.publish, sbt publish", Pack: "publish"}}},
+		&Pack{Name: "publish", Doc: "Publishing that cannot be taken back: package registries.", ValueFlags: []string{"--registry", "--tag", "--otp", "--access", "--repository", "--index", "--token", "-u", "-p", "--source", "-s", "--api-key", "-k"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "npm", Programs: []string{"npm", "pnpm", "yarn", "bun", "lerna", "changeset", "np", "release-it"}, Path: []string(nil), Verbs: []string{"publish", "unpublish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm publish / unpublish, pnpm publish, yarn npm publish, lerna publish, changeset publish", Pack: "publish"}, Rule{Name: "cargo", Programs: []string{"cargo"}, Path: []string(nil), Verbs: []string{"publish", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "cargo publish, cargo yank", Pack: "publish"}, Rule{Name: "python", Programs: []string{"twine", "poetry", "flit", "uv", "hatch", "pdm", "maturin"}, Path: []string(nil), Verbs: []string{"upload", "publish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "twine upload, poetry/flit/uv/hatch/pdm publish, maturin publish", Pack: "publish"}, Rule{Name: "gem", Programs: []string{"gem"}, Path: []string(nil), Verbs: []string{"push", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "gem push, gem yank", Pack: "publish"}, Rule{Name: "gradle", Programs: []string{"gradle", "gradlew"}, Path: []string(nil), Verbs: []string{"publish*", "*:publish*", "uploadarchives", "*:uploadarchives"}, Except: []string{"*tomavenlocal", "publishtomavenlocal"}, Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "gradle publish (any publish* task except to the local Maven repository)", Pack: "publish"}, Rule{Name: "maven", Programs: []string{"mvn", "mvnw", "mvnd"}, Path: []string(nil), Verbs: []string{"deploy", "deploy:*", "release:perform", "*:deploy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "mvn deploy, release:perform", Pack: "publish"}, Rule{Name: "other", Programs: []string{"dotnet", "nuget", "vsce", "ovsx", "dart", "flutter", "pod", "swift", "goreleaser", "jf", "jfrog", "conan", "helm", "mix", "hex", "lein", "sbt", "julia", "composer", "gh-release"}, Path: []string(nil), Verbs: []string{"push", "publish", "hex.publish", "publishsigned", "release"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "dotnet nuget push, vsce/ovsx publish, dart pub publish, pod trunk push, goreleaser release, mix hex.publish, sbt publish", Pack: "publish"}}},
 		&Pack{Name: "storage", Doc: "Object stores and backups: removing buckets and objects, forgetting or pruning snapshots.", ValueFlags: []string{"-r", "--repo", "--repository-file", "--password-file", "--config", "-C", "--remote-path", "--insecure"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "object-rm", Programs: []string{"mc", "mcli", "s5cmd", "b2", "azcopy", "swift", "s3cmd", "minio-client", "obsutil", "ossutil", "coscli", "tosutil"}, Path: []string(nil), Verbs: []string{"rm", "rb", "del", "delete", "delete-*", "remove", "purge", "*-delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "mc rm/rb, s5cmd rm, b2 delete-*, azcopy rm, swift delete, …", Pack: "storage"}, Rule{Name: "backup-forget", Programs: []string{"restic", "borg", "borgmatic", "duplicity", "kopia", "tarsnap", "rustic", "duplicacy", "bup"}, Path: []string(nil), Verbs: []string{"forget", "prune", "delete", "compact", "remove-all-but-n-full", "remove-older-than", "remove-all-inc-of-but-n-full", "cleanup", "purge", "rm", "recreate"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "restic forget/prune, borg delete/prune/compact, duplicity remove-*, kopia snapshot delete, tarsnap -d", Pack: "storage"}, Rule{Name: "tarsnap-delete", Programs: []string{"tarsnap"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-d", "--nuke"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "tarsnap -d / --nuke", Pack: "storage"}}},
 	}
 }
@@ -27,39 +27,43 @@ func builtin() []*Pack {
 func programRules(p string) []uint16 {
 	switch p {
 	case "*":
-		return []uint16{21, 37}
+		return []uint16{22, 38}
 	case ".bash_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".irb_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".lesshst":
-		return []uint16{37}
+		return []uint16{38}
 	case ".mysql_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".node_repl_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".psql_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".python_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".rediscli_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".sh_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".sqlite_history":
-		return []uint16{37}
+		return []uint16{38}
 	case ".zhistory":
-		return []uint16{37}
+		return []uint16{38}
 	case ".zsh_history":
-		return []uint16{37}
+		return []uint16{38}
+	case "ace":
+		return []uint16{18}
+	case "adonis":
+		return []uint16{18}
 	case "adyen":
-		return []uint16{48}
+		return []uint16{49}
 	case "akamai":
 		return []uint16{4}
 	case "akeyless":
-		return []uint16{53}
+		return []uint16{54}
 	case "alembic":
 		return []uint16{17}
 	case "algolia":
@@ -69,77 +73,77 @@ func programRules(p string) []uint16 {
 	case "amplify":
 		return []uint16{0}
 	case "ansible-playbook":
-		return []uint16{34}
+		return []uint16{35}
 	case "appwrite":
 		return []uint16{4}
 	case "argo":
 		return []uint16{4}
 	case "argocd":
-		return []uint16{34}
+		return []uint16{35}
 	case "arptables":
-		return []uint16{39}
+		return []uint16{40}
 	case "artisan":
 		return []uint16{17}
 	case "atlas":
 		return []uint16{4, 17}
 	case "aws":
-		return []uint16{0, 1, 19}
+		return []uint16{0, 1, 20}
 	case "awslocal":
 		return []uint16{0, 1}
 	case "az":
 		return []uint16{3}
 	case "azcopy":
-		return []uint16{3, 61}
+		return []uint16{3, 62}
 	case "azd":
 		return []uint16{3}
 	case "b2":
-		return []uint16{4, 61}
+		return []uint16{4, 62}
 	case "bao":
-		return []uint16{53}
+		return []uint16{54}
 	case "bfg":
-		return []uint16{22}
+		return []uint16{23}
 	case "bin/rails":
 		return []uint16{17}
 	case "bk":
 		return []uint16{4}
 	case "blkdiscard":
-		return []uint16{43}
+		return []uint16{44}
 	case "borg":
-		return []uint16{62}
+		return []uint16{63}
 	case "borgmatic":
-		return []uint16{62}
+		return []uint16{63}
 	case "bq":
 		return []uint16{2, 10, 11, 12}
 	case "braintree":
-		return []uint16{48}
+		return []uint16{49}
 	case "btrfs":
-		return []uint16{38}
+		return []uint16{39}
 	case "buildkite-cli":
 		return []uint16{4}
 	case "bun":
-		return []uint16{54}
+		return []uint16{55}
 	case "bup":
-		return []uint16{62}
+		return []uint16{63}
 	case "bw":
-		return []uint16{53}
+		return []uint16{54}
 	case "caprover":
 		return []uint16{4}
 	case "cargo":
-		return []uint16{55}
+		return []uint16{56}
 	case "cdk":
 		return []uint16{0}
 	case "cdktf":
-		return []uint16{31, 32}
+		return []uint16{32, 33}
 	case "cf":
 		return []uint16{4}
 	case "cfcli":
 		return []uint16{4}
 	case "chamber":
-		return []uint16{53}
-	case "changeset":
 		return []uint16{54}
+	case "changeset":
+		return []uint16{55}
 	case "chargebee":
-		return []uint16{48}
+		return []uint16{49}
 	case "circleci":
 		return []uint16{4}
 	case "civo":
@@ -155,19 +159,19 @@ func programRules(p string) []uint16 {
 	case "colima":
 		return []uint16{5, 6, 7, 8}
 	case "compgen":
-		return []uint16{18}
+		return []uint16{19}
 	case "composer":
-		return []uint16{60}
+		return []uint16{61}
 	case "conan":
-		return []uint16{60}
+		return []uint16{61}
 	case "confluent":
-		return []uint16{4, 47}
+		return []uint16{4, 48}
 	case "conjur":
-		return []uint16{53}
+		return []uint16{54}
 	case "consul":
-		return []uint16{53}
+		return []uint16{54}
 	case "consul-k8s":
-		return []uint16{34}
+		return []uint16{35}
 	case "contentful":
 		return []uint16{4}
 	case "convex":
@@ -177,29 +181,29 @@ func programRules(p string) []uint16 {
 	case "copilot":
 		return []uint16{0}
 	case "coscli":
-		return []uint16{61}
+		return []uint16{62}
 	case "cqlsh":
 		return []uint16{10, 11, 12}
 	case "crossplane":
-		return []uint16{34}
+		return []uint16{35}
 	case "cryptsetup":
-		return []uint16{38}
+		return []uint16{39}
 	case "curl":
-		return []uint16{19, 27}
+		return []uint16{20, 28}
 	case "curlie":
-		return []uint16{27}
+		return []uint16{28}
 	case "dart":
-		return []uint16{60}
+		return []uint16{61}
 	case "datadog-ci":
 		return []uint16{4}
 	case "dbmate":
 		return []uint16{17}
 	case "declare":
-		return []uint16{18}
+		return []uint16{19}
 	case "diesel":
 		return []uint16{17}
 	case "diskutil":
-		return []uint16{38}
+		return []uint16{39}
 	case "django-admin":
 		return []uint16{17}
 	case "docker":
@@ -211,9 +215,9 @@ func programRules(p string) []uint16 {
 	case "dokku":
 		return []uint16{4}
 	case "doppler":
-		return []uint16{4, 53}
+		return []uint16{4, 54}
 	case "dotnet":
-		return []uint16{60}
+		return []uint16{61}
 	case "drizzle-kit":
 		return []uint16{17}
 	case "dropdb":
@@ -223,47 +227,47 @@ func programRules(p string) []uint16 {
 	case "duckdb":
 		return []uint16{10, 11, 12}
 	case "duplicacy":
-		return []uint16{62}
+		return []uint16{63}
 	case "duplicity":
-		return []uint16{62}
+		return []uint16{63}
 	case "eb":
 		return []uint16{0}
 	case "ebtables":
-		return []uint16{39}
+		return []uint16{40}
 	case "ecto":
 		return []uint16{17}
 	case "eksctl":
-		return []uint16{34}
+		return []uint16{35}
 	case "emqx":
-		return []uint16{47}
+		return []uint16{48}
 	case "env":
-		return []uint16{18}
+		return []uint16{19}
 	case "exo":
 		return []uint16{4}
 	case "export":
-		return []uint16{18}
+		return []uint16{19}
 	case "fastly":
 		return []uint16{4}
 	case "fdformat":
-		return []uint16{38}
+		return []uint16{39}
 	case "finch":
 		return []uint16{5, 6, 7, 8}
 	case "firebase":
 		return []uint16{2}
 	case "firewall-cmd":
-		return []uint16{40}
+		return []uint16{41}
 	case "fish_history":
-		return []uint16{37}
+		return []uint16{38}
 	case "flarectl":
 		return []uint16{4}
 	case "flask":
 		return []uint16{17}
 	case "flit":
-		return []uint16{56}
+		return []uint16{57}
 	case "flutter":
-		return []uint16{60}
+		return []uint16{61}
 	case "flux":
-		return []uint16{34}
+		return []uint16{35}
 	case "fly":
 		return []uint16{4}
 	case "flyctl":
@@ -271,7 +275,7 @@ func programRules(p string) []uint16 {
 	case "flyway":
 		return []uint16{17}
 	case "format":
-		return []uint16{38}
+		return []uint16{39}
 	case "func":
 		return []uint16{3}
 	case "gcloud":
@@ -281,159 +285,159 @@ func programRules(p string) []uint16 {
 	case "gcx":
 		return []uint16{4}
 	case "gem":
-		return []uint16{57}
+		return []uint16{58}
 	case "gh":
-		return []uint16{50, 51}
-	case "gh-release":
-		return []uint16{60}
-	case "git":
-		return []uint16{20, 22, 23, 24, 25, 26}
-	case "git-filter-repo":
-		return []uint16{22}
-	case "gke-gcloud-auth-plugin":
-		return []uint16{34}
-	case "glab":
 		return []uint16{51, 52}
+	case "gh-release":
+		return []uint16{61}
+	case "git":
+		return []uint16{21, 23, 24, 25, 26, 27}
+	case "git-filter-repo":
+		return []uint16{23}
+	case "gke-gcloud-auth-plugin":
+		return []uint16{35}
+	case "glab":
+		return []uint16{52, 53}
 	case "goose":
 		return []uint16{17}
 	case "goreleaser":
-		return []uint16{60}
+		return []uint16{61}
 	case "gradle":
-		return []uint16{58}
+		return []uint16{59}
 	case "gradlew":
-		return []uint16{58}
+		return []uint16{59}
 	case "grafana-cli":
 		return []uint16{4}
 	case "grpcurl":
-		return []uint16{27}
+		return []uint16{28}
 	case "gsutil":
-		return []uint16{2, 4, 19}
+		return []uint16{2, 4, 20}
 	case "halt":
-		return []uint16{36}
+		return []uint16{37}
 	case "hasura":
 		return []uint16{4}
 	case "hatch":
-		return []uint16{56}
+		return []uint16{57}
 	case "hcloud":
 		return []uint16{4}
 	case "helm":
-		return []uint16{30, 60}
+		return []uint16{31, 61}
 	case "helmfile":
-		return []uint16{30}
+		return []uint16{31}
 	case "heroku":
 		return []uint16{4}
 	case "hex":
-		return []uint16{60}
+		return []uint16{61}
 	case "histfile":
-		return []uint16{37}
+		return []uint16{38}
 	case "histfilesize":
-		return []uint16{37}
+		return []uint16{38}
 	case "history":
-		return []uint16{37}
+		return []uint16{38}
 	case "histsize":
-		return []uint16{37}
+		return []uint16{38}
 	case "http":
-		return []uint16{19, 27}
+		return []uint16{20, 28}
 	case "httpie":
-		return []uint16{27}
+		return []uint16{28}
 	case "https":
-		return []uint16{19, 27}
+		return []uint16{20, 28}
 	case "hurl":
-		return []uint16{27}
+		return []uint16{28}
 	case "ibmcloud":
 		return []uint16{4}
 	case "infisical":
-		return []uint16{53}
+		return []uint16{54}
 	case "influx":
 		return []uint16{15}
 	case "init":
-		return []uint16{36}
+		return []uint16{37}
 	case "ip6tables":
-		return []uint16{39}
+		return []uint16{40}
 	case "iptables":
-		return []uint16{39}
+		return []uint16{40}
 	case "iptables-legacy":
-		return []uint16{39}
+		return []uint16{40}
 	case "iptables-nft":
-		return []uint16{39}
+		return []uint16{40}
 	case "istioctl":
-		return []uint16{34}
+		return []uint16{35}
 	case "jenkins-cli":
 		return []uint16{4}
 	case "jf":
-		return []uint16{60}
+		return []uint16{61}
 	case "jfrog":
-		return []uint16{60}
+		return []uint16{61}
 	case "julia":
-		return []uint16{60}
+		return []uint16{61}
 	case "k":
-		return []uint16{28, 29}
+		return []uint16{29, 30}
 	case "k3d":
-		return []uint16{34}
+		return []uint16{35}
 	case "kafka-acls":
-		return []uint16{44}
-	case "kafka-acls.sh":
-		return []uint16{44}
-	case "kafka-configs":
-		return []uint16{44}
-	case "kafka-configs.sh":
-		return []uint16{44}
-	case "kafka-consumer-groups":
-		return []uint16{44}
-	case "kafka-consumer-groups.sh":
-		return []uint16{44}
-	case "kafka-delete-records":
-		return []uint16{45, 45}
-	case "kafka-delete-records.sh":
 		return []uint16{45}
+	case "kafka-acls.sh":
+		return []uint16{45}
+	case "kafka-configs":
+		return []uint16{45}
+	case "kafka-configs.sh":
+		return []uint16{45}
+	case "kafka-consumer-groups":
+		return []uint16{45}
+	case "kafka-consumer-groups.sh":
+		return []uint16{45}
+	case "kafka-delete-records":
+		return []uint16{46, 46}
+	case "kafka-delete-records.sh":
+		return []uint16{46}
 	case "kafka-streams-application-reset":
-		return []uint16{44}
+		return []uint16{45}
 	case "kafka-streams-application-reset.sh":
-		return []uint16{44}
+		return []uint16{45}
 	case "kafka-topics":
-		return []uint16{44}
+		return []uint16{45}
 	case "kafka-topics.sh":
-		return []uint16{44}
+		return []uint16{45}
 	case "kamal":
 		return []uint16{4}
 	case "kcat":
-		return []uint16{47}
+		return []uint16{48}
 	case "keydb-cli":
 		return []uint16{13}
 	case "kill":
-		return []uint16{35}
+		return []uint16{36}
 	case "killall":
-		return []uint16{35}
+		return []uint16{36}
 	case "killall5":
-		return []uint16{35}
+		return []uint16{36}
 	case "knex":
-		return []uint16{17}
+		return []uint16{17, 18}
 	case "kopia":
-		return []uint16{62}
+		return []uint16{63}
 	case "kops":
-		return []uint16{34}
+		return []uint16{35}
 	case "koyeb":
 		return []uint16{4}
 	case "kubeadm":
-		return []uint16{34}
+		return []uint16{35}
 	case "kubecolor":
-		return []uint16{28, 29}
+		return []uint16{29, 30}
 	case "kubectl":
-		return []uint16{28, 29}
+		return []uint16{29, 30}
 	case "launchctl":
-		return []uint16{41}
+		return []uint16{42}
 	case "ldcli":
 		return []uint16{4}
 	case "lein":
-		return []uint16{60}
+		return []uint16{61}
 	case "lemonsqueezy":
-		return []uint16{48}
+		return []uint16{49}
 	case "lerna":
-		return []uint16{54}
+		return []uint16{55}
 	case "lima":
 		return []uint16{5, 6, 7, 8}
 	case "linkerd":
-		return []uint16{34}
+		return []uint16{35}
 	case "linode-cli":
 		return []uint16{4}
 	case "liquibase":
@@ -441,11 +445,11 @@ func programRules(p string) []uint16 {
 	case "litecli":
 		return []uint16{10, 11, 12}
 	case "loginctl":
-		return []uint16{36}
+		return []uint16{37}
 	case "lvreduce":
-		return []uint16{43}
+		return []uint16{44}
 	case "lvremove":
-		return []uint16{43}
+		return []uint16{44}
 	case "mailgun":
 		return []uint16{4}
 	case "manage.py":
@@ -453,23 +457,25 @@ func programRules(p string) []uint16 {
 	case "mariadb":
 		return []uint16{10, 11, 12}
 	case "maturin":
-		return []uint16{56}
+		return []uint16{57}
 	case "mc":
-		return []uint16{4, 61}
+		return []uint16{4, 62}
 	case "mcli":
-		return []uint16{61}
+		return []uint16{62}
 	case "mdadm":
-		return []uint16{38, 42}
+		return []uint16{39, 43}
 	case "meilisearch":
 		return []uint16{4}
 	case "microk8s.kubectl":
-		return []uint16{28}
+		return []uint16{29}
 	case "migrate":
 		return []uint16{17}
+	case "mikro-orm":
+		return []uint16{18}
 	case "minio-client":
-		return []uint16{61}
+		return []uint16{62}
 	case "mix":
-		return []uint16{17, 60}
+		return []uint16{17, 61}
 	case "mongo":
 		return []uint16{10, 12, 15}
 	case "mongocli":
@@ -479,13 +485,13 @@ func programRules(p string) []uint16 {
 	case "mongosh":
 		return []uint16{10, 12, 15}
 	case "mosquitto_ctrl":
-		return []uint16{47}
+		return []uint16{48}
 	case "mvn":
-		return []uint16{59}
+		return []uint16{60}
 	case "mvnd":
-		return []uint16{59}
+		return []uint16{60}
 	case "mvnw":
-		return []uint16{59}
+		return []uint16{60}
 	case "mycli":
 		return []uint16{10, 11, 12}
 	case "mysql":
@@ -493,131 +499,131 @@ func programRules(p string) []uint16 {
 	case "mysqladmin":
 		return []uint16{15}
 	case "nats":
-		return []uint16{47}
+		return []uint16{48}
 	case "nc":
-		return []uint16{19}
+		return []uint16{20}
 	case "ncat":
-		return []uint16{19}
+		return []uint16{20}
 	case "neonctl":
 		return []uint16{4}
 	case "nerdctl":
 		return []uint16{5, 6, 7, 8}
 	case "netcat":
-		return []uint16{19}
+		return []uint16{20}
 	case "netlify":
 		return []uint16{4}
 	case "newrelic":
 		return []uint16{4}
 	case "nft":
-		return []uint16{40}
+		return []uint16{41}
 	case "nomad":
-		return []uint16{4, 34}
+		return []uint16{4, 35}
 	case "northflank":
 		return []uint16{4}
 	case "np":
-		return []uint16{54}
+		return []uint16{55}
 	case "npm":
-		return []uint16{54}
+		return []uint16{55}
 	case "ns1":
 		return []uint16{4}
 	case "nuget":
-		return []uint16{60}
-	case "obsutil":
 		return []uint16{61}
+	case "obsutil":
+		return []uint16{62}
 	case "oc":
-		return []uint16{28, 29}
+		return []uint16{29, 30}
 	case "oci":
 		return []uint16{4}
 	case "octopus":
 		return []uint16{4}
 	case "op":
-		return []uint16{53}
+		return []uint16{54}
 	case "openssl":
-		return []uint16{19}
+		return []uint16{20}
 	case "openstack":
 		return []uint16{4}
 	case "opsgenie":
 		return []uint16{4}
 	case "osascript":
-		return []uint16{36}
+		return []uint16{37}
 	case "ossutil":
-		return []uint16{61}
+		return []uint16{62}
 	case "ovsx":
-		return []uint16{60}
+		return []uint16{61}
 	case "paddle":
-		return []uint16{48}
+		return []uint16{49}
 	case "pagerduty":
 		return []uint16{4}
 	case "parted":
-		return []uint16{38}
+		return []uint16{39}
 	case "paypal":
-		return []uint16{48}
+		return []uint16{49}
 	case "pdm":
-		return []uint16{56}
+		return []uint16{57}
 	case "pfctl":
-		return []uint16{40}
+		return []uint16{41}
 	case "pg_restore":
 		return []uint16{16}
 	case "pgcli":
 		return []uint16{10, 11, 12}
 	case "pkill":
-		return []uint16{35}
+		return []uint16{36}
 	case "planetscale":
 		return []uint16{4}
 	case "platform":
 		return []uint16{4}
 	case "pmset":
-		return []uint16{36}
+		return []uint16{37}
 	case "pnpm":
-		return []uint16{54}
+		return []uint16{55}
 	case "pocketbase":
 		return []uint16{4}
 	case "pod":
-		return []uint16{60}
+		return []uint16{61}
 	case "podman":
 		return []uint16{5, 6, 7, 8}
 	case "podman-compose":
 		return []uint16{9}
 	case "poetry":
-		return []uint16{56}
+		return []uint16{57}
 	case "porter":
 		return []uint16{4}
 	case "poweroff":
-		return []uint16{36}
+		return []uint16{37}
 	case "prd":
-		return []uint16{21}
+		return []uint16{22}
 	case "printenv":
-		return []uint16{18}
+		return []uint16{19}
 	case "prisma":
 		return []uint16{16, 17}
 	case "prismic":
 		return []uint16{4}
 	case "prod":
-		return []uint16{21}
+		return []uint16{22}
 	case "production":
-		return []uint16{21}
+		return []uint16{22}
 	case "pscale":
 		return []uint16{4}
 	case "psql":
 		return []uint16{10, 11, 12}
 	case "pulsar-admin":
-		return []uint16{47}
+		return []uint16{48}
 	case "pulsarctl":
-		return []uint16{47}
+		return []uint16{48}
 	case "pulumi":
-		return []uint16{33}
+		return []uint16{34}
 	case "pvremove":
-		return []uint16{43}
+		return []uint16{44}
 	case "rabbitmq-plugins":
-		return []uint16{46}
+		return []uint16{47}
 	case "rabbitmq-queues":
-		return []uint16{46}
+		return []uint16{47}
 	case "rabbitmq-streams":
-		return []uint16{46}
+		return []uint16{47}
 	case "rabbitmqadmin":
-		return []uint16{46}
+		return []uint16{47}
 	case "rabbitmqctl":
-		return []uint16{46}
+		return []uint16{47}
 	case "rails":
 		return []uint16{17}
 	case "railway":
@@ -625,45 +631,45 @@ func programRules(p string) []uint16 {
 	case "rake":
 		return []uint16{17}
 	case "rc-service":
-		return []uint16{41}
+		return []uint16{42}
 	case "rclone":
-		return []uint16{4, 19}
+		return []uint16{4, 20}
 	case "reboot":
-		return []uint16{36}
+		return []uint16{37}
 	case "recurly":
-		return []uint16{48}
+		return []uint16{49}
 	case "redis-cli":
 		return []uint16{13}
 	case "redpanda":
-		return []uint16{47}
+		return []uint16{48}
 	case "release-it":
-		return []uint16{54}
+		return []uint16{55}
 	case "render":
 		return []uint16{4}
 	case "restic":
-		return []uint16{62}
+		return []uint16{63}
 	case "restish":
-		return []uint16{27}
+		return []uint16{28}
 	case "rke":
-		return []uint16{34}
+		return []uint16{35}
 	case "rpk":
-		return []uint16{47}
+		return []uint16{48}
 	case "rustic":
-		return []uint16{62}
+		return []uint16{63}
 	case "s3cmd":
-		return []uint16{4, 61}
+		return []uint16{4, 62}
 	case "s5cmd":
-		return []uint16{4, 61}
+		return []uint16{4, 62}
 	case "sam":
 		return []uint16{0}
 	case "sanity":
 		return []uint16{4}
 	case "savehist":
-		return []uint16{37}
+		return []uint16{38}
 	case "sbt":
-		return []uint16{60}
+		return []uint16{61}
 	case "scp":
-		return []uint16{19}
+		return []uint16{20}
 	case "scw":
 		return []uint16{4}
 	case "sealos":
@@ -671,33 +677,33 @@ func programRules(p string) []uint16 {
 	case "sendgrid":
 		return []uint16{4}
 	case "sequelize":
-		return []uint16{17}
+		return []uint16{17, 18}
 	case "sequelize-cli":
-		return []uint16{17}
+		return []uint16{17, 18}
 	case "serverless":
 		return []uint16{0}
 	case "service":
-		return []uint16{41}
+		return []uint16{42}
 	case "set":
-		return []uint16{18}
+		return []uint16{19}
 	case "sfdisk":
-		return []uint16{38}
+		return []uint16{39}
 	case "sgdisk":
-		return []uint16{38, 42}
+		return []uint16{39, 43}
 	case "shutdown":
-		return []uint16{36}
+		return []uint16{37}
 	case "skill":
-		return []uint16{35}
+		return []uint16{36}
 	case "slay":
-		return []uint16{35}
+		return []uint16{36}
 	case "sls":
 		return []uint16{0}
 	case "snowsql":
 		return []uint16{10, 11, 12}
 	case "socat":
-		return []uint16{19}
+		return []uint16{20}
 	case "sops":
-		return []uint16{53}
+		return []uint16{54}
 	case "spin":
 		return []uint16{4}
 	case "spinnaker":
@@ -711,45 +717,45 @@ func programRules(p string) []uint16 {
 	case "sqlx":
 		return []uint16{17}
 	case "square":
-		return []uint16{48}
+		return []uint16{49}
 	case "ssh":
-		return []uint16{19}
+		return []uint16{20}
 	case "sst":
 		return []uint16{0}
 	case "stripe":
-		return []uint16{48, 49}
+		return []uint16{49, 50}
 	case "supabase":
 		return []uint16{4, 10, 11, 12}
 	case "sv":
-		return []uint16{41}
+		return []uint16{42}
 	case "swift":
-		return []uint16{60, 61}
+		return []uint16{61, 62}
 	case "systemctl":
-		return []uint16{36, 41}
+		return []uint16{37, 42}
 	case "talosctl":
-		return []uint16{34}
+		return []uint16{35}
 	case "tarsnap":
-		return []uint16{62, 63}
+		return []uint16{63, 64}
 	case "telinit":
-		return []uint16{36}
+		return []uint16{37}
 	case "telnet":
-		return []uint16{19}
+		return []uint16{20}
 	case "terminus":
 		return []uint16{4}
 	case "terraform":
-		return []uint16{31, 32}
+		return []uint16{32, 33}
 	case "terragrunt":
-		return []uint16{31, 32}
+		return []uint16{32, 33}
 	case "terramate":
-		return []uint16{31}
+		return []uint16{32}
 	case "tf":
-		return []uint16{31, 32}
+		return []uint16{32, 33}
 	case "tkn":
 		return []uint16{4}
 	case "tofu":
-		return []uint16{31, 32}
+		return []uint16{32, 33}
 	case "tosutil":
-		return []uint16{61}
+		return []uint16{62}
 	case "travis":
 		return []uint16{4}
 	case "turso":
@@ -757,15 +763,15 @@ func programRules(p string) []uint16 {
 	case "twilio":
 		return []uint16{4}
 	case "twine":
-		return []uint16{56}
+		return []uint16{57}
 	case "typeorm":
-		return []uint16{17}
+		return []uint16{17, 18}
 	case "typesense":
 		return []uint16{4}
 	case "typeset":
-		return []uint16{18}
+		return []uint16{19}
 	case "ufw":
-		return []uint16{40}
+		return []uint16{41}
 	case "upstash":
 		return []uint16{4}
 	case "upsun":
@@ -773,46 +779,46 @@ func programRules(p string) []uint16 {
 	case "usql":
 		return []uint16{10, 11, 12}
 	case "uv":
-		return []uint16{56}
+		return []uint16{57}
 	case "valkey-cli":
 		return []uint16{13}
 	case "vault":
-		return []uint16{53}
+		return []uint16{54}
 	case "velero":
 		return []uint16{4}
 	case "vercel":
 		return []uint16{4}
 	case "vgremove":
-		return []uint16{43}
+		return []uint16{44}
 	case "vsce":
-		return []uint16{60}
+		return []uint16{61}
 	case "vultr-cli":
 		return []uint16{4}
 	case "waypoint":
 		return []uint16{4}
 	case "wget":
-		return []uint16{19, 27}
+		return []uint16{20, 28}
 	case "wrangler":
 		return []uint16{4, 10, 11, 12}
 	case "xh":
-		return []uint16{19, 27}
+		return []uint16{20, 28}
 	case "xhs":
-		return []uint16{27}
+		return []uint16{28}
 	case "yarn":
-		return []uint16{54}
+		return []uint16{55}
 	case "zeabur":
 		return []uint16{4}
 	case "zfs":
-		return []uint16{38}
+		return []uint16{39}
 	case "zpool":
-		return []uint16{38}
+		return []uint16{39}
 	}
 	return nil
 }
 
 func known(w string) bool {
 	switch w {
-	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "adyen", "akamai", "akeyless", "alembic", "algolia", "aliyun", "amplify", "ansible-playbook", "appwrite", "argo", "argocd", "arptables", "artisan", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bk", "blkdiscard", "borg", "borgmatic", "bq", "braintree", "btrfs", "buildkite-cli", "bun", "bup", "bw", "caprover", "cargo", "cdk", "cdktf", "cf", "cfcli", "chamber", "changeset", "chargebee", "circleci", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "consul", "consul-k8s", "contentful", "convex", "coolify", "copilot", "coscli", "cqlsh", "crossplane", "cryptsetup", "curl", "curlie", "dart", "datadog-ci", "dbmate", "declare", "diesel", "diskutil", "django-admin", "docker", "docker-compose", "doctl", "dokku", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "duplicacy", "duplicity", "eb", "ebtables", "ecto", "eksctl", "emqx", "env", "exo", "export", "fastly", "fdformat", "finch", "firebase", "firewall-cmd", "fish_history", "flarectl", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "format", "func", "gcloud", "gcs", "gcx", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grafana-cli", "grpcurl", "gsutil", "halt", "hasura", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "ip6tables", "iptables", "iptables-legacy", "iptables-nft", "istioctl", "jenkins-cli", "jf", "jfrog", "julia", "k", "k3d", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh", "kafka-topics", "kafka-topics.sh", "kamal", "kcat", "keydb-cli", "kill", "killall", "killall5", "knex", "kopia", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "launchctl", "ldcli", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "lvreduce", "lvremove", "mailgun", "manage.py", "mariadb", "maturin", "mc", "mcli", "mdadm", "meilisearch", "microk8s.kubectl", "migrate", "minio-client", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mosquitto_ctrl", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nats", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "newrelic", "nft", "nomad", "northflank", "np", "npm", "ns1", "nuget", "obsutil", "oc", "oci", "octopus", "op", "openssl", "openstack", "opsgenie", "osascript", "ossutil", "ovsx", "paddle", "pagerduty", "parted", "paypal", "pdm", "pfctl", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pocketbase", "pod", "podman", "podman-compose", "poetry", "porter", "poweroff", "prd", "printenv", "prisma", "prismic", "prod", "production", "pscale", "psql", "pulsar-admin", "pulsarctl", "pulumi", "pvremove", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams", "rabbitmqadmin", "rabbitmqctl", "rails", "railway", "rake", "rc-service", "rclone", "reboot", "recurly", "redis-cli", "redpanda", "release-it", "render", "restic", "restish", "rke", "rpk", "rustic", "s3cmd", "s5cmd", "sam", "sanity", "savehist", "sbt", "scp", "scw", "sealos", "sendgrid", "sequelize", "sequelize-cli", "serverless", "service", "set", "sfdisk", "sgdisk", "shutdown", "skill", "slay", "sls", "snowsql", "socat", "sops", "spin", "spinnaker", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "sst", "stripe", "supabase", "sv", "swift", "systemctl", "talosctl", "tarsnap", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tkn", "tofu", "tosutil", "travis", "turso", "twilio", "twine", "typeorm", "typesense", "typeset", "ufw", "upstash", "upsun", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vgremove", "vsce", "vultr-cli", "waypoint", "wget", "wrangler", "xh", "xhs", "yarn", "zeabur", "zfs", "zpool":
+	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "ace", "adonis", "adyen", "akamai", "akeyless", "alembic", "algolia", "aliyun", "amplify", "ansible-playbook", "appwrite", "argo", "argocd", "arptables", "artisan", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bk", "blkdiscard", "borg", "borgmatic", "bq", "braintree", "btrfs", "buildkite-cli", "bun", "bup", "bw", "caprover", "cargo", "cdk", "cdktf", "cf", "cfcli", "chamber", "changeset", "chargebee", "circleci", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "consul", "consul-k8s", "contentful", "convex", "coolify", "copilot", "coscli", "cqlsh", "crossplane", "cryptsetup", "curl", "curlie", "dart", "datadog-ci", "dbmate", "declare", "diesel", "diskutil", "django-admin", "docker", "docker-compose", "doctl", "dokku", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "duplicacy", "duplicity", "eb", "ebtables", "ecto", "eksctl", "emqx", "env", "exo", "export", "fastly", "fdformat", "finch", "firebase", "firewall-cmd", "fish_history", "flarectl", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "format", "func", "gcloud", "gcs", "gcx", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grafana-cli", "grpcurl", "gsutil", "halt", "hasura", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "ip6tables", "iptables", "iptables-legacy", "iptables-nft", "istioctl", "jenkins-cli", "jf", "jfrog", "julia", "k", "k3d", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh", "kafka-topics", "kafka-topics.sh", "kamal", "kcat", "keydb-cli", "kill", "killall", "killall5", "knex", "kopia", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "launchctl", "ldcli", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "lvreduce", "lvremove", "mailgun", "manage.py", "mariadb", "maturin", "mc", "mcli", "mdadm", "meilisearch", "microk8s.kubectl", "migrate", "mikro-orm", "minio-client", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mosquitto_ctrl", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nats", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "newrelic", "nft", "nomad", "northflank", "np", "npm", "ns1", "nuget", "obsutil", "oc", "oci", "octopus", "op", "openssl", "openstack", "opsgenie", "osascript", "ossutil", "ovsx", "paddle", "pagerduty", "parted", "paypal", "pdm", "pfctl", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pocketbase", "pod", "podman", "podman-compose", "poetry", "porter", "poweroff", "prd", "printenv", "prisma", "prismic", "prod", "production", "pscale", "psql", "pulsar-admin", "pulsarctl", "pulumi", "pvremove", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams", "rabbitmqadmin", "rabbitmqctl", "rails", "railway", "rake", "rc-service", "rclone", "reboot", "recurly", "redis-cli", "redpanda", "release-it", "render", "restic", "restish", "rke", "rpk", "rustic", "s3cmd", "s5cmd", "sam", "sanity", "savehist", "sbt", "scp", "scw", "sealos", "sendgrid", "sequelize", "sequelize-cli", "serverless", "service", "set", "sfdisk", "sgdisk", "shutdown", "skill", "slay", "sls", "snowsql", "socat", "sops", "spin", "spinnaker", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "sst", "stripe", "supabase", "sv", "swift", "systemctl", "talosctl", "tarsnap", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tkn", "tofu", "tosutil", "travis", "turso", "twilio", "twine", "typeorm", "typesense", "typeset", "ufw", "upstash", "upsun", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vgremove", "vsce", "vultr-cli", "waypoint", "wget", "wrangler", "xh", "xhs", "yarn", "zeabur", "zfs", "zpool":
 		return true
 	}
 	return false

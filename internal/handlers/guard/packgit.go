@@ -123,11 +123,9 @@ func (pc *packCtx) gitHistory(out map[string]string) {
 		if !flag("-f", "--force") {
 			return
 		}
-		for _, p := range positionals(rest) {
-			if isDefaultBranch(p) {
-				out["default-branch"] = "`git branch -f " + p + "` moves the default branch"
-				return
-			}
+		// git branch -f NAME [START]: NAME is the branch that moves
+		if pos := positionals(rest); len(pos) > 0 && isDefaultBranch(pos[0]) {
+			out["default-branch"] = "`git branch -f " + pos[0] + "` moves the default branch"
 		}
 	case "checkout", "switch":
 		for k, a := range rest {

@@ -488,11 +488,14 @@ func (pc *packCtx) killAll(out map[string]string) {
 		}
 		return
 	}
-	if f, ok := hasFlag(args, []string{"-u", "-U", "--uid", "--euid", "--user"}); ok {
+	pos := positionals(args, []string{"-s", "--signal", "-g", "-G", "-P", "-t", "-n", "-o", "-y", "-u", "-U", "--uid", "--euid", "--user", "-F", "--pidfile"})
+	if f, ok := hasFlag(args, []string{"-u", "-U", "--uid", "--euid", "--user"}); ok && len(pos) == 0 {
+		// pkill -u bob kills all of bob's processes; pkill -u bob node only
+		// his node processes
 		out["kill"] = "`" + pc.name + " " + f + "` kills every process of a user"
 		return
 	}
-	for _, p := range positionals(args, []string{"-s", "--signal", "-g", "-G", "-P", "-t", "-n", "-o", "-y"}) {
+	for _, p := range pos {
 		switch p {
 		case ".", ".*", "^", "", "'.*'", "[a-z]*", "*":
 			out["kill"] = "`" + pc.name + " " + p + "` matches every process"

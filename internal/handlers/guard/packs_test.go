@@ -317,7 +317,7 @@ var packRound2Families = []family{
 		`python -m twine upload dist/*`, `python3 -m twine upload --repository pypi dist/*`,
 	}},
 	{"round 2, block", "block", []string{`php -r 'shell_exec("rm -rf /");'`}},
-	{"round 2, harmless", "allow", []string{`npx knex migrate:rollback`, `python -m pytest`, `curl -sfL https://example.com`, `pnpm -r build`, `php -r 'echo exec_time();'`}},
+	{"round 2, harmless", "allow", []string{`git branch -f feature/x main`, `pkill -u $USER -f "sleep 1000"`, `killall -u bob node`,`npx knex migrate:rollback`, `python -m pytest`, `curl -sfL https://example.com`, `pnpm -r build`, `php -r 'echo exec_time();'`}},
 }
 
 func TestPackRound2(t *testing.T) {

@@ -21,7 +21,17 @@ func (s *state) elsewhere(i int, name string) bool {
 			return false
 		}
 		if len(rest) > 1 {
+			first := len(s.cmds)
 			s.nested(i, joinWords(rest[1:]), "ssh "+rest[0].Text)
+			// cat dump.sql | ssh db psql: the remote command reads the local
+			// pipe, heredoc or < redirect
+			for k := first; k < len(s.cmds); k++ {
+				if r := &s.cmds[k]; r.Parent == i && r.PipeFrom < 0 && !r.HasStdin {
+					r.PipeFrom, r.Stdin, r.HasStdin = c.PipeFrom, c.Stdin, c.HasStdin
+					r.Redirects = append(r.Redirects, inputRedirects(c.Redirects)...)
+					break
+				}
+			}
 		} else if c.HasStdin {
 			s.nested(i, c.Stdin, "stdin of ssh "+rest[0].Text)
 		}

@@ -42,5 +42,22 @@ func (cc *cmdCtx) script(lang string) {
 	}
 	for _, src := range code {
 		cc.scanCode(lang, src)
+		if lang == "awk" {
+			cc.awkPipes(src)
+		}
+	}
+}
+
+// awkPipes runs the commands an awk program reads from or writes to
+// through a pipe: "cmd" | getline, print … | "cmd".
+func (cc *cmdCtx) awkPipes(code string) {
+	lits := literals("awk", code)
+	for _, l := range lits {
+		after := strings.TrimLeft(code[min(l.end, len(code)):], " \t")
+		before := strings.TrimRight(code[:max(0, min(l.start, len(code)))], " \t")
+		if strings.HasPrefix(after, "|") && strings.HasPrefix(strings.TrimLeft(after[1:], " \t"), "getline") ||
+			strings.HasSuffix(before, "|") && !strings.HasSuffix(before, "||") {
+			cc.runShell(l.text, "awk pipe", l.interp)
+		}
 	}
 }

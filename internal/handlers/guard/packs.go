@@ -141,6 +141,9 @@ func (cc *cmdCtx) packs() {
 			if sev == packs.Off {
 				continue
 			}
+			if sev == packs.Ask && cc.ck.lvl >= paranoid {
+				sev = packs.Block // paranoid blocks what the other levels ask
+			}
 			what, ok := pc.match(r, set)
 			if !ok {
 				continue

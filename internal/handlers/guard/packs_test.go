@@ -192,6 +192,21 @@ func TestPackAttackSpellings(t *testing.T) {
 
 // guard.packs turns packs and single rules off or raises them, and the
 // report names the pack and rule that decided.
+func TestPackParanoid(t *testing.T) {
+	g := newTest(config.Guard{Level: config.GuardParanoid}, nil)
+	if rep := bash(g, `kubectl delete ns prod`); rep.Decision != "block" || rep.Rule != "infrastructure.kubectl-delete" {
+		t.Errorf("paranoid: %s %s, want block", rep.Decision, rep.Rule)
+	}
+	g = newTest(config.Guard{}, map[string]string{LevelEnv: "paranoid"})
+	if rep := bash(g, `npm publish`); rep.Decision != "block" {
+		t.Errorf("paranoid from the environment: %s, want block", rep.Decision)
+	}
+	g = newTest(config.Guard{Level: config.GuardParanoid, Packs: map[string]string{"publish": "off"}}, nil)
+	if rep := bash(g, `npm publish`); rep.Decision != "allow" {
+		t.Errorf("a pack turned off stays off at paranoid: %s", rep.Decision)
+	}
+}
+
 func TestPackConfig(t *testing.T) {
 	for _, c := range []struct {
 		packs map[string]string

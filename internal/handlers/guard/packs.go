@@ -367,6 +367,31 @@ func netProgram(n string) bool {
 	return false
 }
 
+// uploadedFiles returns the files a network client sends: -d @f,
+// --data-binary @f, -F name=@f, -T f, --upload-file f, --post-file=f.
+func uploadedFiles(args []shell.Word) []string {
+	var out []string
+	for k := 0; k < len(args); k++ {
+		t, next := args[k].Text, wordAt(args, k+1)
+		switch {
+		case t == "-d" || strings.HasPrefix(t, "--data") || t == "--json" || t == "-F" || t == "--form":
+			if _, v, ok := strings.Cut(next, "@"); ok {
+				out = append(out, strings.SplitN(v, ";", 2)[0])
+			}
+			k++
+		case t == "-T" || t == "--upload-file":
+			out = append(out, next)
+			k++
+		case strings.HasPrefix(t, "--post-file=") || strings.HasPrefix(t, "--body-file="):
+			_, v, _ := strings.Cut(t, "=")
+			out = append(out, v)
+		case strings.HasPrefix(t, "@"):
+			out = append(out, t[1:])
+		}
+	}
+	return out
+}
+
 // envDumper reports whether c prints the whole environment.
 func envDumper(name string, args []shell.Word) bool {
 	switch name {
@@ -405,6 +430,14 @@ func (pc *packCtx) envExfil(out map[string]string) {
 		if (c.Via == "$(…)" || c.Via == "`…`" || c.Via == "<(…)") && c.Parent >= 0 && c.Parent < len(cc.all) {
 			if n := cc.all[c.Parent].Name(); netProgram(n) {
 				out["env-pipe"] = "`" + n + " … $(" + pc.name + ")` sends the environment to the network"
+				return
+			}
+		}
+	}
+	if netProgram(pc.name) && len(cc.ck.written) > 0 {
+		for _, f := range uploadedFiles(pc.args) {
+			if t, ok := cc.writtenText(f); ok && strings.Contains(t, envMarker) {
+				out["env-pipe"] = "`" + pc.name + "` uploads " + f + ", which holds the environment"
 				return
 			}
 		}

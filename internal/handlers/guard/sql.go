@@ -331,6 +331,9 @@ func (cc *cmdCtx) writtenText(arg string) (string, bool) {
 	return s, ok
 }
 
+// envMarker stands for the environment in the text written to a file.
+const envMarker = "\x00environment\x00"
+
 // recordWrites remembers the text a command writes to files, so that a
 // later command of the same line that reads the file (psql -f) is judged
 // on it.
@@ -346,6 +349,14 @@ func (cc *cmdCtx) recordWrites() {
 	}
 	if !known && c.Name() == "tee" {
 		text, known = cc.pipedText()
+	}
+	if !known && envDumper(c.Name(), cc.args()) {
+		text, known = envMarker, true // env > /tmp/e; curl -F f=@/tmp/e
+	}
+	if from := c.PipeFrom; !known && c.Name() == "tee" && from >= 0 && from < len(cc.all) {
+		if src := cc.all[from]; len(src.Args) > 0 && envDumper(src.Name(), src.Args[1:]) {
+			text, known = envMarker, true // env | tee /tmp/e
+		}
 	}
 	if !known {
 		return

@@ -28,7 +28,7 @@ func configNotice(project string, l config.Layers) (string, func()) {
 	for _, c := range ignored {
 		fmt.Fprintf(&b, "\n  %s: %s -> %s", c.Field, c.From, c.To)
 	}
-	user := config.UserFileName
+	user := "$XDG_CONFIG_HOME/hookwright/" + config.UserFileName + " (by default ~/.config/hookwright/" + config.UserFileName + ")"
 	if l.UserFile != "" {
 		user = l.UserFile
 	}

@@ -62,6 +62,7 @@ Examples:
    hwctl loop start --check 'make test'        keep the session working until the check passes
    hwctl export otlp --follow                  ship the journal to an OpenTelemetry Collector as OTLP logs
    hwctl explain -- 'git push -f origin main'  how the guard reads a command, and which rule decides
+   hwctl guard packs                           the guard's rule packs, their rules and severities
 
 ` + hwcli.ExitCodesHelp
 
@@ -82,6 +83,7 @@ func commands(s streams) []*cli.Command {
 		exportCommand(s),
 		explainCommand(s),
 		statuslineCommand(s),
+		guardCommand(s),
 	}
 }
 

@@ -218,7 +218,9 @@ func printReport(w io.Writer, r guard.Report, enabled bool) {
 		tw.Flush()
 	}
 	fmt.Fprintf(w, "\ndecision:  %s", r.Decision)
-	if r.Rule != "" {
+	if pack, rule, ok := strings.Cut(r.Rule, "."); ok {
+		fmt.Fprintf(w, " (pack %s, rule %s; hwctl guard packs lists it)", pack, rule)
+	} else if r.Rule != "" {
 		fmt.Fprintf(w, " (rule %s)", r.Rule)
 	}
 	fmt.Fprintln(w)

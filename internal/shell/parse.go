@@ -16,6 +16,11 @@
 //     the arguments of eval;
 //   - a script fed to a shell on its standard input: a heredoc, a
 //     here-string, or echo/printf piped into it.
+//   - commands run elsewhere or later: ssh host 'cmd', docker/podman exec
+//     and run (a container with the host's root mounted is read as the
+//     host: /host/etc is /etc), kubectl exec -- cmd, parallel, unshare,
+//     fakeroot, screen, tmux new-session and send-keys, at and batch,
+//     trap, entr.
 //
 // Each nested string is parsed in turn, to a depth of [MaxDepth]. What it
 // does not evaluate stays visible: a word that holds an expansion ($x,

@@ -34,6 +34,11 @@ func (s *state) expand(i int) {
 		case "su":
 			s.su(i)
 			return
+		case "ssh", "docker", "podman", "nerdctl", "docker-compose", "podman-compose", "kubectl", "oc", "kubecolor",
+			"parallel", "screen", "tmux", "at", "batch", "trap", "entr", "ansible", "salt", "salt-ssh", "pssh", "parallel-ssh", "pdsh", "clush":
+			if s.elsewhere(i, name) {
+				return
+			}
 		case "flock", "script", "runuser", "npx", "pnpx":
 			// Each takes a command string with -c (script -qc 'cmd',
 			// flock FILE -c 'cmd', runuser -l USER -c 'cmd', npx -c 'cmd').
@@ -282,7 +287,8 @@ func peel(c *Command, name string) ([]Word, bool) {
 	var rest []Word
 	switch name {
 	case "nohup", "builtin", "setsid", "chronic", "nocorrect", "noglob", "unbuffer", "torsocks", "proxychains", "proxychains4", "catchsegv", "busybox", "exec", "command", "time", "nice", "timeout", "stdbuf", "ionice", "sudo", "doas", "env", "xargs", "caffeinate", "flock", "chrt", "taskset",
-		"firejail", "systemd-run", "runuser", "chroot", "setpriv", "pkexec", "strace", "ltrace", "valgrind", "gdb", "npx", "pnpx", "bunx", "npm", "pnpm", "yarn":
+		"firejail", "systemd-run", "runuser", "chroot", "setpriv", "pkexec", "strace", "ltrace", "valgrind", "gdb", "npx", "pnpx", "bunx", "npm", "pnpm", "yarn",
+		"unshare", "fakeroot", "entr":
 	default:
 		return nil, false
 	}
@@ -374,6 +380,10 @@ func peel(c *Command, name string) ([]Word, bool) {
 		}
 	case "npx", "pnpx", "bunx":
 		rest = skipOptions(args, "p", []string{"--package"})
+	case "unshare":
+		rest = skipOptions(args, "SGRw", []string{"--map-user", "--map-group", "--setgroups", "--propagation", "--setuid", "--setgid", "--wd", "--root", "--map-users", "--map-groups"})
+	case "fakeroot":
+		rest = skipOptions(args, "lsib", []string{"--lib", "--faked"})
 	case "npm", "pnpm", "yarn":
 		// npm exec, npm x, pnpm dlx, pnpm exec, yarn dlx run a package's
 		// program; any other subcommand is not a wrapper.

@@ -232,6 +232,7 @@ func (cc *cmdCtx) check() {
 	cc.redirects()
 	cc.projectCommands()
 	if name == "" {
+		cc.packs() // > ~/.bash_history
 		return
 	}
 	if c.Args[0].Dynamic {
@@ -285,9 +286,13 @@ func (cc *cmdCtx) check() {
 		}
 	}
 	cc.downloadExec()
+	cc.recordWrites()
+	cc.packs()
 	cc.files(name)
 	if lang := interpreter(name); lang != "" {
 		cc.inline(lang)
+	} else if lang := scriptLang(name); lang != "" {
+		cc.script(lang)
 	}
 }
 

@@ -33,6 +33,14 @@
 //     any tool; reads stay allowed;
 //   - single files outside the project: a system file deleted, emptied or
 //     overwritten blocks, any other file asks.
+//   - shared state, through rule packs (package packs, one JSON table
+//     per pack): databases (SQL wherever a client reads it), clusters and
+//     infrastructure as code, clouds, containers, hosted platforms,
+//     payments, HTTP DELETE, publishing, git history, the machine,
+//     exfiltration, and an unknown program with a destructive verb and a
+//     production target. What a user may mean asks; what no one means
+//     from an agent blocks. guard.packs sets a pack or one rule to off,
+//     ask or block.
 //
 // guard.level raises what it blocks: "strict" also blocks in-project
 // recursive deletes, metadata reads of secrets and unreadable commands that
@@ -108,7 +116,10 @@ func (*Guard) Name() string { return "guard" }
 
 // Finding is one rule that matched.
 type Finding struct {
-	Rule     string `json:"rule"`
+	Rule string `json:"rule"`
+	// Pack is the rule pack the rule belongs to, or "" for a built-in
+	// rule.
+	Pack     string `json:"pack,omitempty"`
 	Severity string `json:"severity"`
 	Reason   string `json:"reason"`
 	// Command is the index in Report.Commands of the command that matched,
@@ -238,6 +249,11 @@ type check struct {
 	cfgLvl level
 	// judged remembers the reads already judged (see seen).
 	judged map[string]bool
+	// written holds the text the command line wrote to files (by
+	// resolved path), for a later command that reads them (psql -f).
+	written map[string]string
+	// sourced: the command line sourced a secret file (source .env).
+	sourced bool
 }
 
 func (g *Guard) newCheck(c Call) *check {

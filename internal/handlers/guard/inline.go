@@ -57,7 +57,7 @@ func (cc *cmdCtx) inline(lang string) {
 			}
 		case lang == "python" && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.HasSuffix(t, "c"):
 			code = append(code, next())
-		case (lang == "ruby" || lang == "perl") && len(t) > 1 && t[0] == '-' && t[1] != '-' && (strings.HasSuffix(t, "e") || strings.HasSuffix(t, "E")):
+		case (lang == "ruby" || lang == "perl") && len(t) > 1 && t[0] == '-' && t[1] != '-' && t[1] != 'M' && t[1] != 'm' && t[1] != 'I' && (strings.HasSuffix(t, "e") || strings.HasSuffix(t, "E")):
 			code = append(code, next())
 		case (lang == "ruby" || lang == "perl") && (t == "-I" || t == "-r" || t == "-M"):
 			next()
@@ -170,7 +170,7 @@ var shellCalls = []string{
 	"subprocess.Popen(", "subprocess.getoutput(", "subprocess.getstatusoutput(", "commands.getoutput(", "pty.spawn(",
 	"os.execv", "os.execl", "os.spawn", "execSync(", "exec(", "execFile(", "execFileSync(", "spawn(", "spawnSync(",
 	"system(", "system ", "IO.popen(", "Open3.", "Process.spawn(", "shell_exec(", "passthru(", "proc_open(", "popen(",
-	"Deno.Command(", "Deno.run(", "Bun.spawn(", "Bun.spawnSync(", "$`", "Bun.$`",
+	"Deno.Command(", "Deno.run(", "Bun.spawn(", "Bun.spawnSync(", "$`", "Bun.$`", "os.execute(", "system2(",
 }
 
 // deleteCalls are calls that delete; recursive ones delete a tree.
@@ -214,10 +214,10 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			if done[off] {
 				continue // os.system( was read; system( is the same call
 			}
-			done[off] = true
 			if at > 0 && isNameByte(code[at-1]) && call[0] != '.' && !strings.Contains(call, ".") {
-				continue // e.g. "subsystem(" is not "system("
+				continue // e.g. "subsystem(" is not "system(" (and "exec(" in "shell_exec(" is not the call)
 			}
+			done[off] = true
 			args, end := callArgs(code, lits, off)
 			off = max(off, end)
 			if strings.HasSuffix(call, "`") {

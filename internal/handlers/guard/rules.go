@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
@@ -173,6 +174,7 @@ func (g *Guard) severity(name string, l level) Severity {
 // layer sets it, so that a project config's guard.rules is compared with
 // the severity in force at the merged level (see config.TightenRules).
 func init() {
+	config.MapDefaults["guard.packs"] = packDefault
 	config.MapDefaults["guard.rules"] = func(c config.Config, name string) (string, bool) {
 		r := ruleIndex(name)
 		if r == nil {
@@ -187,4 +189,31 @@ func init() {
 		}
 		return r.Standard.String(), true
 	}
+}
+
+// packDefault is the severity in force for a guard.packs key under c: a
+// rule's ("database.drop"), or a pack's strongest over its rules
+// ("database"), so that a project config which sets a pack lower than any
+// of its rules counts as a loosening.
+func packDefault(c config.Config, name string) (string, bool) {
+	set := packs.All()
+	if r := set.Rule(name); r != nil {
+		return packs.Severity(r, c.Guard.Packs), true
+	}
+	p := set.Pack(name)
+	if p == nil {
+		return "", false
+	}
+	strongest := packs.Off
+	for i := range p.Rules {
+		switch packs.Severity(&p.Rules[i], c.Guard.Packs) {
+		case packs.Block:
+			strongest = packs.Block
+		case packs.Ask:
+			if strongest == packs.Off {
+				strongest = packs.Ask
+			}
+		}
+	}
+	return strongest, true
 }

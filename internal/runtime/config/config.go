@@ -52,6 +52,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/toolrule"
 )
@@ -155,6 +156,10 @@ type Guard struct {
 	// "ask" or "deny"; deny > ask > allow whatever the order. The guard
 	// package documents the subset it reads (guard.ParseToolRule).
 	Tools map[string]string `json:"tools,omitempty"`
+	// Packs sets the severity ("off", "ask" or "block") of the guard's rule
+	// packs, by pack ("database") or by rule ("database.drop"); a rule's
+	// own entry wins over its pack's. hwctl guard packs lists them.
+	Packs map[string]string `json:"packs,omitempty"`
 }
 
 // GuardLevel is how much the guard blocks.
@@ -336,6 +341,9 @@ func (c Config) Validate() error {
 		if sev != "block" && sev != "ask" && sev != "allow" {
 			return fmt.Errorf("guard.rules.%s: %q is not \"block\", \"ask\" or \"allow\"", name, sev)
 		}
+	}
+	if err := packs.Validate(c.Guard.Packs); err != nil {
+		return err
 	}
 	for i, r := range c.Guard.Commands {
 		if len(strings.Fields(r.Match)) == 0 {

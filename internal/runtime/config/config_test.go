@@ -89,12 +89,12 @@ func TestReadmeExampleIsValid(t *testing.T) {
 		}
 	}
 	// The README says the example shows the defaults; only the guard's
-	// additions (deny, protect, secrets, rules, commands, tools) are there
-	// for illustration.
+	// additions (deny, protect, secrets, rules, packs, commands, tools) are
+	// there for illustration.
 	if len(cfg.Guard.Secrets) == 0 || len(cfg.Guard.Rules) == 0 || len(cfg.Guard.Commands) == 0 || len(cfg.Guard.Tools) == 0 {
 		t.Errorf("the README's example no longer shows the guard's secrets, rules, commands and tools: %+v", cfg.Guard)
 	}
-	cfg.Guard.Deny, cfg.Guard.Protect, cfg.Guard.Secrets, cfg.Guard.Rules, cfg.Guard.Commands, cfg.Guard.Tools = nil, nil, nil, nil, nil, nil
+	cfg.Guard.Deny, cfg.Guard.Protect, cfg.Guard.Secrets, cfg.Guard.Rules, cfg.Guard.Commands, cfg.Guard.Tools, cfg.Guard.Packs = nil, nil, nil, nil, nil, nil, nil
 	if !reflect.DeepEqual(cfg, Default()) {
 		t.Fatalf("the README's example is not the defaults:\n got %+v\nwant %+v", cfg, Default())
 	}

@@ -347,6 +347,7 @@ var TightenRules = map[string]TightenRule{
 	"guard.rules":     {Kind: KindSeverityMap, Order: []string{"allow", "ask", "block"}},
 	"guard.commands":  {Kind: KindUnion},
 	"guard.tools":     {Kind: KindSeverityMap, Order: []string{"allow", toolNoRule, "ask", "deny"}},
+	"guard.packs":     {Kind: KindSeverityMap, Order: []string{"off", "ask", "block"}},
 	"journal.enabled": {Kind: KindOn},
 	// A project may switch the built-in checks on or off and set their
 	// budget; a command it adds runs on the next edit, so it needs trust.

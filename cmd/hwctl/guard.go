@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+)
+
+// guardPacksHelp is guard packs' --help text below its usage line.
+const guardPacksHelp = `packs lists the guard's rule packs: every rule with the programs it
+covers, its default severity, and its effective severity under this
+project's config (guard.packs). A config sets a whole pack or one rule to
+"off", "ask" or "block":
+
+   {"guard": {"packs": {"database": "block", "payment": "off", "database.drop": "ask"}}}
+
+A rule's own entry wins over its pack's.
+
+Examples:
+   hwctl guard packs
+   hwctl guard packs --json`
+
+func guardCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "guard",
+		Usage: "the guard's rule packs",
+		Subcommands: []*cli.Command{{
+			Name:        "packs",
+			Usage:       "list every rule pack, its rules, their defaults and their effective severity",
+			Description: guardPacksHelp,
+			Flags:       []cli.Flag{dirFlag, jsonFlag},
+			Action: func(c *cli.Context) error {
+				dir := s.projectDir(c)
+				if abs, err := filepath.Abs(dir); err == nil {
+					dir = abs
+				}
+				cfg, err := config.Load(dir)
+				if err != nil {
+					return err
+				}
+				return printPacks(s, cfg.Guard.Packs, c.Bool("json"))
+			},
+		}},
+	}
+}
+
+// packRow is one rule as guard packs lists it.
+type packRow struct {
+	Pack      string   `json:"pack"`
+	Rule      string   `json:"rule"`
+	ID        string   `json:"id"`
+	Programs  []string `json:"programs"`
+	Default   string   `json:"default"`
+	Effective string   `json:"effective"`
+	Doc       string   `json:"doc"`
+}
+
+func printPacks(s streams, cfg map[string]string, asJSON bool) error {
+	set := packs.All()
+	var rows []packRow
+	for _, p := range set.Packs {
+		for i := range p.Rules {
+			r := &p.Rules[i]
+			rows = append(rows, packRow{p.Name, r.Name, r.ID(), r.Programs, r.Severity, packs.Severity(r, cfg), r.Doc})
+		}
+	}
+	if asJSON {
+		return s.printJSON(rows)
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	last := ""
+	for _, r := range rows {
+		if r.Pack != last {
+			if last != "" {
+				fmt.Fprintln(tw)
+			}
+			fmt.Fprintf(tw, "%s: %s\n", r.Pack, set.Pack(r.Pack).Doc)
+			fmt.Fprintln(tw, "  RULE\tDEFAULT\tEFFECTIVE\tPROGRAMS\tWHAT")
+			last = r.Pack
+		}
+		progs := r.Programs
+		if len(progs) > 6 {
+			progs = append(progs[:6:6], fmt.Sprintf("+%d", len(r.Programs)-6))
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", r.ID, r.Default, r.Effective, strings.Join(progs, " "), r.Doc)
+	}
+	return tw.Flush()
+}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
-	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/fallback"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
@@ -131,9 +131,11 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	} else {
 		fallback.FillTeam(in, getenv) // the same team on the native path as on the fallbacks
 	}
-	project := hooks.ProjectDir(in, getenv)
+	// The call, resolved once: the project folder, its config, the
+	// environment and clock every handler is built with.
 	dog.at("reading the config")
-	cfg, cfgErr := config.Load(project)
+	c, cfgErr := call.Resolve(in, env, inv.band)
+	project, cfg := c.Root(), c.Config()
 	// The Stop loop may need longer than the default (builtin.Deadline).
 	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline); d != deadline {
 		deadline = d
@@ -141,7 +143,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	mux := builtin.For(cfg, in.Base().HookEventName, env)
+	mux := builtin.For(c, in.Base().HookEventName)
 	dog.watch(mux)
 	dog.at("dispatching")
 	res, faults := dispatch(ctx, mux, in, cfg, getenv)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 // For(event) must route exactly like the full mux, for every event.
@@ -22,7 +22,7 @@ func TestForMatchesMux(t *testing.T) {
 				want = append(want, r.Matcher+" "+r.Name)
 			}
 		}
-		for _, r := range For(config.Default(), ev, project.Env{}).Routes() {
+		for _, r := range For(call.New(call.Spec{Config: config.Default()}), ev).Routes() {
 			if r.Event != ev {
 				t.Errorf("For(%s) registered %s", ev, r.Event)
 			}

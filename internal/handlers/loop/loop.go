@@ -59,8 +59,8 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 // Why the loop let a session stop, as Session.Ended records it.
@@ -77,12 +77,13 @@ const (
 
 // Stopper is the loop's Stop and SubagentStop handler.
 type Stopper struct {
-	Config config.Loop
-	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
-	Dir    string
-	Getenv func(string) string
-	Now    func() time.Time
+	call call.Call
+	cfg  config.Loop
 }
+
+// New returns the Stopper of the hook call c: its project folder, clock
+// and loop config.
+func New(c call.Call) Stopper { return Stopper{call: c, cfg: c.Config().Loop} }
 
 // Name names the handler in reports.
 func (Stopper) Name() string { return "loop" }
@@ -95,20 +96,19 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 	case *hooks.Stop:
 		active, last = ev.StopHookActive, ev.LastAssistantMessage
 	case *hooks.SubagentStop:
-		if !s.Config.Subagents {
+		if !s.cfg.Subagents {
 			return hooks.Result{}, nil
 		}
 		active, last = ev.StopHookActive, ev.LastAssistantMessage
 	default:
 		return hooks.Result{}, nil
 	}
-	getenv := project.Getenv(s.Getenv)
-	dir := project.Dir(s.Dir, in, getenv)
+	dir := s.call.Root()
 	st, err := Load(dir)
 	if err != nil {
 		return letGo(active, err)
 	}
-	cfg := st.Effective(s.Config)
+	cfg := st.Effective(s.cfg)
 	if !cfg.Enabled {
 		return hooks.Result{}, nil
 	}
@@ -145,7 +145,7 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 		}
 	}
 	print := Fingerprint(dir)
-	now := project.Now(s.Now).UTC()
+	now := s.call.Now().UTC()
 	var res hooks.Result
 	err = Update(dir, func(st *State) error {
 		r := st.Sessions[id]

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 func stop(active bool, last string) *hooks.Stop {
@@ -94,7 +96,7 @@ func TestStopper(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			s := Stopper{Config: tt.cfg, Dir: dir}
+			s := stopper(tt.cfg, dir)
 			for i, st := range tt.steps {
 				if st.before != nil {
 					st.before(dir)
@@ -132,7 +134,7 @@ func subStop(active bool) *hooks.SubagentStop {
 func TestArmAndCancel(t *testing.T) {
 	dir := t.TempDir()
 	off := config.Default().Loop
-	s := Stopper{Config: off, Dir: dir}
+	s := stopper(off, dir)
 	if err := Start(dir, Settings{Check: "exit 4", MaxRounds: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +145,7 @@ func TestArmAndCancel(t *testing.T) {
 	if err := Stop(dir); err != nil {
 		t.Fatal(err)
 	}
-	on := Stopper{Config: loopCfg("false"), Dir: dir}
+	on := stopper(loopCfg("false"), dir)
 	if res, _ := on.Handle(context.Background(), stop(true, "")); !res.Empty() {
 		t.Fatalf("a cancelled loop still answers: %+v", res)
 	}
@@ -160,7 +162,7 @@ func TestBrokenStateNeverSpins(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, config.Dir), 0o755)
 	os.WriteFile(filepath.Join(dir, File), []byte("{broken"), 0o644)
-	s := Stopper{Config: loopCfg("false"), Dir: dir}
+	s := stopper(loopCfg("false"), dir)
 	res, err := s.Handle(context.Background(), stop(true, ""))
 	if err != nil || res.Decision == hooks.Block || !strings.Contains(res.SystemMessage, "let the stop through") {
 		t.Fatalf("continuation with a broken state: %+v, %v", res, err)
@@ -291,4 +293,9 @@ func TestLastAssistantAfterRound(t *testing.T) {
 			t.Errorf("%d: lastAssistant = %q, %v; want %q, %v", i, text, settled, tt.text, tt.settled)
 		}
 	}
+}
+
+// stopper is the Stopper of a call in the project at dir with loop config cfg.
+func stopper(cfg config.Loop, dir string) Stopper {
+	return New(call.New(call.Spec{Root: dir, Config: config.Config{Loop: cfg}, Env: project.Env{Now: time.Now}}))
 }

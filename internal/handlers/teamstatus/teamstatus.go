@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
@@ -80,18 +81,20 @@ type Teammate struct {
 
 // Recorder is the TeammateIdle and TaskCompleted handler.
 type Recorder struct {
-	Config config.Team
-	Dir    string
-	Getenv func(string) string
-	Now    func() time.Time
+	call call.Call
+	cfg  config.Team
 }
+
+// New returns the Recorder of the hook call c: its project folder,
+// environment, clock and team config.
+func New(c call.Call) Recorder { return Recorder{call: c, cfg: c.Config().Team} }
 
 // Name names the handler in reports.
 func (Recorder) Name() string { return "team-status" }
 
 // Handle records the teammate's new state.
 func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	if !r.Config.Enabled {
+	if !r.cfg.Enabled {
 		return hooks.Result{}, nil
 	}
 	var team hooks.Team
@@ -110,11 +113,9 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if safepath.Name("team", team.TeamName) != nil || safepath.Name("teammate", team.TeammateName) != nil {
 		return hooks.Result{}, nil // the artifact gate reports unsafe names; one report is enough
 	}
-	getenv := project.Getenv(r.Getenv)
-	dir := project.Dir(r.Dir, in, getenv)
-	id, subject := openTask(getenv, team, in.Base().SessionID)
-	return hooks.Result{}, Set(dir, team, Teammate{
-		State: state, LastEvent: string(in.Base().HookEventName), LastSeen: project.Now(r.Now).UTC(),
+	id, subject := openTask(r.call.Getenv, team, in.Base().SessionID)
+	return hooks.Result{}, Set(r.call.Root(), team, Teammate{
+		State: state, LastEvent: string(in.Base().HookEventName), LastSeen: r.call.Now().UTC(),
 		OpenTask: subject, TaskID: id,
 	})
 }

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -64,13 +66,13 @@ func TestRecorder(t *testing.T) {
 				os.MkdirAll(filepath.Join(cc, "tasks", "core"), 0o755)
 				os.WriteFile(filepath.Join(cc, "tasks", "core", tk["id"].(string)+".json"), data, 0o644)
 			}
-			r := Recorder{Config: config.Team{Enabled: !tt.off}, Dir: dir, Now: func() time.Time { return t0 },
-				Getenv: func(k string) string {
-					if k == "CLAUDE_CONFIG_DIR" {
-						return cc
-					}
-					return ""
-				}}
+			env := project.Env{Now: func() time.Time { return t0 }, Getenv: func(k string) string {
+				if k == "CLAUDE_CONFIG_DIR" {
+					return cc
+				}
+				return ""
+			}}
+			r := New(call.New(call.Spec{Root: dir, Env: env, Config: config.Config{Team: config.Team{Enabled: !tt.off}}}))
 			var lastErr error
 			for _, ev := range tt.events {
 				res, err := r.Handle(context.Background(), ev)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/fallback"
@@ -20,7 +21,8 @@ import (
 // exitProcess ends the process; tests replace it.
 var exitProcess = os.Exit
 
-// version is set by the Makefile from plugin/.claude-plugin/plugin.json.
+// version is set by the Makefile from plugin/.claude-plugin/plugin.json;
+// package buildinfo decides what is reported.
 var version = "dev"
 
 const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>]
@@ -58,7 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 		return hooks.ExitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(stdout, "hookwright", version)
+		fmt.Fprintln(stdout, "hookwright", buildinfo.Version(version))
 		return hooks.ExitOK
 	}
 	inv, err := parseArgs(args)
@@ -134,7 +136,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	// The call, resolved once: the project folder, its config, the
 	// environment and clock every handler is built with.
 	dog.at("reading the config")
-	c, cfgErr := call.Resolve(in, env, inv.band)
+	c, cfgErr := call.Resolve(in, env, inv.band, version)
 	project, cfg := c.Root(), c.Config()
 	// The Stop loop may need longer than the default (builtin.Deadline).
 	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline); d != deadline {

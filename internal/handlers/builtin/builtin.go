@@ -83,7 +83,7 @@ var registrations = []registration{
 		return work.Observer{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}},
 	{hooks.EventSessionStart, "", func(c call.Call) hooks.Handler {
-		return session.Recorder{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+		return session.Recorder{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now, Version: c.Version()}
 	}},
 	{hooks.EventSessionEnd, "", func(c call.Call) hooks.Handler {
 		return session.Ender{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}

@@ -35,12 +35,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
@@ -114,7 +114,7 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	dir := project.Dir(r.Dir, in, getenv)
 	version := r.Version
 	if version == "" {
-		version = buildVersion()
+		version = buildinfo.Version("")
 	}
 	claude := ClaudeVersion(ev.TranscriptPath, getenv)
 	head, branch := GitHead(dir)
@@ -317,19 +317,4 @@ func readSmall(path string) []byte {
 	defer f.Close()
 	data, _ := io.ReadAll(io.LimitReader(f, maxGitFile))
 	return data
-}
-
-// buildVersion is hookwright's version as the Go build recorded it.
-func buildVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	v := info.Main.Version
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += "+" + s.Value[:12]
-		}
-	}
-	return v
 }

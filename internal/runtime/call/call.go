@@ -1,6 +1,6 @@
 // Package call is one hook call, resolved once: the project root, the
-// environment and the clock, the config, the protocol band and the
-// session. The runtime builds one [Call] per hook call ([Resolve]) and
+// environment and the clock, the config, the protocol band, the session,
+// hookwright's own version and the Claude Code release running it. The runtime builds one [Call] per hook call ([Resolve]) and
 // every built-in handler is constructed from it (package builtin), so no
 // handler works the project folder out again, reads the process
 // environment or falls back to a zero clock.
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
@@ -28,6 +29,7 @@ type Call struct {
 	band       hooks.Band
 	session    string
 	transcript string
+	stamped    string
 	running    *running
 }
 
@@ -51,12 +53,15 @@ type Spec struct {
 	// Session and Transcript are the session id and transcript path of
 	// the event.
 	Session, Transcript string
+	// Stamped is the runtime's -X main.version, "" when the build stamped
+	// none (see package buildinfo).
+	Stamped string
 }
 
 // New builds a Call from s.
 func New(s Spec) Call {
 	return Call{root: s.Root, env: s.Env, cfg: s.Config, band: s.Band, session: s.Session,
-		transcript: s.Transcript, running: new(running)}
+		transcript: s.Transcript, stamped: s.Stamped, running: new(running)}
 }
 
 // Resolve builds the Call for event input in, under the environment env
@@ -65,11 +70,11 @@ func New(s Spec) Call {
 // out here once, and its config. A config that cannot be read leaves the
 // defaults in place and is returned as the error, for the runtime to
 // report.
-func Resolve(in hooks.Input, env project.Env, band hooks.Band) (Call, error) {
+func Resolve(in hooks.Input, env project.Env, band hooks.Band, stamped string) (Call, error) {
 	root := hooks.ProjectDir(in, project.Getenv(env.Getenv))
 	cfg, err := config.Load(root)
 	b := in.Base()
-	return New(Spec{Root: root, Env: env, Config: cfg, Band: band, Session: b.SessionID, Transcript: b.TranscriptPath}), err
+	return New(Spec{Root: root, Env: env, Config: cfg, Band: band, Session: b.SessionID, Transcript: b.TranscriptPath, Stamped: stamped}), err
 }
 
 // Root is the project folder, "" when the call has none.
@@ -93,6 +98,10 @@ func (c Call) Band() hooks.Band { return c.band }
 
 // Session is the event's session id.
 func (c Call) Session() string { return c.session }
+
+// Version is hookwright's own version (package buildinfo): the release
+// it was built as, or "devel <commit>".
+func (c Call) Version() string { return buildinfo.Version(c.stamped) }
 
 // Running is the Claude Code release running the call, learned on first
 // use from $AI_AGENT, else the transcript (package ccversion); ok is false

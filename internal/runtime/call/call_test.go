@@ -3,6 +3,7 @@ package call
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +29,7 @@ func TestResolve(t *testing.T) {
 		}
 		return ""
 	}}
-	c, err := Resolve(in, env, hooks.Band{})
+	c, err := Resolve(in, env, hooks.Band{}, "0.1.0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,9 +37,12 @@ func TestResolve(t *testing.T) {
 		t.Errorf("resolved %q, max_rounds %d, session %q, now %v", c.Root(), c.Config().Loop.MaxRounds, c.Session(), c.Now())
 	}
 	// Without CLAUDE_PROJECT_DIR the event's cwd is the project.
-	c, _ = Resolve(in, project.Env{}, hooks.Band{})
+	c, _ = Resolve(in, project.Env{}, hooks.Band{}, "")
 	if c.Root() != src || c.Config().Loop.MaxRounds != 3 {
 		t.Errorf("without CLAUDE_PROJECT_DIR: %q, max_rounds %d", c.Root(), c.Config().Loop.MaxRounds)
+	}
+	if v := c.Version(); v != "devel" && !strings.HasPrefix(v, "devel ") {
+		t.Errorf("a test binary's version is %q, want devel", v)
 	}
 	if _, ok := c.Running(); ok {
 		t.Error("a release was learned from nothing")

@@ -181,6 +181,13 @@ func asRun(t *testing.T, manifest map[string][]asRunHook) {
 	must(t, os.MkdirAll(filepath.Join(cfgDir, "tasks", "core"), 0o755))
 	must(t, os.WriteFile(filepath.Join(cfgDir, "tasks", "core", "1.json"),
 		[]byte(`{"id":"1","subject":"build the parser","description":"","owner":"alice","status":"in_progress","blocks":[],"blockedBy":[]}`), 0o644))
+	// The team as 2.1.33 writes its config: the lead's session, alice
+	// in-process.
+	must(t, os.MkdirAll(filepath.Join(cfgDir, "teams", "core"), 0o755))
+	must(t, os.WriteFile(filepath.Join(cfgDir, "teams", "core", "config.json"), []byte(`{"name":"core",
+		"leadAgentId":"team-lead@core","leadSessionId":"`+asRunSession+`","members":[
+		{"agentId":"team-lead@core","name":"team-lead","agentType":"team-lead","tmuxPaneId":""},
+		{"agentId":"alice@core","name":"alice","agentType":"general-purpose","tmuxPaneId":"in-process"}]}`), 0o644))
 	transcript := filepath.Join(home, "transcript.jsonl")
 	must(t, os.WriteFile(transcript, nil, 0o644))
 
@@ -195,6 +202,13 @@ func asRun(t *testing.T, manifest map[string][]asRunHook) {
 		{fired: "PreCompact", input: map[string]any{"trigger": "manual", "custom_instructions": ""}},
 		{fired: "SessionStart", input: map[string]any{"source": "compact"}},
 		{fired: "SubagentStop", input: map[string]any{"agent_id": "a1", "agent_type": "general-purpose", "stop_hook_active": false}},
+		// An in-process teammate's stop as 2.1.33 sends it: the lead's
+		// session, agent_type the teammate's name, no team fields. Where
+		// TeammateIdle is a fallback (hooks.json), it is alice's idle;
+		// next-task hands her the open task twice first.
+		{fired: "SubagentStop", input: map[string]any{"agent_id": "b2c3d4e", "agent_type": "alice", "stop_hook_active": false}},
+		{fired: "SubagentStop", input: map[string]any{"agent_id": "b2c3d4e", "agent_type": "alice", "stop_hook_active": false}},
+		{fired: "SubagentStop", input: map[string]any{"agent_id": "b2c3d4e", "agent_type": "alice", "stop_hook_active": false}},
 		{fired: "TaskCompleted", input: merge(team, map[string]any{"task_id": "1", "task_subject": "build the parser"})},
 		// next-task hands alice her open task twice (pdca.MaxNudges); the
 		// third idle goes through and is recorded.
@@ -282,7 +296,9 @@ func asRun(t *testing.T, manifest map[string][]asRunHook) {
 	}
 	day := now.Format(time.DateOnly)
 
-	// Team status: alice recorded, with her open task.
+	// Team status: alice recorded, with her open task: natively from
+	// TeammateIdle, in hooks.json through the SubagentStop fallback (no
+	// team variable is set: Claude Code sets none).
 	var status struct {
 		Teammates map[string]struct {
 			State    string    `json:"state"`
@@ -339,8 +355,7 @@ func runHook(t *testing.T, plugin, root, home string, h asRunHook, in map[string
 	}
 	cmd.Dir = in["cwd"].(string)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
-		"CLAUDE_PROJECT_DIR=" + root, "CLAUDE_PLUGIN_ROOT=" + plugin, "HOOKWRIGHT_STDIN_TIMEOUT=10s", "HOOKWRIGHT_TIMEOUT=30s",
-		"CLAUDE_CODE_TEAM_NAME=core", "CLAUDE_CODE_AGENT_NAME=alice"}
+		"CLAUDE_PROJECT_DIR=" + root, "CLAUDE_PLUGIN_ROOT=" + plugin, "HOOKWRIGHT_STDIN_TIMEOUT=10s", "HOOKWRIGHT_TIMEOUT=30s"}
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(data), &out, &errb
 	err = cmd.Run()

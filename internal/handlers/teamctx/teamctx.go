@@ -152,9 +152,12 @@ func DefaultTeamsDir(getenv func(string) string) (string, error) {
 // Team is one Claude Code team config, as far as hookwright reads it.
 type Team struct {
 	// Name is the config's "name", or the folder (file) name without it.
-	Name        string   `json:"name"`
-	LeadAgentID string   `json:"leadAgentId"`
-	Members     []Member `json:"members"`
+	Name        string `json:"name"`
+	LeadAgentID string `json:"leadAgentId"`
+	// LeadSessionID is the lead's session id (2.1.33 writes it): the
+	// session_id every hook of an in-process teammate carries.
+	LeadSessionID string   `json:"leadSessionId"`
+	Members       []Member `json:"members"`
 	// ModTime is when the config file last changed.
 	ModTime time.Time `json:"-"`
 }
@@ -252,6 +255,33 @@ func ByPane(teams []Team, pane string) (team, teammate string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// BySubagent returns the team and the in-process teammate that a
+// SubagentStop with session id session and agent type agentType stands
+// for: 2.1.33 gives such a stop no team fields, the lead's session id and
+// the teammate's name as agent_type (compat/FACTS.md). The team is the
+// one whose lead session is session and that has a member of that name;
+// the lead is never returned as a teammate, and a name two such teams
+// share is ambiguous (ok false).
+func BySubagent(teams []Team, session, agentType string) (team, teammate string, ok bool) {
+	if session == "" || agentType == "" {
+		return "", "", false
+	}
+	for _, t := range teams {
+		if t.LeadSessionID != session {
+			continue
+		}
+		for _, m := range t.Members {
+			if m.Name == agentType && (t.LeadAgentID == "" || m.AgentID != t.LeadAgentID) {
+				if ok {
+					return "", "", false
+				}
+				team, teammate, ok = t.Name, m.Name, true
+			}
+		}
+	}
+	return team, teammate, ok
 }
 
 // ActiveTeam returns the name of the team, among those configured under

@@ -26,7 +26,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/compat/live"
+	"github.com/hookwright/hookwright/internal/live"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/manifests"
@@ -664,7 +664,7 @@ func witness(t *testing.T, v *semver.Version, hs []Handler, entries []journal.En
 		case h.Matcher == "TodoWrite" && todoWriteMatched.MatchString(debugLog):
 			row.Result = "fired (debug log); the runtime lets TodoWrite through unjournaled (documented difference)"
 		case event == "TeammateIdle" && via == "":
-			row.Result = "n/a: no team scenario runs on this release (see compat/live/TEAMS.md)"
+			row.Result = "n/a: no team scenario runs on this release (see internal/live/TEAMS.md)"
 		case event == "PreCompact" && v.LessThan(semver.MustParse("2.1.0")):
 			row.Result = "n/a: this release counts the context from the replies' usage, and the stand-in reports 10 input tokens, so no scripted session reaches even a 1% auto-compact threshold"
 		default:
@@ -728,7 +728,7 @@ func (r *report) markdown() []byte {
 	b.WriteString("\n## Agent teams\n\n")
 	b.WriteString("A real lead and teammate (scenarios team-native, in -p, and team-interactive, in the TUI under tmux): the\n")
 	b.WriteString("native events the teammate raised, as the runtime's journal recorded them. The fallback path on a real\n")
-	b.WriteString("team is covered by compat/live (TestTeamsFallback); what each release does is in compat/live/TEAMS.md.\n\n")
+	b.WriteString("team is covered by internal/live (TestTeamsFallback); what each release does is in internal/live/TEAMS.md.\n\n")
 	b.WriteString("| release | event from the teammate | result |\n|---|---|---|\n")
 	sort.SliceStable(r.teams, func(i, j int) bool {
 		return semver.MustParse(r.teams[i].Release).LessThan(semver.MustParse(r.teams[j].Release))

@@ -208,7 +208,7 @@ func Teams(dir string) ([]Team, error) {
 }
 
 // Claude Code rewrites a team's config in place, and the file is empty for
-// 40-300 ms at each write (seen on 2.1.33; compat/live/TEAMS.md). A config
+// 40-300 ms at each write (seen on 2.1.33; internal/live/TEAMS.md). A config
 // that is empty or does not parse is read again, every rewriteWait, for up
 // to rewriteTries reads, before it is skipped.
 const (

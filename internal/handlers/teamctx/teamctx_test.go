@@ -170,7 +170,7 @@ func TestByPane(t *testing.T) {
 
 // TestTeamsWaitsOutAnInPlaceRewrite: Claude Code 2.1.33 rewrites a team's
 // config.json in place and leaves it empty for 40-300 ms at each write
-// (compat/live/TEAMS.md). A read in that window must not lose the team,
+// (internal/live/TEAMS.md). A read in that window must not lose the team,
 // or a gate on the fallback path would let a teammate through.
 func TestTeamsWaitsOutAnInPlaceRewrite(t *testing.T) {
 	dir := t.TempDir()

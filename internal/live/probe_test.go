@@ -27,7 +27,7 @@ var (
 )
 
 // probeDir holds the committed fixtures, one JSON file per probed release.
-var probeDir = filepath.Join("..", "testdata", "probes")
+var probeDir = filepath.Join("..", "..", "compat", "testdata", "probes")
 
 // liveTierReleases are the releases other live tests install anyway, so
 // probing them in the full run costs no download.
@@ -132,7 +132,7 @@ func matrixDiff(p Probe) (diffs, unknown []string) {
 // validator accepts -edge: an event, a handler type or a handler field.
 func TestEdge(t *testing.T) {
 	if testing.Short() || *probeEdge == "" {
-		t.Skip("maintainer command: go test ./compat/live -run TestEdge -edge statusMessage")
+		t.Skip("maintainer command: go test ./internal/live -run TestEdge -edge statusMessage")
 	}
 	Available(t)
 	versions := published(t)
@@ -174,7 +174,7 @@ func TestEdge(t *testing.T) {
 // (minutes per changed edge); it is a maintainer command, not part of CI.
 func TestBisect(t *testing.T) {
 	if testing.Short() || !*probeBisect {
-		t.Skip("maintainer command: go test ./compat/live -run TestBisect -bisect -timeout 3h")
+		t.Skip("maintainer command: go test ./internal/live -run TestBisect -bisect -timeout 3h")
 	}
 	Available(t)
 	versions := published(t)

@@ -119,7 +119,7 @@ type teamScenario struct {
 // loadTeamScenario reads compat/testdata/scenarios/<name>.json.
 func loadTeamScenario(t *testing.T, name string) teamScenario {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "scenarios", name+".json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "compat", "testdata", "scenarios", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // names under compat/testdata/live).
 func readLog(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "live", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "compat", "testdata", "live", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,10 @@
 // scan, and encoding/json stays the reference: FuzzValue holds the two
 // together, and every caller falls back to encoding/json for anything this
 // package does not accept, so error messages stay encoding/json's.
+//
+// It is public because package hooks frames and checks its input with it
+// (hooks.Read) and the public API imports nothing internal: a plugin
+// author who frames or walks JSON on the hot path may use it the same way.
 package jsonscan
 
 // Status is what Value found.

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/handlers/teamctx"
+	"github.com/hookwright/hookwright/internal/runtime/teams"
 )
 
 // Where a fallback event finds its team.
@@ -74,15 +74,15 @@ func sessionTeam(getenv func(string) string) hooks.Team {
 	if pane == "" {
 		return hooks.Team{}
 	}
-	dir, err := teamctx.DefaultTeamsDir(getenv)
+	dir, err := teams.Dir(getenv)
 	if err != nil {
 		return hooks.Team{}
 	}
-	teams, err := teamctx.Teams(dir)
+	configs, err := teams.Teams(dir)
 	if err != nil {
 		return hooks.Team{}
 	}
-	if team, mate, ok := teamctx.ByPane(teams, pane); ok {
+	if team, mate, ok := teams.ByPane(configs, pane); ok {
 		return hooks.Team{TeamName: team, TeammateName: mate}
 	}
 	return hooks.Team{}
@@ -94,15 +94,15 @@ func subagentTeam(getenv func(string) string, session, agentType string) hooks.T
 	if session == "" || agentType == "" {
 		return hooks.Team{}
 	}
-	dir, err := teamctx.DefaultTeamsDir(getenv)
+	dir, err := teams.Dir(getenv)
 	if err != nil {
 		return hooks.Team{}
 	}
-	teams, err := teamctx.Teams(dir)
+	configs, err := teams.Teams(dir)
 	if err != nil {
 		return hooks.Team{}
 	}
-	if team, mate, ok := teamctx.BySubagent(teams, session, agentType); ok {
+	if team, mate, ok := teams.BySubagent(configs, session, agentType); ok {
 		return hooks.Team{TeamName: team, TeammateName: mate}
 	}
 	return hooks.Team{}

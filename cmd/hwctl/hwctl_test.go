@@ -14,8 +14,8 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/session"
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 func hwctl(t *testing.T, args ...string) (string, string, int) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 func teamCommand(s streams) *cli.Command {

@@ -42,7 +42,7 @@ func TestHooksImportsNothingInternal(t *testing.T) {
 // package of its own instead of adding to it.
 var handlerImports = map[string][]string{
 	"cmd/hookwright":      {"internal/handlers/builtin"}, // the runtime registers the built-ins
-	"cmd/hwctl":           {"internal/handlers/guard", "internal/handlers/loop", "internal/handlers/pdca", "internal/handlers/session", "internal/handlers/teamstatus", "internal/handlers/work"},
+	"cmd/hwctl":           {"internal/handlers/guard", "internal/handlers/loop", "internal/handlers/pdca", "internal/handlers/session", "internal/handlers/work"},
 	"internal/otlpexport": {"internal/handlers/session"},
 	"internal/store":      {"internal/handlers/pdca", "internal/handlers/session", "internal/handlers/work"},
 }

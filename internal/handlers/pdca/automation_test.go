@@ -10,9 +10,9 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 func completedTask(id, subject string) *hooks.TaskCompleted {

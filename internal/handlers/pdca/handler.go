@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 // Advancer is the TaskCompleted handler that advances a feature's phase.

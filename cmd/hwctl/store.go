@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/state/session"
 	"github.com/hookwright/hookwright/internal/store"
 )
 

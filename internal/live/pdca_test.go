@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	hwsession "github.com/hookwright/hookwright/internal/handlers/session"
 	"github.com/hookwright/hookwright/internal/modelapi"
+	hwsession "github.com/hookwright/hookwright/internal/state/session"
 )
 
 // pdcaHooks returns the hooks.json of one band: native TaskCompleted

@@ -10,8 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 func pdcaCommand(s streams) *cli.Command {

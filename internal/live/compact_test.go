@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/handlers/compact"
-	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 // compactHooks registers the compaction pair: the snapshot at PreCompact

@@ -12,10 +12,10 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 var now = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)

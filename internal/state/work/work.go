@@ -1,34 +1,8 @@
-// Package work makes every edit belong to a unit of work.
-//
-// # Work units
-//
-// A work unit is either
-//
-//   - a task in progress: a TaskUpdate call that set a task's status to
-//     "in_progress", seen by [Observer] on PostToolUse (matcher TaskUpdate)
-//     and recorded until a later TaskUpdate moves the task on (completed,
-//     pending, deleted) or the session ends ([Ender] on SessionEnd). A task
-//     unit belongs to the session that started it, so one agent's task does
-//     not cover another session's edits; or
-//   - a named unit started by hand with `hwctl work start <name>` and ended
-//     with `hwctl work stop <name>`. It covers every session in the project
-//     until it is stopped.
-//
-// Both live in .hookwright/work.json, updated under a lock and written
-// atomically.
-//
-// # The gate
-//
-// [Gate] runs on PreToolUse. It is registered for "Bash|Write|Edit|MultiEdit"
-// alongside the guard, but acts only on Write, Edit and MultiEdit. When the
-// session has no active work unit, config work.mode decides:
-//
-//   - "strict": the edit is denied, and the reason says how to start a unit;
-//   - "warn" (the default): the edit goes on, and the model is told once per
-//     session, as additionalContext, how to start a unit;
-//   - "off": nothing is checked or recorded.
-//
-// Every failure (an unreadable work.json, say) fails open.
+// Package work is the work-unit file, .hookwright/work.json: the tasks
+// in progress (per session) and the named units started with `hwctl work
+// start`, and the sessions already warned. The work handlers keep it;
+// hwctl and the store read it. It is updated under a lock and written
+// atomically (internal/runtime/statefile).
 package work
 
 import (
@@ -114,7 +88,9 @@ func (st State) Active(session string) []Unit {
 
 // update changes the state of the project at dir under its lock. change
 // reports whether it changed anything.
-func update(dir string, change func(st *State) bool) error {
+// Update changes the state of the project at dir under its lock; change
+// reports whether it changed anything worth writing.
+func Update(dir string, change func(st *State) bool) error {
 	path, err := Path(dir)
 	if err != nil {
 		return err
@@ -132,8 +108,8 @@ func update(dir string, change func(st *State) bool) error {
 	})
 }
 
-// maxUnits bounds each map of the state file.
-const maxUnits = 1000
+// MaxUnits bounds each map of the state file.
+const MaxUnits = 1000
 
 // Start starts the manual unit name in the project at dir. Starting a unit
 // that is already active is not an error.
@@ -141,11 +117,11 @@ func Start(dir, name string, now time.Time) error {
 	if err := safepath.Name("work unit name", name); err != nil {
 		return err
 	}
-	return update(dir, func(st *State) bool {
+	return Update(dir, func(st *State) bool {
 		if _, ok := st.Manual[name]; ok {
 			return false
 		}
-		if len(st.Manual) >= maxUnits {
+		if len(st.Manual) >= MaxUnits {
 			return false
 		}
 		st.Manual[name] = Unit{Name: name, Started: now.UTC()}
@@ -156,7 +132,7 @@ func Start(dir, name string, now time.Time) error {
 // Stop ends the manual unit name; it reports whether it was active.
 func Stop(dir, name string) (bool, error) {
 	found := false
-	err := update(dir, func(st *State) bool {
+	err := Update(dir, func(st *State) bool {
 		_, found = st.Manual[name]
 		delete(st.Manual, name)
 		return found

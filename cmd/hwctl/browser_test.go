@@ -17,8 +17,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/state/pdca"
 	"github.com/hookwright/hookwright/internal/state/work"
 )
 

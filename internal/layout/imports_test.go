@@ -42,8 +42,7 @@ func TestHooksImportsNothingInternal(t *testing.T) {
 // package of its own instead of adding to it.
 var handlerImports = map[string][]string{
 	"cmd/hookwright": {"internal/handlers/builtin"}, // the runtime registers the built-ins
-	"cmd/hwctl":      {"internal/handlers/guard", "internal/handlers/loop", "internal/handlers/pdca"},
-	"internal/store": {"internal/handlers/pdca"},
+	"cmd/hwctl":      {"internal/handlers/guard", "internal/handlers/loop"},
 }
 
 // No package outside internal/handlers imports a handler, but for the

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/state/pdca"
 	hwsession "github.com/hookwright/hookwright/internal/state/session"
 )
 

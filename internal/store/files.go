@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
+	"github.com/hookwright/hookwright/internal/state/pdca"
 	"github.com/hookwright/hookwright/internal/state/session"
 	"github.com/hookwright/hookwright/internal/state/work"
 )

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/state/pdca"
 	"github.com/hookwright/hookwright/internal/state/work"
 )
 

@@ -90,11 +90,11 @@ func (st *State) Advance(tag Tag, key, subject string, at time.Time) bool {
 // Record advances the state file at path under its lock; see
 // [State.Advance]. It reports whether the file changed.
 func Record(path string, tag Tag, key, subject string, at time.Time) (changed bool, err error) {
-	return record(safepath.At(path), tag, key, subject, at)
+	return RecordAt(safepath.At(path), tag, key, subject, at)
 }
 
-// record is [Record] for a state file confined to its root.
-func record(path safepath.Path, tag Tag, key, subject string, at time.Time) (changed bool, err error) {
+// RecordAt is [Record] for a state file confined to its root.
+func RecordAt(path safepath.Path, tag Tag, key, subject string, at time.Time) (changed bool, err error) {
 	err = statefile.Update(path, func(old []byte) ([]byte, error) {
 		st, err := decode(path.String(), old)
 		if err != nil {

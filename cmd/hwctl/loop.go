@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/state/loop"
 )
 
 const loopDescription = `The Stop loop keeps the main session working until a check passes (a shell

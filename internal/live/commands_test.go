@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/state/loop"
 )
 
 // TestLoopCommands proves the plugin's slash commands on real releases:

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/state/loop"
 )
 
 // loopHooks registers only the Stop hook, as the plugin does, with the

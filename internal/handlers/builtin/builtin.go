@@ -26,6 +26,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 )
 
 // registration is one built-in handler: where it is registered, and how to
@@ -149,7 +150,7 @@ func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duratio
 		return def
 	}
 	l := cfg.Loop
-	if st, err := loop.Load(dir); err == nil {
+	if st, err := loopstate.Load(dir); err == nil {
 		l = st.Effective(l)
 	}
 	if !l.Enabled {

@@ -3,7 +3,7 @@ package builtin
 import (
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/loop"
+	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 	"testing"
 
 	"github.com/hookwright/hookwright/hooks"
@@ -48,7 +48,7 @@ func TestDeadline(t *testing.T) {
 	on := config.Default()
 	on.Loop.Enabled, on.Loop.Check, on.Loop.Timeout = true, "true", 30
 	armed := t.TempDir()
-	if err := loop.Start(armed, loop.Settings{Check: "true", Timeout: 90}); err != nil {
+	if err := loopstate.Start(armed, loopstate.Settings{Check: "true", Timeout: 90}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	state "github.com/hookwright/hookwright/internal/state/loop"
 )
 
 func stop(active bool, last string) *hooks.Stop {
@@ -135,14 +136,14 @@ func TestArmAndCancel(t *testing.T) {
 	dir := t.TempDir()
 	off := config.Default().Loop
 	s := stopper(off, dir)
-	if err := Start(dir, Settings{Check: "exit 4", MaxRounds: 1}); err != nil {
+	if err := state.Start(dir, state.Settings{Check: "exit 4", MaxRounds: 1}); err != nil {
 		t.Fatal(err)
 	}
 	res, _ := s.Handle(context.Background(), stop(false, ""))
 	if res.Decision != hooks.Block || !strings.Contains(res.Reason, "round 1 of 1") || !strings.Contains(res.Reason, "exit 4") {
 		t.Fatalf("armed loop: %+v", res)
 	}
-	if err := Stop(dir); err != nil {
+	if err := state.Stop(dir); err != nil {
 		t.Fatal(err)
 	}
 	on := stopper(loopCfg("false"), dir)
@@ -150,7 +151,7 @@ func TestArmAndCancel(t *testing.T) {
 		t.Fatalf("a cancelled loop still answers: %+v", res)
 	}
 	// A fresh start forgets the rounds.
-	if err := Start(dir, Settings{}); err != nil {
+	if err := state.Start(dir, state.Settings{}); err != nil {
 		t.Fatal(err)
 	}
 	if res, _ := on.Handle(context.Background(), stop(false, "")); !strings.Contains(res.Reason, "round 1 of 5") {
@@ -161,7 +162,7 @@ func TestArmAndCancel(t *testing.T) {
 func TestBrokenStateNeverSpins(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, config.Dir), 0o755)
-	os.WriteFile(filepath.Join(dir, File), []byte("{broken"), 0o644)
+	os.WriteFile(filepath.Join(dir, state.File), []byte("{broken"), 0o644)
 	s := stopper(loopCfg("false"), dir)
 	res, err := s.Handle(context.Background(), stop(true, ""))
 	if err != nil || res.Decision == hooks.Block || !strings.Contains(res.SystemMessage, "let the stop through") {

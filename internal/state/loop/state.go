@@ -1,3 +1,9 @@
+// Package loop is the Stop loop's state file, .hookwright/loop.json: the
+// settings `hwctl loop start` armed (which override the config's), whether
+// the loop was cancelled, and each session's rounds and how its loop
+// ended. The loop handler keeps it; hwctl and the runtime's deadline read
+// it. It is updated under a lock and written atomically
+// (internal/runtime/statefile).
 package loop
 
 import (
@@ -8,6 +14,14 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
+)
+
+// Why the loop let a session stop, as Session.Ended records it.
+const (
+	EndPassed  = "check passed"
+	EndPromise = "promise"
+	EndMax     = "max_rounds"
+	EndStalled = "stalled"
 )
 
 // File is the loop's state file, relative to the project.

@@ -185,5 +185,3 @@ func (t *Totals) TopTools(n int) []string {
 	}
 	return out
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

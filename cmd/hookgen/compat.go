@@ -7,6 +7,8 @@ import (
 
 	"github.com/hookwright/hookwright/compat/suite"
 	"github.com/urfave/cli/v2"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
 // compatOptions are `hookgen compat`'s flags and argument.
@@ -105,7 +107,7 @@ func runCompat(c *cli.Context, o *compatOptions) error {
 	warn := len(outcomes) - pass - fail - skip
 	fmt.Fprintf(o.Out, "%d cases: %d passed, %d failed, %d warned, %d skipped\n", len(outcomes), pass, fail, warn, skip)
 	if failed {
-		return &exitError{code: exitInvalid, err: fmt.Errorf("%d of %d cases failed", fail, len(outcomes))}
+		return hwcli.Exit(exitInvalid, fmt.Errorf("%d of %d cases failed", fail, len(outcomes)))
 	}
 	return nil
 }

@@ -14,16 +14,14 @@ import (
 // version is stamped by the build (-X main.version=...).
 var version = "dev"
 
-// streams are where a command writes; tests use buffers.
-type streams struct {
-	out, err io.Writer
-	getenv   func(string) string
-}
+// streams are where a command reads and writes, and its environment: the
+// tools' shared hwcli.Streams, with hwctl's own helpers as methods.
+type streams struct{ hwcli.Streams }
 
 // run is the whole program: it builds the app, runs it and turns an error
 // into the exit code (see hwcli.ExitCodesHelp).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	return hwcli.Run(ctx, newApp(streams{out: stdout, err: stderr, getenv: getenv}), args, stderr)
+	return hwcli.Run(ctx, newApp(streams{hwcli.Streams{In: os.Stdin, Out: stdout, Err: stderr, Getenv: getenv}}), args, stderr)
 }
 
 // description is the app's --help text below the command list: what hwctl
@@ -79,8 +77,8 @@ func newApp(s streams) *cli.App {
 		Name:        "hwctl",
 		Usage:       "inspect hookwright's project state: journal, sessions, PDCA, work units, team, guard decisions",
 		Description: description,
-		Writer:      s.out,
-		ErrWriter:   s.err,
+		Writer:      s.Out,
+		ErrWriter:   s.Err,
 		Commands:    commands(s),
 	}
 	hwcli.Setup(app, version, dirFlag)
@@ -98,7 +96,7 @@ func (s streams) projectDir(c *cli.Context) string {
 	if d := hwcli.String(c, "dir"); d != "" {
 		return d
 	}
-	if d := s.getenv("CLAUDE_PROJECT_DIR"); d != "" {
+	if d := s.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
 		return d
 	}
 	return "."
@@ -115,7 +113,7 @@ func (s streams) project(c *cli.Context) (string, error) {
 }
 
 func (s streams) printJSON(v any) error {
-	enc := json.NewEncoder(s.out)
+	enc := json.NewEncoder(s.Out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

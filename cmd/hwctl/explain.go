@@ -77,13 +77,13 @@ func explainCommand(s streams) *cli.Command {
 				if k == guard.LevelEnv && level != "" {
 					return level
 				}
-				return s.getenv(k)
+				return s.Getenv(k)
 			}
 			rep := g.Check(call)
 			if c.Bool("json") {
 				return s.printJSON(rep)
 			}
-			printReport(s.out, rep, cfg.Guard.Enabled)
+			printReport(s.Out, rep, cfg.Guard.Enabled)
 			return nil
 		},
 	}
@@ -250,7 +250,7 @@ func printRules(s streams, asJSON bool) error {
 	if asJSON {
 		return s.printJSON(rows)
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tSTANDARD\tSTRICT\tPARANOID\tCONFIG\tWHAT")
 	for _, r := range rows {
 		adj := "raise only"

@@ -71,7 +71,7 @@ func exportCommand(s streams) *cli.Command {
 				if c.Int("batch") < 1 || c.Int("batch") > 10000 {
 					return usageError("--batch must be between 1 and 10000")
 				}
-				cfg, err := otlpexport.ConfigFromEnv(s.getenv)
+				cfg, err := otlpexport.ConfigFromEnv(s.Getenv)
 				if err != nil {
 					return usageError("%v", err)
 				}
@@ -82,7 +82,7 @@ func exportCommand(s streams) *cli.Command {
 				return runExport(c, s, otlpexport.Options{
 					Project: project, Config: cfg, Follow: c.Bool("follow"),
 					RetryFor: c.Duration("retry-for"), Batch: c.Int("batch"), Verbose: c.Bool("verbose"),
-					Version: hwcli.Version(version), Log: prefixWriter{s.err, "hwctl export: "},
+					Version: hwcli.Version(version), Log: prefixWriter{s.Err, "hwctl export: "},
 				})
 			},
 		}},
@@ -97,16 +97,16 @@ func runExport(c *cli.Context, s streams, o otlpexport.Options) error {
 	where := fmt.Sprintf("%s (%s)", o.Config.Endpoint.Redacted(), o.Config.Protocol)
 	switch {
 	case st.Shipped+st.Rejected == 0 && err == nil:
-		fmt.Fprintf(s.out, "nothing new to ship to %s\n", where)
+		fmt.Fprintf(s.Out, "nothing new to ship to %s\n", where)
 	case st.Shipped+st.Rejected > 0:
-		fmt.Fprintf(s.out, "shipped %d records to %s", st.Shipped, where)
+		fmt.Fprintf(s.Out, "shipped %d records to %s", st.Shipped, where)
 		if st.Unparsed > 0 {
-			fmt.Fprintf(s.out, " (%d unparsable journal lines shipped as raw text)", st.Unparsed)
+			fmt.Fprintf(s.Out, " (%d unparsable journal lines shipped as raw text)", st.Unparsed)
 		}
-		fmt.Fprintln(s.out)
+		fmt.Fprintln(s.Out)
 	}
 	if st.Rejected > 0 {
-		fmt.Fprintf(s.err, "hwctl export: the collector rejected %d records; they were skipped (see above)\n", st.Rejected)
+		fmt.Fprintf(s.Err, "hwctl export: the collector rejected %d records; they were skipped (see above)\n", st.Rejected)
 	}
 	return err
 }

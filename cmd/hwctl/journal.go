@@ -87,14 +87,14 @@ func logCommand(s streams) *cli.Command {
 			if err := t.poll(nil); err != nil {
 				return err
 			}
-			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, header)
 			for _, e := range t.last {
 				fmt.Fprintln(tw, row(e))
 			}
 			tw.Flush()
 			if t.bad > 0 {
-				fmt.Fprintf(s.err, "hwctl: %d journal lines did not parse\n", t.bad)
+				fmt.Fprintf(s.Err, "hwctl: %d journal lines did not parse\n", t.bad)
 			}
 			if !c.Bool("follow") {
 				return nil
@@ -142,19 +142,19 @@ plain text, no escape codes, appended after the last.`,
 					b.WriteString("\x1b[H\x1b[2J")
 				}
 				t.render(&b, dir, time.Now())
-				_, err = io.WriteString(s.out, b.String())
+				_, err = io.WriteString(s.Out, b.String())
 				return err
 			}
 			if c.Bool("once") {
 				return draw(false)
 			}
-			tty := isTerminal(s.out)
+			tty := isTerminal(s.Out)
 			if err := draw(tty); err != nil {
 				return err
 			}
 			return every(c.Context, c.Duration("interval"), func() error {
 				if !tty {
-					io.WriteString(s.out, "\n")
+					io.WriteString(s.Out, "\n")
 				}
 				return draw(tty)
 			})

@@ -56,7 +56,7 @@ request must then send "Authorization: Bearer TOKEN" or ?token=TOKEN.
 			}
 			defer st.Close()
 			srv := &web.Server{Store: st, Token: token, Loopback: loopback, Poll: c.Duration("poll"),
-				OnError: func(err error) { fmt.Fprintln(s.err, "hwctl serve: ingest:", err) }}
+				OnError: func(err error) { fmt.Fprintln(s.Err, "hwctl serve: ingest:", err) }}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
@@ -65,7 +65,7 @@ request must then send "Authorization: Bearer TOKEN" or ?token=TOKEN.
 			if token != "" {
 				url += "?token=" + token
 			}
-			fmt.Fprintf(s.out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
+			fmt.Fprintf(s.Out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
 			ctx, cancel := context.WithCancel(c.Context)
 			defer cancel()
 			go srv.Run(ctx)

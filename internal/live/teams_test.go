@@ -104,7 +104,7 @@ func requireTeamFields(t *testing.T, project, event, teammate, team string) payl
 }
 
 // teamScenario is the part of a scenario file (compat/testdata/scenarios)
-// the team tests read; compat/suite runs the same file.
+// the team tests read; internal/compatsuite runs the same file.
 type teamScenario struct {
 	Args         []string          `json:"args"`
 	Env          []string          `json:"env"`
@@ -215,7 +215,7 @@ func hasSequence(got, want []string) bool {
 }
 
 // TestTeamsPrintMode drives a real agent team on 2.1.33 in -p mode, where
-// teammates run in-process: the scenario team-native (compat/suite runs
+// teammates run in-process: the scenario team-native (internal/compatsuite runs
 // it too), checked here down to the payloads.
 func TestTeamsPrintMode(t *testing.T) {
 	if testing.Short() {
@@ -276,7 +276,7 @@ func checkTeamRun(t *testing.T, srv *modelapi.Server, project, team string, comp
 
 // TestTeamsInteractive drives a real agent team on the newest release in
 // an interactive session under tmux (2.1.330 starts no teammate in -p): the
-// scenario team-interactive (compat/suite runs it too), checked here down
+// scenario team-interactive (internal/compatsuite runs it too), checked here down
 // to the payloads.
 func TestTeamsInteractive(t *testing.T) {
 	if testing.Short() {

@@ -144,7 +144,7 @@ func TestCases(t *testing.T) {
 // TestBrokenPlugins points the suite at each plugin in
 // compat/testdata/broken and checks exactly which cases fail.
 func TestBrokenPlugins(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "broken", "*", "expect"))
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "compat", "testdata", "broken", "*", "expect"))
 	if len(dirs) == 0 {
 		t.Fatal("no broken plugins found")
 	}
@@ -432,7 +432,7 @@ func TestIDMapCoversEveryCase(t *testing.T) {
 			t.Errorf("IDMap()[%d] = %+v for case %s", i, ids[i], c.ID)
 		}
 	}
-	report, err := os.ReadFile(filepath.Join("..", "REPORT.md"))
+	report, err := os.ReadFile(filepath.Join("..", "..", "compat", "REPORT.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@
 //	FAIL ALT-02: hooks/hooks.json (band 2.0.12) has no Stop handler `node "${CLAUDE_PLUGIN_ROOT}/scripts/idle.js" --via Stop`
 //	SKIP REG-03 marketplace.json lists the plugin correctly: no .claude-plugin/marketplace.json ...
 //
-// From Go, [Run] does the same; `go test ./compat/suite -run 'TestCases/COMPAT-03'`
+// From Go, [Run] does the same; `go test ./internal/compatsuite -run 'TestCases/COMPAT-03'`
 // runs one case on hookwright's own plugin.
 //
 // # What is checked

@@ -115,7 +115,7 @@ type scenario struct {
 
 func loadScenarios(t *testing.T) []scenario {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "scenarios", "*.json"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "compat", "testdata", "scenarios", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no scenarios in compat/testdata/scenarios")
 	}
@@ -693,10 +693,10 @@ func exitSummary(codes map[int]int) string {
 func (r *report) markdown() []byte {
 	var b strings.Builder
 	b.WriteString("# Compatibility report\n\n")
-	b.WriteString("Written by `make compat` (the live tier, `go test ./compat/suite -run TestLive`): hookwright's own\n")
+	b.WriteString("Written by `make compat` (the live tier, `go test ./internal/compatsuite -run TestLive`): hookwright's own\n")
 	b.WriteString("plugin, with the manifest `hookgen` writes for each release, run in real Claude Code releases\n")
 	b.WriteString("installed from npm and driven by the scripted model stand-in. The static suite (`hookgen compat`,\n")
-	b.WriteString("28 cases) is described in the compat/suite package documentation.\n\n")
+	b.WriteString("28 cases) is described in the internal/compatsuite package documentation.\n\n")
 
 	b.WriteString("## Release × event\n\n")
 	b.WriteString("Each row is one registered handler: the canonical event it serves, whether the release fires that\n")

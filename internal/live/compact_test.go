@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,6 +99,12 @@ func testCompaction(t *testing.T, version string, auto bool) {
 	if len(snaps) != 1 {
 		t.Fatalf("snapshots after the compaction: %v, want exactly one", snaps)
 	}
+	// The snapshot is dated now and names today's scratchpad (a zero clock
+	// once named coordinator/0001-01-01.md).
+	today := time.Now().Format(time.DateOnly)
+	if data, err := os.ReadFile(snaps[0]); err != nil || !strings.Contains(string(data), today) || strings.Contains(string(data), "0001-01-01") {
+		t.Errorf("snapshot %s is not dated today (%s): %s", snaps[0], today, data)
+	}
 	reqs := srv.Requests()
 	summary := -1
 	for i, r := range reqs {
@@ -111,7 +118,7 @@ func testCompaction(t *testing.T, version string, auto bool) {
 	briefed := false
 	for _, r := range reqs[summary+1:] {
 		if r.Kind == "main" && strings.Contains(string(r.Body), "hookwright: this conversation was just compacted") &&
-			strings.Contains(string(r.Body), "Active work unit: compact-proof") {
+			strings.Contains(string(r.Body), "Active work unit: compact-proof") && strings.Contains(string(r.Body), today) {
 			briefed = true
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	teamstate "github.com/hookwright/hookwright/internal/state/team"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -271,6 +272,12 @@ func checkTeamRun(t *testing.T, srv *modelapi.Server, project, team string, comp
 	}
 	if _, err := os.Stat(filepath.Join(project, ".agent", "teams", team, "alice", "L2-summary.md")); err != nil {
 		t.Errorf("the teammate's deliverables are missing: %v", err)
+	}
+	// Team status: the idle that went through is recorded at the project
+	// root, seen today.
+	st, err := teamstate.Load(project, team)
+	if alice := st.Teammates["alice"]; err != nil || alice == nil || time.Since(alice.LastSeen) > time.Hour || alice.LastEvent == "" {
+		t.Errorf("team status of alice = %+v, %v: want her recorded, seen now", alice, err)
 	}
 }
 

@@ -49,6 +49,17 @@ func Write(path string, data []byte) error {
 // under its lock. The temporary file is ".<name>.<random>.tmp" in dir;
 // what names the file in the error.
 func WriteIn(dir *os.Root, name string, data []byte, what string) error {
+	return writeIn(dir, name, data, what, true)
+}
+
+// WriteInUnsynced is [WriteIn] without waiting for the disk (no fsync):
+// for records a crash may lose. Readers still see the old content or the
+// new, never a part; after a crash the file may be empty or old.
+func WriteInUnsynced(dir *os.Root, name string, data []byte, what string) error {
+	return writeIn(dir, name, data, what, false)
+}
+
+func writeIn(dir *os.Root, name string, data []byte, what string, sync bool) error {
 	mode := fs.FileMode(0o644)
 	if info, err := dir.Lstat(name); err == nil && info.Mode().IsRegular() {
 		mode = info.Mode().Perm()
@@ -68,7 +79,10 @@ func WriteIn(dir *os.Root, name string, data []byte, what string) error {
 		return fmt.Errorf("writing %s: %w", what, err)
 	}
 	_, werr := f.Write(data)
-	serr := f.Sync()
+	var serr error
+	if sync {
+		serr = f.Sync()
+	}
 	cerr := f.Close()
 	err = errors.Join(werr, serr, cerr)
 	if err == nil {

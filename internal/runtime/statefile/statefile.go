@@ -89,6 +89,18 @@ func Decode(what, path string, data []byte, v any) error {
 // When change returns [ErrNoChange] the file is left alone and Update returns
 // nil; any other error is returned as is. The folder is created if needed.
 func Update(p safepath.Path, change func(old []byte) ([]byte, error)) error {
+	return update(p, change, true)
+}
+
+// UpdateUnsynced is [Update] without waiting for the disk: for records a
+// crash may lose, which are still never torn (atomicfile.WriteInUnsynced).
+// The session fingerprint is one: at SessionStart, its fsync cost more
+// than the rest of the hook call.
+func UpdateUnsynced(p safepath.Path, change func(old []byte) ([]byte, error)) error {
+	return update(p, change, false)
+}
+
+func update(p safepath.Path, change func(old []byte) ([]byte, error), sync bool) error {
 	dir, err := openDir(p)
 	if err != nil {
 		return fmt.Errorf("state %w", err)
@@ -115,7 +127,11 @@ func Update(p safepath.Path, change func(old []byte) ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteIn(dir, base, data, filepath.Join(p.Root, p.Rel)); err != nil {
+	write := atomicfile.WriteIn
+	if !sync {
+		write = atomicfile.WriteInUnsynced
+	}
+	if err := write(dir, base, data, filepath.Join(p.Root, p.Rel)); err != nil {
 		return fmt.Errorf("state %w", err)
 	}
 	return nil

@@ -3,7 +3,7 @@
 // commit and which hookwright version ran a session, when it started and
 // ended, and its hook and tool call totals. The session handlers write it;
 // `hwctl sessions`, the store and the OpenTelemetry export read it. Files
-// are updated under a lock and written atomically
+// are updated under a lock and replaced atomically, without an fsync
 // (internal/runtime/statefile), and the session id must pass
 // [safepath.Name] before it becomes a file name.
 package session
@@ -74,12 +74,14 @@ func File(dir, sessionID string) (safepath.Path, error) {
 
 // Change updates the session's file under its lock: edit gets the
 // fingerprint as stored (a broken file reads as empty) with its id set.
+// The file is replaced atomically but not synced to disk: a fingerprint is
+// a record a crash may lose, and its fsync was most of SessionStart's cost.
 func Change(dir, sessionID string, edit func(*Fingerprint)) error {
 	path, err := File(dir, sessionID)
 	if err != nil {
 		return err
 	}
-	return statefile.Update(path, func(old []byte) ([]byte, error) {
+	return statefile.UpdateUnsynced(path, func(old []byte) ([]byte, error) {
 		var fp Fingerprint
 		if len(old) > 0 && json.Unmarshal(old, &fp) != nil {
 			fp = Fingerprint{} // a broken file is replaced, not kept

@@ -97,7 +97,7 @@ release:
 FORCE:
 
 ## compat: the HWC/HWF/HWR suite on plugin/ (hookgen compat), then the live tier across real
-## Claude Code releases (compat/suite TestLive), which rewrites the matrix report compat/REPORT.md
+## Claude Code releases (internal/compatsuite TestLive), which rewrites the matrix report compat/REPORT.md
 compat: plugin
 	go run ./cmd/hookgen compat plugin --spec manifests/hookwright.spec.json
-	HOOKWRIGHT_COMPAT_REPORT=$(CURDIR)/compat/REPORT.md go test -count=1 -timeout 30m -run 'TestLive' ./compat/suite
+	HOOKWRIGHT_COMPAT_REPORT=$(CURDIR)/compat/REPORT.md go test -count=1 -timeout 30m -run 'TestLive' ./internal/compatsuite

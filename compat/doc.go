@@ -54,9 +54,9 @@
 // [Feature.Note] what is uncertain. compat/FACTS.md in the repository holds
 // the evidence, with the release each fact was seen on. Every event's first
 // release was bisected over the published releases by reading each
-// release's own validator (compat/live's probe); the fixtures in
+// release's own validator (internal/live's probe); the fixtures in
 // compat/testdata/probes keep what each probed release accepts, and a test
 // checks the matrix against them. Every rule that says a release rejects a
-// file or refuses a plugin names its witness. The live tier (compat/live) loads each band's
+// file or refuses a plugin names its witness. The live tier (internal/live) loads each band's
 // manifest in the release at its edge and is the final word.
 package compat

@@ -13,7 +13,7 @@ import (
 )
 
 // probe is one committed fixture of compat/testdata/probes: what one
-// release's validator accepts, read from its code by compat/live's probe.
+// release's validator accepts, read from its code by internal/live's probe.
 type probe struct {
 	Release  string              `json:"release"`
 	Events   []string            `json:"events"`

@@ -7,8 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hookwright/hookwright/internal/runtime/ccversion"
-	"github.com/hookwright/hookwright/internal/runtime/termsafe"
+	"github.com/hookwright/hookwright/hooks/termsafe"
 )
 
 // Exit codes of the hook runtime. Only a handler's Block ever yields
@@ -25,12 +24,12 @@ const (
 // has at the plugin floor (2.0.12).
 type Band struct {
 	// Version is the band's first release, as given by --proto.
-	Version ccversion.Release
+	Version Release
 }
 
 // ParseBand parses a release such as "2.1.69" into a Band.
 func ParseBand(s string) (Band, error) {
-	r, err := ccversion.Parse(s)
+	r, err := ParseRelease(s)
 	if err != nil {
 		return Band{}, fmt.Errorf("protocol band: %w", err)
 	}
@@ -39,7 +38,7 @@ func ParseBand(s string) (Band, error) {
 
 // AtLeast reports whether the band is at or after release maj.min.patch.
 func (b Band) AtLeast(maj, min, patch int) bool {
-	return !b.Version.Less(ccversion.Release{maj, min, patch})
+	return !b.Version.Less(Release{maj, min, patch})
 }
 
 // Emit writes res for event in the protocol and returns the exit code. It is

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // TestEmitFollowsTheMatrix walks every event of compat's matrix on every
@@ -19,7 +18,7 @@ import (
 func TestEmitFollowsTheMatrix(t *testing.T) {
 	for _, ev := range compat.All(compat.KindEvent) {
 		for _, edge := range compat.Bands() {
-			band := Band{Version: ccversion.Release{int(edge.Major()), int(edge.Minor()), int(edge.Patch())}}
+			band := Band{Version: Release{int(edge.Major()), int(edge.Minor()), int(edge.Patch())}}
 			want := compat.ChannelOf(ev.Name, edge)
 			if got := ChannelOf(Event(ev.Name), band); string(got) != string(want) {
 				t.Errorf("%s on %s: ChannelOf = %s, matrix says %s", ev.Name, edge, got, want)

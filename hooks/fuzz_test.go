@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 )
@@ -45,7 +46,8 @@ func FuzzReadDecodeDispatch(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		res, faults := builtin.For(config.Default(), event, env).Dispatch(ctx, in)
+		c := call.New(call.Spec{Root: projectDir, Env: env, Config: config.Default(), Session: in.Base().SessionID})
+		res, faults := builtin.For(c, event).Dispatch(ctx, in)
 		for _, f := range faults {
 			if errors.Is(f.Err, hooks.ErrPanic) {
 				t.Fatalf("%s panicked on %q: %v", f.Handler, data, f.Err)

@@ -1,6 +1,10 @@
 package hooks
 
-import "github.com/hookwright/hookwright/internal/runtime/ccversion"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 //go:generate go run github.com/hookwright/hookwright/internal/releasetable/gen -o zz_release_table.go
 
@@ -9,8 +13,41 @@ import "github.com/hookwright/hookwright/internal/runtime/ccversion"
 // compat/FACTS.md). Never edit them here: change the matrix and run
 // go generate ./hooks.
 
-// release is a Claude Code release, major.minor.patch.
-type release = ccversion.Release
+// Release is a Claude Code release, major.minor.patch.
+type Release [3]int
+
+// release is the generated table's spelling of [Release].
+type release = Release
+
+// ParseRelease reads "2.1.33"; a leading "v" is allowed.
+func ParseRelease(s string) (Release, error) {
+	var r Release
+	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
+	if len(parts) != 3 {
+		return r, fmt.Errorf("release %q: want major.minor.patch, like 2.1.33", s)
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return r, fmt.Errorf("release %q: want major.minor.patch, like 2.1.33", s)
+		}
+		r[i] = n
+	}
+	return r, nil
+}
+
+// Less reports whether r comes before o.
+func (r Release) Less(o Release) bool {
+	for i := range r {
+		if r[i] != o[i] {
+			return r[i] < o[i]
+		}
+	}
+	return false
+}
+
+// String is "2.1.33".
+func (r Release) String() string { return fmt.Sprintf("%d.%d.%d", r[0], r[1], r[2]) }
 
 // Channel is how a handler can stop what its event is about, as compat's
 // matrix says for one band.
@@ -98,33 +135,33 @@ func canHalt(e Event) bool {
 
 // EventSince returns the first release that accepts e in a plugin
 // hooks.json; ok is false for an event compat's matrix does not know.
-func EventSince(e Event) (since ccversion.Release, ok bool) {
+func EventSince(e Event) (since Release, ok bool) {
 	info, ok := lookup(e)
 	return info.since, ok
 }
 
 // KeySince returns the first release that accepts key at level ("file",
 // "group" or "handler") of a hooks.json; ok is false for an unknown key.
-func KeySince(level, key string) (since ccversion.Release, ok bool) {
+func KeySince(level, key string) (since Release, ok bool) {
 	for _, k := range releaseKeys {
 		if k.level == level && k.name == key {
 			return k.since, true
 		}
 	}
-	return ccversion.Release{}, false
+	return Release{}, false
 }
 
 // InputSince returns the first release whose e input carries field, for
 // the fields compat's matrix dates later than the event itself; ok is false
 // for any other field (it arrives with the event, or is not tracked).
-func InputSince(e Event, field string) (since ccversion.Release, ok bool) {
+func InputSince(e Event, field string) (since Release, ok bool) {
 	info, _ := lookup(e)
 	for _, in := range info.inputs {
 		if in.name == field {
 			return in.since, true
 		}
 	}
-	return ccversion.Release{}, false
+	return Release{}, false
 }
 
 // TakesMatcher reports whether e filters on a matcher (the tool name for tool

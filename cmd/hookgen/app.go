@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 
 	"github.com/urfave/cli/v2"
 
 	hwcli "github.com/hookwright/hookwright/internal/cli"
-	"github.com/hookwright/hookwright/internal/runtime/termsafe"
+	"github.com/hookwright/hookwright/hooks/termsafe"
 )
 
 // Exit codes: the scheme every hookwright tool shares (hwcli.ExitCodesHelp).
@@ -27,9 +26,8 @@ var version = "dev"
 // env is everything a command touches outside its options: streams and the
 // machine (for --detect). Tests build it in memory.
 type env struct {
-	In       io.Reader
-	Out, Err io.Writer
-	Home     string
+	hwcli.Streams
+	Home string
 	// Exec runs a program and returns its stdout; ctx bounds it.
 	Exec     func(ctx context.Context, name string, args ...string) ([]byte, error)
 	LookPath func(name string) (string, error)
@@ -39,25 +37,13 @@ type env struct {
 func systemEnv() env {
 	home, _ := os.UserHomeDir()
 	return env{
-		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Home: home,
+		Streams: hwcli.System(), Home: home,
 		Exec: func(ctx context.Context, name string, args ...string) ([]byte, error) {
 			return exec.CommandContext(ctx, name, args...).Output()
 		},
 		LookPath: exec.LookPath,
 	}
 }
-
-// exitError carries an exit code with its error.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// ExitCode is the code hwcli.Run exits with.
-func (e *exitError) ExitCode() int { return e.code }
 
 func usageErr(format string, args ...any) error { return hwcli.Usagef(format, args...) }
 

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hookwright/hookwright/compat/suite"
+	"github.com/hookwright/hookwright/internal/compatsuite"
 	"github.com/urfave/cli/v2"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
 // compatOptions are `hookgen compat`'s flags and argument.
@@ -40,7 +42,7 @@ the oldest --cc-version; hooks/bands/<band>.json files are checked for their
 band. Without --spec the cases that compare with a spec are skipped. A case
 that runs handlers is SKIP, never PASS, when a handler never ran (the shell
 found no program, or a launcher found no binary and failed open). Exits 1
-when a case fails. The cases are listed in the compat/suite package docs.
+when a case fails. The cases are listed in the internal/compatsuite package docs.
 
    hookgen compat plugin --spec manifests/hookwright.spec.json
    hookgen compat . --cc-version 2.1.32 --cc-version 2.1.33 --spec bkit.spec.json`,
@@ -105,7 +107,7 @@ func runCompat(c *cli.Context, o *compatOptions) error {
 	warn := len(outcomes) - pass - fail - skip
 	fmt.Fprintf(o.Out, "%d cases: %d passed, %d failed, %d warned, %d skipped\n", len(outcomes), pass, fail, warn, skip)
 	if failed {
-		return &exitError{code: exitInvalid, err: fmt.Errorf("%d of %d cases failed", fail, len(outcomes))}
+		return hwcli.Exit(exitInvalid, fmt.Errorf("%d of %d cases failed", fail, len(outcomes)))
 	}
 	return nil
 }

@@ -7,11 +7,13 @@ import (
 
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/urfave/cli/v2"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
 // errDoctor is returned when doctor found problems; each is on stdout
 // with its fix.
-var errDoctor = &exitError{code: exitInvalid, err: errors.New("doctor found problems (listed above, each with a fix)")}
+var errDoctor = hwcli.Exit(exitInvalid, errors.New("doctor found problems (listed above, each with a fix)"))
 
 func doctorCommand(e env) *cli.Command {
 	var pluginDir, project, ccVersion string

@@ -10,18 +10,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
 // fakeEnv is an env with in-memory streams and no Claude Code installed.
 func fakeEnv(t *testing.T) (env, *bytes.Buffer, *bytes.Buffer) {
-	var out, errb bytes.Buffer
+	s, out, errb := hwcli.Buffers("", nil)
 	return env{
-		In: strings.NewReader(""), Out: &out, Err: &errb, Home: t.TempDir(),
+		Streams: s, Home: t.TempDir(),
 		Exec: func(context.Context, string, ...string) ([]byte, error) {
 			return nil, errors.New("not installed")
 		},
 		LookPath: func(string) (string, error) { return "", errors.New("not found") },
-	}, &out, &errb
+	}, out, errb
 }
 
 func hookgen(t *testing.T, e env, args ...string) int {

@@ -24,7 +24,7 @@ func configNotice(project string, l config.Layers) (string, func()) {
 		return "", func() {}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "hookwright: this project's %s tries to loosen the guard or add quality commands; ignored, because a project config can only tighten the guard, and add no commands, unless your user config trusts the project:", config.File)
+	fmt.Fprintf(&b, "hookwright: this project's %s tries to loosen the guard or add commands; ignored, because a project config can only tighten the guard, and add no commands (quality.commands, loop.check), unless your user config trusts the project:", config.File)
 	for _, c := range ignored {
 		fmt.Fprintf(&b, "\n  %s: %s -> %s", c.Field, c.From, c.To)
 	}

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
-	"github.com/hookwright/hookwright/internal/handlers/quality"
-	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/fallback"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
@@ -21,7 +21,8 @@ import (
 // exitProcess ends the process; tests replace it.
 var exitProcess = os.Exit
 
-// version is set by the Makefile from plugin/.claude-plugin/plugin.json.
+// version is set by the Makefile from plugin/.claude-plugin/plugin.json;
+// package buildinfo decides what is reported.
 var version = "dev"
 
 const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>]
@@ -59,7 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.E
 		return hooks.ExitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(stdout, "hookwright", version)
+		fmt.Fprintln(stdout, "hookwright", buildinfo.Version(version))
 		return hooks.ExitOK
 	}
 	if args[0] == "statusline" && len(args) == 1 {
@@ -138,11 +139,12 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	} else {
 		fallback.FillTeam(in, getenv) // the same team on the native path as on the fallbacks
 	}
-	project := hooks.ProjectDir(in, getenv)
+	// The call, resolved once: the project folder, its config, the
+	// environment and clock every handler is built with.
 	dog.at("reading the config")
-	layers, cfgErr := config.LoadLayers(project, getenv)
-	cfg := layers.Config
-	notice, shown := configNotice(project, layers)
+	c, cfgErr := call.Resolve(in, env, inv.band, version)
+	project, cfg := c.Root(), c.Config()
+	notice, shown := configNotice(project, c.Layers())
 	// The Stop loop may need longer than the default (builtin.Deadline).
 	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline); d != deadline {
 		deadline = d
@@ -150,7 +152,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	mux := builtin.For(cfg, in.Base().HookEventName, env)
+	mux := builtin.For(c, in.Base().HookEventName)
 	dog.watch(mux)
 	dog.at("dispatching")
 	res, faults := dispatch(ctx, mux, in, cfg, getenv)
@@ -198,7 +200,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 			e.Decision, e.Reason = res.Decision.String(), res.Reason
 		}
 		e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
-		if e.Kind == "" && strings.Contains(res.Context, quality.FeedbackPrefix) {
+		if e.Kind == "" && strings.Contains(res.Context, journal.QualityFeedbackPrefix) {
 			e.Kind = journal.KindQualityWarning
 		}
 		if err := journal.Append(project, e); err != nil {

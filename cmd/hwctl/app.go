@@ -11,29 +11,27 @@ import (
 
 	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/termsafe"
+	"github.com/hookwright/hookwright/hooks/termsafe"
 )
 
 // version is stamped by the build (-X main.version=...).
 var version = "dev"
 
-// streams are where a command writes; tests use buffers. out and err
-// escape control characters (termsafe): the journal's text comes from the
-// model and the project. raw is stdout itself, for the dashboard's own
+// streams are where a command reads and writes, and its environment: the
+// tools' shared hwcli.Streams, with hwctl's own helpers as methods. Out and
+// Err escape control characters (termsafe): the journal's text comes from
+// the model and the project. raw is stdout itself, for the dashboard's own
 // screen codes.
 type streams struct {
-	// in is stdin where a command reads it (statusline); nil is os.Stdin.
-	in       io.Reader
-	out, err io.Writer
-	raw      io.Writer
-	getenv   func(string) string
+	hwcli.Streams
+	raw io.Writer
 }
 
 // run is the whole program: it builds the app, runs it and turns an error
 // into the exit code (see hwcli.ExitCodesHelp).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	out, errw := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
-	return hwcli.Run(ctx, newApp(streams{out: out, err: errw, raw: stdout, getenv: getenv}), args, errw)
+	return hwcli.Run(ctx, newApp(streams{hwcli.Streams{In: os.Stdin, Out: out, Err: errw, Getenv: getenv}, stdout}), args, errw)
 }
 
 // description is the app's --help text below the command list: what hwctl
@@ -92,8 +90,8 @@ func newApp(s streams) *cli.App {
 		Name:        "hwctl",
 		Usage:       "inspect hookwright's project state: journal, sessions, PDCA, work units, team, guard decisions",
 		Description: description,
-		Writer:      s.out,
-		ErrWriter:   s.err,
+		Writer:      s.Out,
+		ErrWriter:   s.Err,
 		Commands:    commands(s),
 	}
 	hwcli.Setup(app, version, dirFlag)
@@ -111,7 +109,7 @@ func (s streams) projectDir(c *cli.Context) string {
 	if d := hwcli.String(c, "dir"); d != "" {
 		return d
 	}
-	if d := s.getenv("CLAUDE_PROJECT_DIR"); d != "" {
+	if d := s.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
 		return d
 	}
 	return nearestProject(".")
@@ -152,7 +150,7 @@ func (s streams) project(c *cli.Context) (string, error) {
 }
 
 func (s streams) printJSON(v any) error {
-	enc := json.NewEncoder(s.out)
+	enc := json.NewEncoder(s.Out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

@@ -17,9 +17,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 var screenshot = flag.String("screenshot", "", "write a PNG of the dashboard to this file (README image: testdata/dashboard.png)")

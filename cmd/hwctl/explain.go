@@ -58,7 +58,7 @@ func explainCommand(s streams) *cli.Command {
 			if abs, err := filepath.Abs(dir); err == nil {
 				dir = abs
 			}
-			layers, err := config.LoadLayers(dir, s.getenv)
+			layers, err := config.LoadLayers(dir, s.Getenv)
 			if err != nil {
 				return fmt.Errorf("%w (the hook would use the defaults too)", err)
 			}
@@ -80,14 +80,14 @@ func explainCommand(s streams) *cli.Command {
 				if k == guard.LevelEnv && level != "" {
 					return level
 				}
-				return s.getenv(k)
+				return s.Getenv(k)
 			}
 			rep := g.Check(call)
-			rep.ConfigFiles, rep.ConfigChanges = explainLayers(layers, rep.Level, s.getenv(guard.LevelEnv), level)
+			rep.ConfigFiles, rep.ConfigChanges = explainLayers(layers, rep.Level, s.Getenv(guard.LevelEnv), level)
 			if c.Bool("json") {
 				return s.printJSON(rep)
 			}
-			printReport(s.out, rep, cfg.Guard.Enabled)
+			printReport(s.Out, rep, cfg.Guard.Enabled)
 			return nil
 		},
 	}
@@ -272,7 +272,7 @@ func printRules(s streams, asJSON bool) error {
 	if asJSON {
 		return s.printJSON(rows)
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tSTANDARD\tSTRICT\tPARANOID\tCONFIG\tWHAT")
 	for _, r := range rows {
 		adj := "raise only"

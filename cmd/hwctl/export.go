@@ -77,7 +77,7 @@ func exportCommand(s streams) *cli.Command {
 				if c.Int("batch") < 1 || c.Int("batch") > 10000 {
 					return usageError("--batch must be between 1 and 10000")
 				}
-				cfg, err := otlpexport.ConfigFromEnv(s.getenv)
+				cfg, err := otlpexport.ConfigFromEnv(s.Getenv)
 				if err != nil {
 					return usageError("%v", err)
 				}
@@ -88,7 +88,7 @@ func exportCommand(s streams) *cli.Command {
 				return runExport(c, s, otlpexport.Options{
 					Project: project, Config: cfg, Follow: c.Bool("follow"),
 					RetryFor: c.Duration("retry-for"), Batch: c.Int("batch"), Verbose: c.Bool("verbose"),
-					Version: hwcli.Version(version), Log: prefixWriter{s.err, "hwctl export: "},
+					Version: hwcli.Version(version), Log: prefixWriter{s.Err, "hwctl export: "},
 				})
 			},
 		}},
@@ -103,18 +103,18 @@ func runExport(c *cli.Context, s streams, o otlpexport.Options) error {
 	where := fmt.Sprintf("%s (%s)", o.Config.Endpoint.Redacted(), o.Config.Protocol)
 	switch {
 	case st.Shipped+st.Rejected == 0 && err == nil:
-		fmt.Fprintf(s.out, "nothing new to ship to %s", where)
+		fmt.Fprintf(s.Out, "nothing new to ship to %s", where)
 	case st.Shipped+st.Rejected > 0:
-		fmt.Fprintf(s.out, "shipped %d records to %s", st.Shipped, where)
+		fmt.Fprintf(s.Out, "shipped %d records to %s", st.Shipped, where)
 		if st.Unparsed > 0 {
-			fmt.Fprintf(s.out, " (%d unparsable journal lines shipped as raw text)", st.Unparsed)
+			fmt.Fprintf(s.Out, " (%d unparsable journal lines shipped as raw text)", st.Unparsed)
 		}
 	}
 	if st.Shipped+st.Rejected > 0 || err == nil {
 		if st.Empty > 0 {
-			fmt.Fprintf(s.out, "; %d empty journal lines skipped", st.Empty)
+			fmt.Fprintf(s.Out, "; %d empty journal lines skipped", st.Empty)
 		}
-		fmt.Fprintln(s.out)
+		fmt.Fprintln(s.Out)
 	}
 	if err == nil && st.Rejected > 0 {
 		msg := fmt.Sprintf("shipped %d records, the collector rejected %d", st.Shipped, st.Rejected)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
+	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
@@ -73,7 +73,7 @@ func printPacks(s streams, cfg map[string]string, asJSON bool) error {
 	if asJSON {
 		return s.printJSON(rows)
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 	last := ""
 	for _, r := range rows {
 		if r.Pack != last {

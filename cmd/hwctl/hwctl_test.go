@@ -11,11 +11,11 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
-	"github.com/hookwright/hookwright/internal/handlers/loop"
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/session"
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/state/loop"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 func hwctl(t *testing.T, args ...string) (string, string, int) {

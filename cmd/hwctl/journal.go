@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
-	"github.com/hookwright/hookwright/internal/runtime/termsafe"
+	"github.com/hookwright/hookwright/hooks/termsafe"
 	"github.com/hookwright/hookwright/internal/store"
 )
 
@@ -105,14 +105,14 @@ func logCommand(s streams) *cli.Command {
 			if c.Int("n") == 0 {
 				t.last = nil
 			}
-			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, header)
 			for _, e := range t.last {
 				fmt.Fprintln(tw, row(e))
 			}
 			tw.Flush()
 			if t.bad > 0 {
-				fmt.Fprintf(s.err, "hwctl: %d of the last %d journal lines did not parse\n", t.bad, len(lines))
+				fmt.Fprintf(s.Err, "hwctl: %d of the last %d journal lines did not parse\n", t.bad, len(lines))
 			}
 			if !c.Bool("follow") {
 				return nil
@@ -162,7 +162,7 @@ plain text, no escape codes, appended after the last.`,
 				}
 				var b strings.Builder
 				t.render(&b, dir, time.Now())
-				_, err = io.WriteString(s.out, b.String())
+				_, err = io.WriteString(s.Out, b.String())
 				return err
 			}
 			if c.Bool("once") {
@@ -174,7 +174,7 @@ plain text, no escape codes, appended after the last.`,
 			}
 			return every(c.Context, c.Duration("interval"), func() error {
 				if !tty {
-					io.WriteString(s.out, "\n")
+					io.WriteString(s.Out, "\n")
 				}
 				return draw(tty)
 			})

@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/state/loop"
 )
 
 const loopDescription = `The Stop loop keeps the main session working until a check passes (a shell
@@ -53,7 +53,7 @@ func loopCommand(s streams) *cli.Command {
 					dir := s.projectDir(c)
 					cfg, cfgErr := config.Load(dir)
 					if cfgErr != nil {
-						fmt.Fprintln(s.err, "hwctl:", cfgErr)
+						fmt.Fprintln(s.Err, "hwctl:", cfgErr)
 					}
 					st := loop.State{Armed: &set}
 					eff := st.Effective(cfg.Loop)
@@ -63,7 +63,7 @@ func loopCommand(s streams) *cli.Command {
 					if err := loop.Start(dir, set); err != nil {
 						return err
 					}
-					fmt.Fprintf(s.out, "loop armed: %s\n", describeLoop(eff))
+					fmt.Fprintf(s.Out, "loop armed: %s\n", describeLoop(eff))
 					return nil
 				},
 			},
@@ -73,7 +73,7 @@ func loopCommand(s streams) *cli.Command {
 					if err := loop.Stop(s.projectDir(c)); err != nil {
 						return err
 					}
-					fmt.Fprintln(s.out, "loop cancelled")
+					fmt.Fprintln(s.Out, "loop cancelled")
 					return nil
 				},
 			},
@@ -83,7 +83,7 @@ func loopCommand(s streams) *cli.Command {
 					dir := s.projectDir(c)
 					cfg, cfgErr := config.Load(dir)
 					if cfgErr != nil {
-						fmt.Fprintln(s.err, "hwctl:", cfgErr)
+						fmt.Fprintln(s.Err, "hwctl:", cfgErr)
 					}
 					st, err := loop.Load(dir)
 					if err != nil {
@@ -105,9 +105,9 @@ func loopCommand(s streams) *cli.Command {
 					case eff.Enabled:
 						state = "on (config)"
 					}
-					fmt.Fprintf(s.out, "loop: %s\n", state)
+					fmt.Fprintf(s.Out, "loop: %s\n", state)
 					if eff.Enabled {
-						fmt.Fprintf(s.out, "      %s\n", describeLoop(eff))
+						fmt.Fprintf(s.Out, "      %s\n", describeLoop(eff))
 					}
 					if len(st.Sessions) == 0 {
 						return nil
@@ -117,7 +117,7 @@ func loopCommand(s streams) *cli.Command {
 						ids = append(ids, id)
 					}
 					sort.Slice(ids, func(i, j int) bool { return st.Sessions[ids[i]].Seen.After(st.Sessions[ids[j]].Seen) })
-					tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+					tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 					fmt.Fprintln(tw, "SESSION\tROUNDS\tSTALLED\tSTATE\tLAST CHECK\tSEEN")
 					for _, id := range ids {
 						r := st.Sessions[id]

@@ -69,7 +69,7 @@ hwctl_token_<port>, HttpOnly, SameSite=Strict, for this server only).
 			}
 			defer st.Close()
 			srv := &web.Server{Store: st, Token: token, Loopback: loopback, Poll: c.Duration("poll"),
-				OnError: func(err error) { fmt.Fprintln(s.err, "hwctl serve: ingest:", err) }}
+				OnError: func(err error) { fmt.Fprintln(s.Err, "hwctl serve: ingest:", err) }}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
@@ -78,9 +78,9 @@ hwctl_token_<port>, HttpOnly, SameSite=Strict, for this server only).
 			if token != "" {
 				url += "?token=" + token
 			}
-			fmt.Fprintf(s.out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
+			fmt.Fprintf(s.Out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
 			if generated {
-				fmt.Fprintf(s.out, "hwctl: %s is not loopback: every request needs this generated token, shown only now: %s\n", addr, token)
+				fmt.Fprintf(s.Out, "hwctl: %s is not loopback: every request needs this generated token, shown only now: %s\n", addr, token)
 			}
 			ctx, cancel := context.WithCancel(c.Context)
 			defer cancel()

@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 func pdcaCommand(s streams) *cli.Command {
@@ -26,7 +26,7 @@ func pdcaCommand(s streams) *cli.Command {
 				dir := s.projectDir(c)
 				cfg, cfgErr := config.Load(dir)
 				if cfgErr != nil {
-					fmt.Fprintln(s.err, "hwctl:", cfgErr)
+					fmt.Fprintln(s.Err, "hwctl:", cfgErr)
 				}
 				st, err := pdca.Load(filepath.Join(dir, cfg.PDCA.State))
 				if err != nil {
@@ -36,7 +36,7 @@ func pdcaCommand(s streams) *cli.Command {
 					return s.printJSON(st)
 				}
 				if len(st.Features) == 0 {
-					fmt.Fprintln(s.out, "no PDCA tasks completed yet (tag task subjects like \"[Do] my-feature: ...\")")
+					fmt.Fprintln(s.Out, "no PDCA tasks completed yet (tag task subjects like \"[Do] my-feature: ...\")")
 					return nil
 				}
 				names := make([]string, 0, len(st.Features))
@@ -44,7 +44,7 @@ func pdcaCommand(s streams) *cli.Command {
 					names = append(names, n)
 				}
 				sort.Strings(names)
-				tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+				tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "FEATURE\tPHASE\tROUND\tTASKS\tUPDATED\tNEXT")
 				for _, n := range names {
 					f := st.Features[n]
@@ -78,7 +78,7 @@ func workCommand(s streams) *cli.Command {
 					if err := work.Start(s.projectDir(c), c.Args().First(), time.Now()); err != nil {
 						return err
 					}
-					fmt.Fprintf(s.out, "work unit %q started\n", c.Args().First())
+					fmt.Fprintf(s.Out, "work unit %q started\n", c.Args().First())
 					return nil
 				},
 			},
@@ -95,7 +95,7 @@ func workCommand(s streams) *cli.Command {
 					if !ok {
 						return fmt.Errorf("no active work unit %q", c.Args().First())
 					}
-					fmt.Fprintf(s.out, "work unit %q stopped\n", c.Args().First())
+					fmt.Fprintf(s.Out, "work unit %q stopped\n", c.Args().First())
 					return nil
 				},
 			},
@@ -109,7 +109,7 @@ func workCommand(s streams) *cli.Command {
 					if c.Bool("json") {
 						return s.printJSON(st)
 					}
-					tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+					tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 					fmt.Fprintln(tw, "KIND\tNAME\tSESSION\tSTARTED")
 					for _, u := range st.Active("") {
 						fmt.Fprintf(tw, "manual\t%s\t-\t%s\n", u.Name, u.Started.Local().Format(time.DateTime))

@@ -35,20 +35,20 @@ func statuslineCommand(s streams) *cli.Command {
 		Flags:       []cli.Flag{dirFlag},
 		Action: func(c *cli.Context) error {
 			var r io.Reader = os.Stdin
-			if s.in != nil {
-				r = s.in
+			if s.In != nil {
+				r = s.In
 			}
 			in, err := statusline.Read(r)
 			if err != nil {
 				return err
 			}
 			fallback := ""
-			if c.IsSet("dir") || s.getenv("CLAUDE_PROJECT_DIR") != "" {
+			if c.IsSet("dir") || s.Getenv("CLAUDE_PROJECT_DIR") != "" {
 				fallback = s.projectDir(c)
 			}
 			st := statusline.Collect(in.ProjectDir(fallback), in.SessionID, time.Now())
 			if line := st.Line(); line != "" {
-				fmt.Fprintln(s.out, line)
+				fmt.Fprintln(s.Out, line)
 			}
 			return nil
 		},

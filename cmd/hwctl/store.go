@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/session"
+	"github.com/hookwright/hookwright/internal/state/session"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/store"
 )
@@ -71,7 +71,7 @@ rebuild: it keeps the database it opened.`,
 			}
 			if !c.Bool("quiet") {
 				took := time.Since(start)
-				fmt.Fprintf(s.out, "%d new journal lines (%d did not parse) in %s; %s holds %d events\n",
+				fmt.Fprintf(s.Out, "%d new journal lines (%d did not parse) in %s; %s holds %d events\n",
 					stats.Lines, stats.Bad, took.Round(time.Millisecond), st.Path(), stats.LastID)
 			}
 			return nil
@@ -116,7 +116,7 @@ func sessionsCommand(s streams) *cli.Command {
 				}
 				return s.printJSON(out)
 			}
-			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "SESSION\tSTARTED\tLAST SEEN\tENDED\tCALLS\tBLOCKS\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT\tTOOLS\tFAILS\tHOOK MS\tTOP TOOLS")
 			for _, x := range list {
 				head := x.GitHead[:min(len(x.GitHead), 10)]
@@ -246,11 +246,11 @@ func (p *eventPrinter) print(events []store.Event) {
 	if p.json {
 		for _, e := range events {
 			enc := jsonLine(e)
-			p.s.out.Write(enc)
+			p.s.Out.Write(enc)
 		}
 		return
 	}
-	tw := tabwriter.NewWriter(p.s.out, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(p.s.Out, 0, 4, 2, ' ', 0)
 	if !p.header {
 		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL/TARGET\tWHAT\tAGENT\tDECISION\tMS\tHANDLER\tREASON")
 		p.header = true

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 func teamCommand(s streams) *cli.Command {
@@ -49,10 +49,10 @@ the teammate's task in progress, else its first pending one.
 				return s.printJSON(teams)
 			}
 			if len(teams) == 0 || len(teams) == 1 && len(teams[0].Teammates) == 0 {
-				fmt.Fprintln(s.out, "no teammate status yet (it is written on TeammateIdle and TaskCompleted in an agent team)")
+				fmt.Fprintln(s.Out, "no teammate status yet (it is written on TeammateIdle and TaskCompleted in an agent team)")
 				return nil
 			}
-			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "TEAM\tTEAMMATE\tSTATE\tLAST EVENT\tLAST SEEN\tOPEN TASK")
 			for _, st := range teams {
 				for _, name := range st.Names() {

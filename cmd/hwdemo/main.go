@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/compat/live"
+	"github.com/hookwright/hookwright/internal/live"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 )

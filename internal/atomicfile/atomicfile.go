@@ -4,8 +4,9 @@
 // file keeps the permissions of the one it replaces (0644 for a new file).
 //
 // hooks.json and settings.json are written this way, since Claude Code or
-// another hook process may read them at any moment. (The hook runtime's
-// state files go through package statefile, which adds a lock.) A writer
+// another hook process may read them at any moment. It is the one atomic
+// writer: the hook runtime's state files go through package statefile,
+// which takes a lock and calls [WriteIn]. A writer
 // killed between the temporary file and the rename leaves the temporary
 // file behind; the next Write of the same file removes those older than
 // [StaleTemp].
@@ -15,8 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -28,46 +31,87 @@ const StaleTemp = 10 * time.Minute
 
 // Write replaces path with data atomically. The error names path.
 func Write(path string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dir, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	err = errors.Join(werr, serr, cerr)
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
+	defer dir.Close()
+	base := filepath.Base(path)
+	if err := WriteIn(dir, base, data, path); err != nil {
+		return err
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	sweep(path)
+	sweep(dir, base)
 	return nil
 }
 
-// sweep removes the temporary files of path older than StaleTemp.
-func sweep(path string) {
-	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+"."
-	entries, err := os.ReadDir(dir)
+// WriteIn replaces the file name in the folder dir with data atomically,
+// confined to dir: the one atomic writer, which package statefile calls
+// under its lock. The temporary file is ".<name>.<random>.tmp" in dir;
+// what names the file in the error.
+func WriteIn(dir *os.Root, name string, data []byte, what string) error {
+	return writeIn(dir, name, data, what, true)
+}
+
+// WriteInUnsynced is [WriteIn] without waiting for the disk (no fsync):
+// for records a crash may lose. Readers still see the old content or the
+// new, never a part; after a crash the file may be empty or old.
+func WriteInUnsynced(dir *os.Root, name string, data []byte, what string) error {
+	return writeIn(dir, name, data, what, false)
+}
+
+func writeIn(dir *os.Root, name string, data []byte, what string, sync bool) error {
+	mode := fs.FileMode(0o644)
+	if info, err := dir.Lstat(name); err == nil && info.Mode().IsRegular() {
+		mode = info.Mode().Perm()
+	}
+	var (
+		tmp string
+		f   *os.File
+		err error
+	)
+	for range 4 {
+		tmp = "." + name + "." + strconv.FormatUint(rand.Uint64(), 36) + ".tmp"
+		if f, err = dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode); !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", what, err)
+	}
+	_, werr := f.Write(data)
+	var serr error
+	if sync {
+		serr = f.Sync()
+	}
+	cerr := f.Close()
+	err = errors.Join(werr, serr, cerr)
+	if err == nil {
+		err = dir.Chmod(tmp, mode)
+	}
+	if err == nil {
+		err = dir.Rename(tmp, name)
+	}
+	if err != nil {
+		dir.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", what, err)
+	}
+	return nil
+}
+
+// sweep removes the temporary files of name in dir older than StaleTemp.
+func sweep(dir *os.Root, name string) {
+	entries, err := fs.ReadDir(dir.FS(), ".")
 	if err != nil {
 		return
 	}
+	prefix := "." + name + "."
 	for _, e := range entries {
 		n := e.Name()
 		if !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, ".tmp") || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > StaleTemp {
-			os.Remove(filepath.Join(dir, n))
+			dir.Remove(n)
 		}
 	}
 }

@@ -62,3 +62,22 @@ func TestWriteRemovesStaleTempFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteInUnsynced(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, text := range []string{"old", "new"} {
+		if err := WriteInUnsynced(root, "f.json", []byte(text), "f.json"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	data, _ := os.ReadFile(filepath.Join(dir, "f.json"))
+	if string(data) != "new" || len(entries) != 1 {
+		t.Errorf("content %q, %d entries (a temporary file left?)", data, len(entries))
+	}
+}

@@ -12,13 +12,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/runtime/termsafe"
+	"github.com/hookwright/hookwright/internal/buildinfo"
+	"github.com/hookwright/hookwright/hooks/termsafe"
 )
 
 // The exit codes of every hookwright tool.
@@ -104,17 +104,10 @@ func Context() (ctx context.Context, stop context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// Version is the version to print: v as the build stamped it (-X
-// main.version=...), else the module version Go recorded, else "dev".
-func Version(v string) string {
-	if v != "" && v != "dev" {
-		return v
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// Version is the version to print, by package buildinfo's rule: the
+// module version of a go install, else v as the build stamped it (-X
+// main.version=...), else "devel <commit>".
+func Version(v string) string { return buildinfo.Version(v) }
 
 // Setup finishes an app: --version, one-line usage errors on every
 // command, command groups that reject an unknown subcommand, no help

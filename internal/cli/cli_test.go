@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -86,5 +87,18 @@ func TestVersionAndInterrupt(t *testing.T) {
 	}
 	if Code(nil) != 0 || Code(errors.New("x")) != ExitFailure || Code(fmt.Errorf("w: %w", Usagef("u"))) != ExitUsage || Code(ucli.Exit("m", 4)) != 4 {
 		t.Error("Code")
+	}
+}
+
+func TestBuffers(t *testing.T) {
+	s, out, errb := Buffers("input", map[string]string{"A": "1"})
+	data, _ := io.ReadAll(s.In)
+	s.Out.Write([]byte("o"))
+	s.Err.Write([]byte("e"))
+	if string(data) != "input" || out.String() != "o" || errb.String() != "e" || s.Getenv("A") != "1" || s.Getenv("HOME") != "" {
+		t.Errorf("Buffers: in %q, out %q, err %q", data, out, errb)
+	}
+	if sys := System(); sys.Getenv == nil || sys.Out == nil {
+		t.Error("System streams are incomplete")
 	}
 }

@@ -18,7 +18,7 @@ import (
 // hooks.json for plugin <name> …: …", although installed_plugins.json
 // names a cache copy); 2.1.25, 2.1.33, 2.1.61 and 2.1.100 run the copy in
 // ~/.claude/plugins/cache that installed_plugins.json names
-// (compat/live TestDoctorFindsTheFolderMarketplacePlugin).
+// (internal/live TestDoctorFindsTheFolderMarketplacePlugin).
 var (
 	inPlaceFrom   = semver.MustParse("2.1.101")
 	pluginsFolder = filepath.Join(".claude", "plugins")

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	"github.com/hookwright/hookwright/internal/state/work"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 

@@ -14,11 +14,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/session"
-	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	"github.com/hookwright/hookwright/internal/state/session"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 // TeamDir holds one status file per agent team, <team>.json.

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 func appendRaw(t *testing.T, project, name, text string) {

@@ -3,6 +3,7 @@ package builtin
 import (
 	"bytes"
 	"context"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"io"
 	"os"
 	"path/filepath"
@@ -117,7 +118,7 @@ func BenchmarkHandler(b *testing.B) {
 	ctx := context.Background()
 	for _, bi := range benchInputs {
 		_, in := benchInput(b, dir, bi.payload, bi.event)
-		for _, r := range For(cfg, bi.event, env).Match(bi.event, in.MatchTarget()) {
+		for _, r := range For(call.New(call.Spec{Root: dir, Env: env, Config: cfg}), bi.event).Match(bi.event, in.MatchTarget()) {
 			b.Run(bi.name+"/"+r.Name, func(b *testing.B) {
 				for b.Loop() {
 					r.Handler.Handle(ctx, in)
@@ -134,7 +135,7 @@ func BenchmarkDispatch(b *testing.B) {
 	ctx := context.Background()
 	for _, bi := range benchInputs {
 		_, in := benchInput(b, dir, bi.payload, bi.event)
-		m := For(cfg, bi.event, env)
+		m := For(call.New(call.Spec{Root: dir, Env: env, Config: cfg}), bi.event)
 		b.Run(bi.name, func(b *testing.B) {
 			for b.Loop() {
 				m.Dispatch(ctx, in)

@@ -4,11 +4,13 @@
 //
 // The registrations are a table, so that one hook call builds only its own
 // event's handlers ([For]) while tests and tools see them all ([Mux]). Every
-// handler gets main's one [project.Env]: the environment and the clock come
-// from there, never from the process.
+// handler is built from the call's one [call.Call] (the project folder
+// resolved once, main's environment and clock, the config): nothing comes
+// from the process, and no handler works the project folder out again.
 package builtin
 
 import (
+	"fmt"
 	"github.com/hookwright/hookwright/hooks"
 	"time"
 
@@ -23,16 +25,18 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/teamctx"
 	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/project"
+	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 )
 
 // registration is one built-in handler: where it is registered, and how to
-// make it from the config.
+// make it for one hook call. Every handler is built from the call's one
+// [call.Call]: its project folder, environment, clock and config.
 type registration struct {
 	event   hooks.Event
 	matcher string
-	handler func(cfg config.Config, env project.Env) hooks.Handler
+	handler func(c call.Call) hooks.Handler
 }
 
 // registrations lists the built-in handlers in the order they run. Within an
@@ -44,80 +48,77 @@ var registrations = []registration{
 	{hooks.EventPreToolUse, guard.Tools, guardFor},
 
 	// Team gates and the scratchpad chain.
-	{hooks.EventSessionStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Startup{Options: pad(c, env)} }},
-	{hooks.EventSubagentStart, "", func(c config.Config, env project.Env) hooks.Handler {
-		return teamctx.Injector{Root: c.Artifacts.Root, Getenv: env.Getenv}
+	{hooks.EventSessionStart, "", func(c call.Call) hooks.Handler { return scratchpad.Startup{Options: pad(c)} }},
+	{hooks.EventSubagentStart, "", func(c call.Call) hooks.Handler {
+		return teamctx.Injector{Root: c.Config().Artifacts.Root, Project: c.Root(), Getenv: c.Getenv}
 	}},
-	{hooks.EventSubagentStart, "", func(c config.Config, env project.Env) hooks.Handler { return scratchpad.Assign{Options: pad(c, env)} }},
-	{hooks.EventSubagentStop, "", func(c config.Config, env project.Env) hooks.Handler {
-		return scratchpad.SubagentGate{Options: pad(c, env)}
-	}},
-	{hooks.EventStop, "", func(c config.Config, env project.Env) hooks.Handler {
-		return scratchpad.CoordinatorGate{Options: pad(c, env)}
-	}},
+	{hooks.EventSubagentStart, "", func(c call.Call) hooks.Handler { return scratchpad.Assign{Options: pad(c)} }},
+	{hooks.EventSubagentStop, "", func(c call.Call) hooks.Handler { return scratchpad.SubagentGate{Options: pad(c)} }},
+	{hooks.EventStop, "", func(c call.Call) hooks.Handler { return scratchpad.CoordinatorGate{Options: pad(c)} }},
 
 	// The Stop loop runs after the scratchpad gates: a stop they block is
 	// not a round.
-	{hooks.EventStop, "", func(c config.Config, _ project.Env) hooks.Handler { return loop.Stopper{Config: c.Loop} }},
-	{hooks.EventSubagentStop, "", func(c config.Config, _ project.Env) hooks.Handler { return loop.Stopper{Config: c.Loop} }},
-	{hooks.EventTeammateIdle, "", func(c config.Config, env project.Env) hooks.Handler {
-		return artifacts.Gate{Config: c.Artifacts, Getenv: env.Getenv}
+	{hooks.EventStop, "", func(c call.Call) hooks.Handler { return loop.New(c) }},
+	{hooks.EventSubagentStop, "", func(c call.Call) hooks.Handler { return loop.New(c) }},
+	{hooks.EventTeammateIdle, "", func(c call.Call) hooks.Handler {
+		return artifacts.Gate{Config: c.Config().Artifacts, Project: c.Root(), Getenv: c.Getenv}
 	}},
-	{hooks.EventTaskCompleted, "", func(c config.Config, env project.Env) hooks.Handler {
-		return artifacts.Gate{Config: c.Artifacts, Getenv: env.Getenv}
+	{hooks.EventTaskCompleted, "", func(c call.Call) hooks.Handler {
+		return artifacts.Gate{Config: c.Config().Artifacts, Project: c.Root(), Getenv: c.Getenv}
 	}},
 
 	// PDCA, work units and session fingerprints.
-	{hooks.EventTaskCompleted, "", func(c config.Config, env project.Env) hooks.Handler {
-		return pdca.Advancer{Config: c.PDCA, Getenv: env.Getenv, Now: env.Now}
+	{hooks.EventTaskCompleted, "", func(c call.Call) hooks.Handler {
+		return pdca.Advancer{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}},
-	{hooks.EventTeammateIdle, "", func(c config.Config, env project.Env) hooks.Handler {
-		return pdca.NextTask{Config: c.PDCA, Getenv: env.Getenv}
+	{hooks.EventTeammateIdle, "", func(c call.Call) hooks.Handler {
+		return pdca.NextTask{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv}
 	}},
 
 	// Teammate status runs after the gates and next-task: an idle they send
 	// back to work leaves the teammate active.
-	{hooks.EventTeammateIdle, "", func(c config.Config, _ project.Env) hooks.Handler { return teamstatus.Recorder{Config: c.Team} }},
-	{hooks.EventTaskCompleted, "", func(c config.Config, _ project.Env) hooks.Handler { return teamstatus.Recorder{Config: c.Team} }},
-	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c config.Config, env project.Env) hooks.Handler {
-		return work.Gate{Config: c.Work, Getenv: env.Getenv, Now: env.Now}
+	{hooks.EventTeammateIdle, "", func(c call.Call) hooks.Handler { return teamstatus.New(c) }},
+	{hooks.EventTaskCompleted, "", func(c call.Call) hooks.Handler { return teamstatus.New(c) }},
+	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c call.Call) hooks.Handler {
+		return work.Gate{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}},
-	{hooks.EventPostToolUse, "", func(c config.Config, env project.Env) hooks.Handler {
-		return work.Observer{Config: c.Work, Getenv: env.Getenv, Now: env.Now}
+	{hooks.EventPostToolUse, "", func(c call.Call) hooks.Handler {
+		return work.Observer{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}},
-	{hooks.EventSessionStart, "", func(_ config.Config, env project.Env) hooks.Handler {
-		return session.Recorder{Getenv: env.Getenv, Now: env.Now}
+	{hooks.EventSessionStart, "", func(c call.Call) hooks.Handler {
+		return session.Recorder{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now, Version: c.Version()}
 	}},
-	{hooks.EventSessionEnd, "", func(_ config.Config, env project.Env) hooks.Handler {
-		return session.Ender{Getenv: env.Getenv, Now: env.Now}
+	{hooks.EventSessionEnd, "", func(c call.Call) hooks.Handler {
+		return session.Ender{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}},
-	{hooks.EventSessionEnd, "", func(_ config.Config, env project.Env) hooks.Handler { return work.Ender{Getenv: env.Getenv} }},
+	{hooks.EventSessionEnd, "", func(c call.Call) hooks.Handler { return work.Ender{Dir: c.Root(), Getenv: c.Getenv} }},
 
 	// Tool metrics: every tool call's journal line (tool, tool_ms, outcome,
 	// first error line); SessionEnd sums them into the fingerprint.
-	{hooks.EventPostToolUse, "", func(config.Config, project.Env) hooks.Handler { return session.ToolMetrics{} }},
-	{hooks.EventPostToolUseFailure, "", func(config.Config, project.Env) hooks.Handler { return session.ToolMetrics{} }},
+	{hooks.EventPostToolUse, "", func(call.Call) hooks.Handler { return session.ToolMetrics{} }},
+	{hooks.EventPostToolUseFailure, "", func(call.Call) hooks.Handler { return session.ToolMetrics{} }},
 
 	// Quality: the project's formatter and linter on the file just edited
 	// (quality.lint, quality.format), and quality.commands: the user's, and
 	// a project's only where the user config trusts it (config.LoadLayers).
-	{hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c config.Config, env project.Env) hooks.Handler {
-		return quality.Checker{Config: c.Quality, Getenv: env.Getenv}
+	{hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) hooks.Handler {
+		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv}
 	}},
 
 	// Compaction: a snapshot before, a briefing after.
-	{hooks.EventPreCompact, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Saver{Config: c} }},
-	{hooks.EventSessionStart, "", func(c config.Config, _ project.Env) hooks.Handler { return compact.Briefer{Config: c} }},
+	{hooks.EventPreCompact, "", func(c call.Call) hooks.Handler { return compact.NewSaver(c) }},
+	{hooks.EventSessionStart, "", func(c call.Call) hooks.Handler { return compact.NewBriefer(c) }},
 }
 
-func guardFor(c config.Config, env project.Env) hooks.Handler {
-	g := guard.New(c.Guard)
-	g.Getenv = env.Getenv
+func guardFor(c call.Call) hooks.Handler {
+	g := guard.New(c.Config().Guard)
+	g.Getenv = c.Getenv
+	g.ProjectDir = c.Root()
 	return g
 }
 
-func pad(c config.Config, env project.Env) scratchpad.Options {
-	return scratchpad.Options{Config: c.Scratchpad, Getenv: env.Getenv, Now: env.Now}
+func pad(c call.Call) scratchpad.Options {
+	return scratchpad.Options{Config: c.Config().Scratchpad, Project: c.Root(), Getenv: c.Getenv, Now: c.Now}
 }
 
 // Mux returns a mux with every built-in handler registered for cfg, for
@@ -125,8 +126,9 @@ func pad(c config.Config, env project.Env) scratchpad.Options {
 // environment and a zero clock; a call serves its event with [For].
 func Mux(cfg config.Config) *hooks.Mux {
 	m := new(hooks.Mux)
+	c := call.New(call.Spec{Config: cfg})
 	for _, r := range registrations {
-		m.Handle(r.event, r.matcher, r.handler(cfg, project.Env{}))
+		m.Handle(r.event, r.matcher, r.handler(c))
 	}
 	return m
 }
@@ -165,7 +167,7 @@ func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duratio
 		return def
 	}
 	l := cfg.Loop
-	if st, err := loop.Load(dir); err == nil {
+	if st, err := loopstate.Load(dir); err == nil {
 		l = st.Effective(l)
 	}
 	if !l.Enabled {
@@ -175,13 +177,39 @@ func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duratio
 }
 
 // For returns a mux with only event's handlers, in the same order as in
-// [Mux]: all one hook call needs.
-func For(cfg config.Config, event hooks.Event, env project.Env) *hooks.Mux {
+// [Mux], each built from the call c: all one hook call needs.
+func For(c call.Call, event hooks.Event) *hooks.Mux {
 	m := new(hooks.Mux)
 	for _, r := range registrations {
 		if r.event == event {
-			m.Handle(r.event, r.matcher, r.handler(cfg, env))
+			m.Handle(r.event, r.matcher, r.handler(c))
 		}
 	}
 	return m
+}
+
+// Registration names one built-in handler as it is registered: its event,
+// its matcher ("" for every target) and the handler's name in reports.
+type Registration struct {
+	Event   hooks.Event
+	Matcher string
+	Handler string
+}
+
+// Table lists every built-in registration in order. The as-run test of
+// the binary (cmd/hookwright) has a step for each entry, and fails when
+// one is added here without a step there.
+func Table() []Registration {
+	out := make([]Registration, 0, len(registrations))
+	for _, r := range registrations {
+		out = append(out, Registration{r.event, r.matcher, handlerName(r.handler(call.New(call.Spec{Config: config.Default()})))})
+	}
+	return out
+}
+
+func handlerName(h hooks.Handler) string {
+	if n, ok := h.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return fmt.Sprintf("%T", h)
 }

@@ -3,12 +3,12 @@ package builtin
 import (
 	"time"
 
-	"github.com/hookwright/hookwright/internal/handlers/loop"
+	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 	"testing"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
 // For(event) must route exactly like the full mux, for every event.
@@ -22,7 +22,7 @@ func TestForMatchesMux(t *testing.T) {
 				want = append(want, r.Matcher+" "+r.Name)
 			}
 		}
-		for _, r := range For(config.Default(), ev, project.Env{}).Routes() {
+		for _, r := range For(call.New(call.Spec{Config: config.Default()}), ev).Routes() {
 			if r.Event != ev {
 				t.Errorf("For(%s) registered %s", ev, r.Event)
 			}
@@ -50,7 +50,7 @@ func TestDeadline(t *testing.T) {
 	quality := config.Default()
 	quality.Quality.Lint, quality.Quality.Timeout = true, 8
 	armed := t.TempDir()
-	if err := loop.Start(armed, loop.Settings{Check: "true", Timeout: 90}); err != nil {
+	if err := loopstate.Start(armed, loopstate.Settings{Check: "true", Timeout: 90}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -40,12 +40,13 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/atomicfile"
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 // Dir is the snapshot folder, relative to the project.
@@ -90,13 +91,11 @@ type Task struct {
 }
 
 // Saver is the PreCompact handler.
-type Saver struct {
-	Config config.Config
-	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
-	Dir    string
-	Getenv func(string) string
-	Now    func() time.Time
-}
+type Saver struct{ call call.Call }
+
+// NewSaver returns the Saver of the hook call c: its project folder,
+// environment, clock and config.
+func NewSaver(c call.Call) Saver { return Saver{call: c} }
 
 // Name names the handler in reports.
 func (Saver) Name() string { return "compact-save" }
@@ -104,16 +103,16 @@ func (Saver) Name() string { return "compact-save" }
 // Handle writes the snapshot.
 func (s Saver) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	ev, ok := in.(*hooks.PreCompact)
-	if !ok || !s.Config.Compact.Enabled {
+	cfg := s.call.Config()
+	if !ok || !cfg.Compact.Enabled {
 		return hooks.Result{}, nil
 	}
-	getenv := project.Getenv(s.Getenv)
-	dir := project.Dir(s.Dir, in, getenv)
+	dir := s.call.Root()
 	path, err := File(dir, ev.SessionID)
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	snap := Take(s.Config, dir, in, getenv, project.Now(s.Now))
+	snap := Take(cfg, dir, in, s.call.Getenv, s.call.Now())
 	snap.Trigger = cut(ev.Trigger)
 	data, err := json.MarshalIndent(snap, "", "  ")
 	if err != nil {
@@ -125,7 +124,7 @@ func (s Saver) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	if err := atomicfile.Write(path, append(data, '\n')); err != nil {
 		return hooks.Result{}, err
 	}
-	return hooks.Result{}, prune(filepath.Dir(path), s.Config.Compact.Keep)
+	return hooks.Result{}, prune(filepath.Dir(path), cfg.Compact.Keep)
 }
 
 // Take gathers the snapshot of the session in for the project at dir. What
@@ -208,11 +207,10 @@ func features(st pdca.State) []Feature {
 }
 
 // Briefer is the SessionStart handler; it speaks only after a compaction.
-type Briefer struct {
-	Config config.Config
-	Dir    string
-	Getenv func(string) string
-}
+type Briefer struct{ call call.Call }
+
+// NewBriefer returns the Briefer of the hook call c.
+func NewBriefer(c call.Call) Briefer { return Briefer{call: c} }
 
 // Name names the handler in reports.
 func (Briefer) Name() string { return "compact-brief" }
@@ -220,11 +218,10 @@ func (Briefer) Name() string { return "compact-brief" }
 // Handle injects the briefing on SessionStart with source "compact".
 func (b Briefer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	ev, ok := in.(*hooks.SessionStart)
-	if !ok || ev.Source != "compact" || !b.Config.Compact.Enabled {
+	if !ok || ev.Source != "compact" || !b.call.Config().Compact.Enabled {
 		return hooks.Result{}, nil
 	}
-	dir := project.Dir(b.Dir, in, project.Getenv(b.Getenv))
-	snap, ok, err := Load(dir, ev.SessionID)
+	snap, ok, err := Load(b.call.Root(), ev.SessionID)
 	if err != nil || !ok {
 		return hooks.Result{}, err
 	}

@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/work"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 var now = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -89,14 +91,14 @@ func TestSaveAndBrief(t *testing.T) {
 				e[k] = v
 			}
 			cfg := config.Default()
-			if _, err := (Saver{Config: cfg, Dir: dir, Getenv: env(e), Now: func() time.Time { return now }}).Handle(context.Background(), preCompact("s1")); err != nil {
+			if _, err := saver(cfg, dir, env(e), func() time.Time { return now }).Handle(context.Background(), preCompact("s1")); err != nil {
 				t.Fatal(err)
 			}
 			info, err := os.Stat(filepath.Join(dir, Dir, "s1.json"))
 			if err != nil || info.Size() > MaxFile {
 				t.Fatalf("snapshot: %v, %v", info, err)
 			}
-			res, err := Briefer{Config: cfg, Dir: dir}.Handle(context.Background(), sessionStart("s1", "compact"))
+			res, err := briefer(cfg, dir).Handle(context.Background(), sessionStart("s1", "compact"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +122,7 @@ func TestSaveAndBrief(t *testing.T) {
 func TestBrieferSpeaksOnlyAfterCompaction(t *testing.T) {
 	dir := t.TempDir()
 	cfg := config.Default()
-	Saver{Config: cfg, Dir: dir, Getenv: env(nil)}.Handle(context.Background(), preCompact("s1"))
+	saver(cfg, dir, env(nil), nil).Handle(context.Background(), preCompact("s1"))
 	for _, tt := range []struct {
 		in   hooks.Input
 		cfg  func(*config.Config)
@@ -137,7 +139,7 @@ func TestBrieferSpeaksOnlyAfterCompaction(t *testing.T) {
 		if tt.cfg != nil {
 			tt.cfg(&c)
 		}
-		res, _ := Briefer{Config: c, Dir: dir}.Handle(context.Background(), tt.in)
+		res, _ := briefer(c, dir).Handle(context.Background(), tt.in)
 		if got := res.Context != ""; got != tt.want {
 			t.Errorf("%+v: briefed = %v, want %v", tt.in, got, tt.want)
 		}
@@ -149,7 +151,7 @@ func TestSnapshotsAreBounded(t *testing.T) {
 	cfg := config.Default()
 	cfg.Compact.Keep = 3
 	for i := range 6 {
-		s := Saver{Config: cfg, Dir: dir, Getenv: env(nil)}
+		s := saver(cfg, dir, env(nil), nil)
 		if _, err := s.Handle(context.Background(), preCompact(fmt.Sprint("s", i))); err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +167,7 @@ func TestSnapshotsAreBounded(t *testing.T) {
 		t.Errorf("kept %v, want the newest 3", names)
 	}
 	// An unsafe session id writes nothing.
-	if _, err := (Saver{Config: cfg, Dir: dir, Getenv: env(nil)}).Handle(context.Background(), preCompact("../x")); err == nil {
+	if _, err := saver(cfg, dir, env(nil), nil).Handle(context.Background(), preCompact("../x")); err == nil {
 		t.Error("an unsafe session id was accepted")
 	}
 	// A huge or foreign snapshot is refused, not loaded.
@@ -177,4 +179,14 @@ func TestSnapshotsAreBounded(t *testing.T) {
 	if _, ok, err := Load(dir, "dir"); ok || err == nil {
 		t.Errorf("a folder as snapshot: ok %v err %v", ok, err)
 	}
+}
+
+// saver is the Saver of a call in the project at dir.
+func saver(cfg config.Config, dir string, getenv func(string) string, now func() time.Time) Saver {
+	return NewSaver(call.New(call.Spec{Root: dir, Config: cfg, Env: project.Env{Getenv: getenv, Now: now}}))
+}
+
+// briefer is the Briefer of a call in the project at dir.
+func briefer(cfg config.Config, dir string) Briefer {
+	return NewBriefer(call.New(call.Spec{Root: dir, Config: cfg}))
 }

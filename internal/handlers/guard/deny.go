@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
+	"github.com/hookwright/hookwright/internal/packs"
 )
 
 // matcher finds any of many substrings in one pass (Aho-Corasick), so the

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
+	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/shell"
 )
 

@@ -1,7 +1,7 @@
 package guard
 
 import (
-	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
+	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 

@@ -3,7 +3,7 @@ package guard
 import (
 	"strings"
 
-	"github.com/hookwright/hookwright/internal/handlers/guard/packs"
+	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/shell"
 )
 

@@ -59,16 +59,13 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/project"
+	state "github.com/hookwright/hookwright/internal/state/loop"
 )
 
-// Why the loop let a session stop, as Session.Ended records it.
+// Bounds.
 const (
-	EndPassed   = "check passed"
-	EndPromise  = "promise"
-	EndMax      = "max_rounds"
-	EndStalled  = "stalled"
 	maxCommand  = 200
 	transcriptN = 256 << 10
 	// MaxWalk bounds the entries looked at for the stall check.
@@ -77,12 +74,13 @@ const (
 
 // Stopper is the loop's Stop and SubagentStop handler.
 type Stopper struct {
-	Config config.Loop
-	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
-	Dir    string
-	Getenv func(string) string
-	Now    func() time.Time
+	call call.Call
+	cfg  config.Loop
 }
+
+// New returns the Stopper of the hook call c: its project folder, clock
+// and loop config.
+func New(c call.Call) Stopper { return Stopper{call: c, cfg: c.Config().Loop} }
 
 // Name names the handler in reports.
 func (Stopper) Name() string { return "loop" }
@@ -95,20 +93,19 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 	case *hooks.Stop:
 		active, last = ev.StopHookActive, ev.LastAssistantMessage
 	case *hooks.SubagentStop:
-		if !s.Config.Subagents {
+		if !s.cfg.Subagents {
 			return hooks.Result{}, nil
 		}
 		active, last = ev.StopHookActive, ev.LastAssistantMessage
 	default:
 		return hooks.Result{}, nil
 	}
-	getenv := project.Getenv(s.Getenv)
-	dir := project.Dir(s.Dir, in, getenv)
-	st, err := Load(dir)
+	dir := s.call.Root()
+	st, err := state.Load(dir)
 	if err != nil {
 		return letGo(active, err)
 	}
-	cfg := st.Effective(s.Config)
+	cfg := st.Effective(s.cfg)
 	if !cfg.Enabled {
 		return hooks.Result{}, nil
 	}
@@ -135,22 +132,22 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 			last = awaitAssistantText(ctx, in.Base().TranscriptPath, rounds)
 		}
 		if HasPromise(last, cfg.Promise) {
-			verdict = EndPromise
+			verdict = state.EndPromise
 		}
 	}
 	if verdict == "" && strings.TrimSpace(cfg.Check) != "" {
 		out = Run(ctx, dir, cfg.Check, time.Duration(cfg.Timeout)*time.Second)
 		if out.Passed {
-			verdict = EndPassed
+			verdict = state.EndPassed
 		}
 	}
 	print := Fingerprint(dir)
-	now := project.Now(s.Now).UTC()
+	now := s.call.Now().UTC()
 	var res hooks.Result
-	err = Update(dir, func(st *State) error {
+	err = state.Update(dir, func(st *state.State) error {
 		r := st.Sessions[id]
 		if r == nil {
-			r = &Session{}
+			r = &state.Session{}
 			st.Sessions[id] = r
 		}
 		if r.Ended != "" {
@@ -171,10 +168,10 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 			r.Ended = verdict
 			res = hooks.Result{SystemMessage: fmt.Sprintf("hookwright loop: %s after %d blocked stop(s); the loop is over.", ended(verdict), r.Rounds)}
 		case r.Rounds >= cfg.MaxRounds:
-			r.Ended = EndMax
+			r.Ended = state.EndMax
 			res = hooks.Result{SystemMessage: fmt.Sprintf("hookwright loop: let the stop through after %d blocked stops (loop.max_rounds) without the check passing%s.", r.Rounds, promiseNote(cfg))}
 		case cfg.StallRounds > 0 && r.Stalled >= cfg.StallRounds:
-			r.Ended = EndStalled
+			r.Ended = state.EndStalled
 			res = hooks.Result{SystemMessage: fmt.Sprintf("hookwright loop: let the stop through: no file in the project changed in the last %d rounds (loop.stall_rounds), so the loop is making no progress.", r.Stalled)}
 		default:
 			r.Rounds++
@@ -200,7 +197,7 @@ func letGo(active bool, err error) (hooks.Result, error) {
 
 func ended(verdict string) string {
 	switch verdict {
-	case EndPromise:
+	case state.EndPromise:
 		return "the completion promise was printed"
 	default:
 		return "the check passed"

@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	state "github.com/hookwright/hookwright/internal/state/loop"
 )
 
 func stop(active bool, last string) *hooks.Stop {
@@ -94,7 +97,7 @@ func TestStopper(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			s := Stopper{Config: tt.cfg, Dir: dir}
+			s := stopper(tt.cfg, dir)
 			for i, st := range tt.steps {
 				if st.before != nil {
 					st.before(dir)
@@ -132,23 +135,23 @@ func subStop(active bool) *hooks.SubagentStop {
 func TestArmAndCancel(t *testing.T) {
 	dir := t.TempDir()
 	off := config.Default().Loop
-	s := Stopper{Config: off, Dir: dir}
-	if err := Start(dir, Settings{Check: "exit 4", MaxRounds: 1}); err != nil {
+	s := stopper(off, dir)
+	if err := state.Start(dir, state.Settings{Check: "exit 4", MaxRounds: 1}); err != nil {
 		t.Fatal(err)
 	}
 	res, _ := s.Handle(context.Background(), stop(false, ""))
 	if res.Decision != hooks.Block || !strings.Contains(res.Reason, "round 1 of 1") || !strings.Contains(res.Reason, "exit 4") {
 		t.Fatalf("armed loop: %+v", res)
 	}
-	if err := Stop(dir); err != nil {
+	if err := state.Stop(dir); err != nil {
 		t.Fatal(err)
 	}
-	on := Stopper{Config: loopCfg("false"), Dir: dir}
+	on := stopper(loopCfg("false"), dir)
 	if res, _ := on.Handle(context.Background(), stop(true, "")); !res.Empty() {
 		t.Fatalf("a cancelled loop still answers: %+v", res)
 	}
 	// A fresh start forgets the rounds.
-	if err := Start(dir, Settings{}); err != nil {
+	if err := state.Start(dir, state.Settings{}); err != nil {
 		t.Fatal(err)
 	}
 	if res, _ := on.Handle(context.Background(), stop(false, "")); !strings.Contains(res.Reason, "round 1 of 5") {
@@ -159,8 +162,8 @@ func TestArmAndCancel(t *testing.T) {
 func TestBrokenStateNeverSpins(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, config.Dir), 0o755)
-	os.WriteFile(filepath.Join(dir, File), []byte("{broken"), 0o644)
-	s := Stopper{Config: loopCfg("false"), Dir: dir}
+	os.WriteFile(filepath.Join(dir, state.File), []byte("{broken"), 0o644)
+	s := stopper(loopCfg("false"), dir)
 	res, err := s.Handle(context.Background(), stop(true, ""))
 	if err != nil || res.Decision == hooks.Block || !strings.Contains(res.SystemMessage, "let the stop through") {
 		t.Fatalf("continuation with a broken state: %+v, %v", res, err)
@@ -291,4 +294,9 @@ func TestLastAssistantAfterRound(t *testing.T) {
 			t.Errorf("%d: lastAssistant = %q, %v; want %q, %v", i, text, settled, tt.text, tt.settled)
 		}
 	}
+}
+
+// stopper is the Stopper of a call in the project at dir with loop config cfg.
+func stopper(cfg config.Loop, dir string) Stopper {
+	return New(call.New(call.Spec{Root: dir, Config: config.Config{Loop: cfg}, Env: project.Env{Now: time.Now}}))
 }

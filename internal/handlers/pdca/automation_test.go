@@ -10,9 +10,10 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+	state "github.com/hookwright/hookwright/internal/state/pdca"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 func completedTask(id, subject string) *hooks.TaskCompleted {
@@ -77,8 +78,8 @@ func TestNextTaskFullAutomation(t *testing.T) {
 			writeTasks(t, filepath.Join(home, ".claude", "tasks", "core"), tasks...)
 			cfg := config.Default().PDCA
 			cfg.Automation = tt.level
-			tag, _, _ := pdca.Parse("[Do] login: build")
-			pdca.Record(filepath.Join(project, cfg.State), tag, "core/1", "[Do] login: build", t0)
+			tag, _, _ := state.Parse("[Do] login: build")
+			state.Record(filepath.Join(project, cfg.State), tag, "core/1", "[Do] login: build", t0)
 			h := pdca.NextTask{Config: cfg, Dir: project, Getenv: func(k string) string {
 				if k == "HOME" {
 					return home

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/handlers/teamstatus"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
+	state "github.com/hookwright/hookwright/internal/state/pdca"
+	teamstatus "github.com/hookwright/hookwright/internal/state/team"
 )
 
 // Advancer is the TaskCompleted handler that advances a feature's phase.
@@ -39,7 +40,7 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if !ok || !a.Config.Enabled {
 		return hooks.Result{}, nil
 	}
-	tag, ok, err := Parse(ev.TaskSubject)
+	tag, ok, err := state.Parse(ev.TaskSubject)
 	if err != nil {
 		return hooks.Result{SystemMessage: "hookwright " + err.Error()}, nil
 	}
@@ -53,7 +54,7 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		return hooks.Result{}, err
 	}
 	key := TaskKey(getenv, ev)
-	changed, err := record(path, tag, key, ev.TaskSubject, project.Now(a.Now))
+	changed, err := state.RecordAt(path, tag, key, ev.TaskSubject, project.Now(a.Now))
 	if err != nil {
 		return hooks.Result{}, err
 	}
@@ -61,7 +62,7 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		return hooks.Result{}, nil
 	}
 	note := fmt.Sprintf("PDCA %s: %s done", tag.Feature, tag.Label())
-	if next := Next(tag.Label()); next != "" && tag.Phase != Report {
+	if next := state.Next(tag.Label()); next != "" && tag.Phase != state.Report {
 		note += "; next: " + next
 		if a.Config.Automation == config.AutomationFull {
 			note += fmt.Sprintf(" (an idle teammate is offered the next [%s] %s task first)", nextTag(tag.Label()), tag.Feature)
@@ -74,12 +75,12 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 // "Check" after "Do", "Do" after an Act round, "Act" after Check.
 func nextTag(label string) string {
 	switch {
-	case label == Check:
-		return Act
-	case strings.HasPrefix(label, Act):
-		return Do
+	case label == state.Check:
+		return state.Act
+	case strings.HasPrefix(label, state.Act):
+		return state.Do
 	}
-	return Next(label)
+	return state.Next(label)
 }
 
 // TaskKey names a task across sessions: "<task list>/<task id>", with the
@@ -183,13 +184,13 @@ func (n NextTask) nextPhase(dir, teammate string, tasks []tasklist.Task) (taskli
 	if err != nil {
 		return tasklist.Task{}, false
 	}
-	st, err := LoadPath(path)
+	st, err := state.LoadPath(path)
 	if err != nil {
 		return tasklist.Task{}, false
 	}
 	names := make([]string, 0, len(st.Features))
 	for name, f := range st.Features {
-		if f != nil && f.Phase != Report {
+		if f != nil && f.Phase != state.Report {
 			names = append(names, name)
 		}
 	}
@@ -197,7 +198,7 @@ func (n NextTask) nextPhase(dir, teammate string, tasks []tasklist.Task) (taskli
 	for _, name := range names {
 		want := nextTag(st.Features[name].Phase)
 		for _, t := range tasks {
-			tag, ok, _ := Parse(t.Subject)
+			tag, ok, _ := state.Parse(t.Subject)
 			if !ok || tag.Feature != name || tag.Phase != want || t.Status != tasklist.Pending ||
 				t.Owner != "" && t.Owner != teammate || !tasklist.Ready(t, tasks) {
 				continue

@@ -13,6 +13,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/fallback"
+	state "github.com/hookwright/hookwright/internal/state/pdca"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -72,7 +73,7 @@ func TestFallbackSameStateAsNative(t *testing.T) {
 		t.Fatalf("notes differ or wrong: %q vs %q", native.Context, fb.Context)
 	}
 	_, old := deliver(t, t.TempDir(), abs("testdata/2.1.32/home"), "testdata/2.1.32/PostToolUse-TaskUpdate-completed.json", hooks.EventPostToolUse)
-	var a, b pdca.State
+	var a, b state.State
 	json.Unmarshal(nState, &a)
 	json.Unmarshal(old, &b)
 	fa, fb2 := a.Features["login-flow"], b.Features["login-flow"]

@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,8 +59,8 @@ const (
 )
 
 // FeedbackPrefix starts every feedback text, so that the journal can mark
-// the call a quality warning.
-const FeedbackPrefix = "hookwright quality, after the edit of "
+// the call a quality warning (journal.QualityFeedbackPrefix).
+const FeedbackPrefix = journal.QualityFeedbackPrefix
 
 // StateFile records, per session, what was already reported once.
 const StateFile = config.Dir + "/quality.json"

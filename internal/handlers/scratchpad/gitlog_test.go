@@ -1,7 +1,6 @@
 package scratchpad
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,7 +46,7 @@ func TestGitLogRunsNoPlantedProgram(t *testing.T) {
 	git("config", "log.showSignature", "true")
 	git("config", "gpg.program", evil)
 
-	out := GitLog(context.Background(), dir, 5)
+	out := GitLog(dir, 5)
 	if !strings.Contains(out, "signed") || !strings.Contains(out, "first") {
 		t.Errorf("GitLog = %q, want both commits", out)
 	}

@@ -23,8 +23,9 @@
 //   - [Startup] on SessionStart. On source "startup" only (not resume,
 //     clear or compact) it injects the last 25 lines of the newest
 //     coordinator scratchpad, the last 20 lines of the newest ego
-//     assessment and `git log --oneline -5` (git runs with a 2 s timeout;
-//     outside a repository that part is left out). Parts that do not exist
+//     assessment and the last 5 commits as `git log --oneline -5` lists
+//     them, read from .git without starting git (package gitlog; outside
+//     a repository that part is left out). Parts that do not exist
 //     are left out; with none at all it says nothing.
 //   - [Assign] on SubagentStart. It tells the subagent today's date, the
 //     path of its scratchpad (.claude/scratchpad/{agent_type}/YYYY-MM-DD.md),
@@ -70,7 +71,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -79,6 +79,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/gitlog"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
@@ -90,9 +91,6 @@ const (
 	AssignLines             = 3
 	GitLogCount             = 5
 )
-
-// GitTimeout bounds the git log run at startup.
-const GitTimeout = 2 * time.Second
 
 // maxTail caps how much of the end of a scratchpad is read.
 const maxTail = 256 << 10
@@ -181,7 +179,7 @@ func (h Startup) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 			parts = append(parts, text)
 		}
 	}
-	if log := GitLog(ctx, project, GitLogCount); log != "" {
+	if log := GitLog(project, GitLogCount); log != "" {
 		parts = append(parts, fmt.Sprintf("## Recent commits (git log --oneline -%d)\n%s", GitLogCount, log))
 	}
 	res := hooks.Result{}
@@ -521,24 +519,7 @@ func MissingHeadings(path string, required []string) ([]string, error) {
 	return missing, nil
 }
 
-// GitLog returns `git log --oneline -n` in project, or "" when git is
-// missing, project is no repository, or git takes longer than [GitTimeout].
-func GitLog(ctx context.Context, project string, n int) string {
-	if project == "" {
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
-	defer cancel()
-	// The project's .git/config is the model's to write: with
-	// log.showSignature, git log starts gpg.program (any program it names)
-	// on a signed commit. --no-show-signature turns that off; nothing else
-	// git log --oneline reads from the config starts a program.
-	cmd := exec.CommandContext(ctx, "git", "-C", project, "log", "--oneline", "--no-color", "--no-show-signature", fmt.Sprintf("-%d", n))
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	cmd.WaitDelay = 200 * time.Millisecond
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimRight(string(out), "\n")
-}
+// GitLog returns what `git log --oneline -n` prints in project, read from
+// its .git folder without starting git (package gitlog), or "" when
+// project is no repository or nothing can be read.
+func GitLog(project string, n int) string { return gitlog.Log(project, n) }

@@ -9,7 +9,7 @@
 //	 "git_head": "<commit>", "git_branch": "main", "hookwright_version": "..."}
 //
 // A resumed, cleared or compacted session adds to "starts" (the last
-// [MaxStarts] are kept). At SessionEnd, [Ender] sets "ended" and
+// [state.MaxStarts] are kept). At SessionEnd, [Ender] sets "ended" and
 // "end_reason", and "totals": the session's hook calls per event, its tool
 // calls per tool, blocks, failed tool calls, the time spent in hookwright
 // and in the tools, summed from the journal ([Sum]; at most [TotalsDays]
@@ -23,69 +23,29 @@
 // running git. Every read is bounded, and the session id must pass
 // [safepath.Name] before it becomes a file name.
 //
-// `hwctl sessions` lists the recorded sessions.
+// The file's format, path and load and save live in package
+// internal/state/session; `hwctl sessions` lists the recorded sessions.
 package session
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
-	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
-	"github.com/hookwright/hookwright/internal/runtime/statefile"
+	state "github.com/hookwright/hookwright/internal/state/session"
 )
-
-// Dir is the folder of the session files, relative to the project.
-const Dir = config.Dir + "/sessions"
-
-// MaxStarts bounds the start records kept per session.
-const MaxStarts = 20
 
 // maxGitFile bounds what is read from a file under .git.
 const maxGitFile = 1 << 20
-
-// Fingerprint is one session file.
-type Fingerprint struct {
-	SessionID         string    `json:"session_id"`
-	Started           time.Time `json:"started"`
-	Starts            []Start   `json:"starts,omitempty"`
-	Ended             time.Time `json:"ended,omitzero"`
-	EndReason         string    `json:"end_reason,omitempty"`
-	Cwd               string    `json:"cwd,omitempty"`
-	TranscriptPath    string    `json:"transcript_path,omitempty"`
-	Model             string    `json:"model,omitempty"`
-	ClaudeVersion     string    `json:"claude_version,omitempty"`
-	GitHead           string    `json:"git_head,omitempty"`
-	GitBranch         string    `json:"git_branch,omitempty"`
-	HookwrightVersion string    `json:"hookwright_version,omitempty"`
-	// PPID is the process that started the hook: Claude Code itself, or
-	// the shell it ran the command through. Terminal is the terminal the
-	// session runs in, from $TERM_PROGRAM, else $TERM; empty when
-	// headless.
-	PPID     int    `json:"ppid,omitempty"`
-	Terminal string `json:"terminal,omitempty"`
-	// Totals are the session's hook calls, written at SessionEnd.
-	Totals *Totals `json:"totals,omitempty"`
-}
-
-// Start is one SessionStart of a session.
-type Start struct {
-	Source string    `json:"source"`
-	At     time.Time `json:"at"`
-}
 
 // Recorder is the SessionStart handler. Register it with the matcher "".
 type Recorder struct {
@@ -114,7 +74,7 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	dir := project.Dir(r.Dir, in, getenv)
 	version := r.Version
 	if version == "" {
-		version = buildVersion()
+		version = buildinfo.Version("")
 	}
 	claude := ClaudeVersion(ev.TranscriptPath, getenv)
 	head, branch := GitHead(dir)
@@ -126,13 +86,13 @@ func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if terminal == "" {
 		terminal = getenv("TERM")
 	}
-	err := change(dir, ev.SessionID, func(fp *Fingerprint) {
+	err := state.Change(dir, ev.SessionID, func(fp *state.Fingerprint) {
 		if fp.Started.IsZero() {
 			fp.Started = now
 		}
-		fp.Starts = append(fp.Starts, Start{Source: ev.Source, At: now})
-		if n := len(fp.Starts); n > MaxStarts {
-			fp.Starts = append([]Start(nil), fp.Starts[n-MaxStarts:]...)
+		fp.Starts = append(fp.Starts, state.Start{Source: ev.Source, At: now})
+		if n := len(fp.Starts); n > state.MaxStarts {
+			fp.Starts = append([]state.Start(nil), fp.Starts[n-state.MaxStarts:]...)
 		}
 		fp.Cwd, fp.TranscriptPath = ev.Cwd, ev.TranscriptPath
 		set(&fp.Model, ev.Model)
@@ -166,7 +126,7 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	}
 	getenv, now := project.Getenv(e.Getenv), project.Now(e.Now).UTC()
 	dir := project.Dir(e.Dir, in, getenv)
-	err := change(dir, ev.SessionID, func(fp *Fingerprint) {
+	err := state.Change(dir, ev.SessionID, func(fp *state.Fingerprint) {
 		if fp.Started.IsZero() {
 			fp.Started = now // SessionStart was missed (hookwright installed mid-session)
 		}
@@ -189,69 +149,6 @@ func set(dst *string, v string) {
 	if v != "" {
 		*dst = v
 	}
-}
-
-// File returns the path of the session's file in the project at dir.
-func File(dir, sessionID string) (safepath.Path, error) {
-	if err := safepath.Name("session id", sessionID); err != nil {
-		return safepath.Path{}, err
-	}
-	folder, err := project.Path(dir, Dir)
-	if err != nil {
-		return safepath.Path{}, err
-	}
-	return folder.Join(sessionID + ".json"), nil
-}
-
-func change(dir, sessionID string, edit func(*Fingerprint)) error {
-	path, err := File(dir, sessionID)
-	if err != nil {
-		return err
-	}
-	return statefile.Update(path, func(old []byte) ([]byte, error) {
-		var fp Fingerprint
-		if len(old) > 0 && json.Unmarshal(old, &fp) != nil {
-			fp = Fingerprint{} // a broken file is replaced, not kept
-		}
-		fp.SessionID = sessionID
-		edit(&fp)
-		data, err := json.MarshalIndent(fp, "", "  ")
-		return append(data, '\n'), err
-	})
-}
-
-// List returns the recorded sessions of the project at dir, newest start
-// first, at most limit of them (0: all). Files that do not parse are
-// skipped.
-func List(dir string, limit int) ([]Fingerprint, error) {
-	folder, err := project.Path(dir, Dir)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := safepath.ReadDir(folder)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("sessions: %w", err)
-	}
-	var out []Fingerprint
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		data, err := statefile.Read(folder.Join(e.Name()))
-		var fp Fingerprint
-		if err != nil || json.Unmarshal(data, &fp) != nil {
-			continue
-		}
-		out = append(out, fp)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
 }
 
 // ClaudeVersion returns the running Claude Code version, or "" (see
@@ -317,19 +214,4 @@ func readSmall(path string) []byte {
 	defer f.Close()
 	data, _ := io.ReadAll(io.LimitReader(f, maxGitFile))
 	return data
-}
-
-// buildVersion is hookwright's version as the Go build recorded it.
-func buildVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	v := info.Main.Version
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += "+" + s.Value[:12]
-		}
-	}
-	return v
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/session"
+	state "github.com/hookwright/hookwright/internal/state/session"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -40,7 +41,7 @@ func TestStartEnd(t *testing.T) {
 	if _, err := (session.Ender{Dir: dir, Getenv: noEnv, Now: func() time.Time { return t0.Add(time.Hour) }}).Handle(ctx, end); err != nil {
 		t.Fatal(err)
 	}
-	list, err := session.List(dir, 0)
+	list, err := state.List(dir, 0)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("List: %v %v", list, err)
 	}

@@ -7,12 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	state "github.com/hookwright/hookwright/internal/state/session"
 )
 
 // Bounds of the journal read at SessionEnd.
@@ -26,47 +25,11 @@ const (
 	MaxTools = 50
 )
 
-// Totals are a session's hook calls, summed from the journal at
-// SessionEnd. The runtime journals every call: the tool, its outcome and
-// run time on PostToolUse and PostToolUseFailure, the decision and the
-// hook's own time on every event.
-type Totals struct {
-	// Events counts the hook calls per event.
-	Events map[string]int `json:"events"`
-	// Tools counts the tool calls per tool (from PostToolUse and
-	// PostToolUseFailure, one of which follows every call).
-	Tools map[string]int `json:"tools,omitempty"`
-	// Calls is the number of hook calls, Blocks those that blocked and
-	// Failures the tool calls that failed.
-	Calls    int `json:"calls"`
-	Blocks   int `json:"blocks"`
-	Failures int `json:"failures"`
-	// HookMillis is the time spent in hookwright, ToolMillis the tools'
-	// own run time as Claude Code reported it.
-	HookMillis int64 `json:"hook_ms"`
-	ToolMillis int64 `json:"tool_ms,omitempty"`
-	// Partial is set when the journal was read only in part (a bound was
-	// hit, or a file could not be read).
-	Partial bool `json:"partial,omitempty"`
-}
-
-// ToolCalls is the total of Tools.
-func (t *Totals) ToolCalls() int {
-	if t == nil {
-		return 0
-	}
-	n := 0
-	for _, c := range t.Tools {
-		n += c
-	}
-	return n
-}
-
 // Sum reads the journal of the project at dir and returns the totals of
 // session, reading the files from since's day (at most TotalsDays of
 // them, newest first) up to now.
-func Sum(dir, session string, since, now time.Time) Totals {
-	t := Totals{Events: map[string]int{}, Tools: map[string]int{}}
+func Sum(dir, session string, since, now time.Time) state.Totals {
+	t := state.Totals{Events: map[string]int{}, Tools: map[string]int{}}
 	if since.IsZero() || since.After(now) {
 		since = now
 	}
@@ -158,33 +121,6 @@ func tailFile(path string, max int64) (data []byte, partial bool, err error) {
 	}
 	return data, true, err
 }
-
-// TopTools returns the n most used tools as "Name×count", most used first.
-func (t *Totals) TopTools(n int) []string {
-	if t == nil {
-		return nil
-	}
-	names := make([]string, 0, len(t.Tools))
-	for k := range t.Tools {
-		names = append(names, k)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if t.Tools[names[i]] != t.Tools[names[j]] {
-			return t.Tools[names[i]] > t.Tools[names[j]]
-		}
-		return names[i] < names[j]
-	})
-	if len(names) > n {
-		names = names[:n]
-	}
-	out := make([]string, len(names))
-	for i, k := range names {
-		out[i] = k + "×" + itoa(t.Tools[k])
-	}
-	return out
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // ToolMetrics is the PostToolUse and PostToolUseFailure registration for
 // every tool. It answers nothing: its registration is what makes Claude

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	state "github.com/hookwright/hookwright/internal/state/session"
 )
 
 func TestSum(t *testing.T) {
@@ -89,7 +90,7 @@ func TestEnderWritesTotals(t *testing.T) {
 	if _, err := (Ender{Dir: dir, Now: func() time.Time { return now }}).Handle(context.Background(), end); err != nil {
 		t.Fatal(err)
 	}
-	list, err := List(dir, 0)
+	list, err := state.List(dir, 0)
 	if err != nil || len(list) != 1 || list[0].Totals == nil {
 		t.Fatalf("fingerprints: %+v, %v", list, err)
 	}

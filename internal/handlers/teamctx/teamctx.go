@@ -13,7 +13,7 @@
 //
 // # The active team
 //
-// Claude Code's agent teams (2.1.32+, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1)
+// (package internal/runtime/teams reads the configs) Claude Code's agent teams (2.1.32+, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1)
 // keep one config per team at
 //
 //	$CLAUDE_CONFIG_DIR/teams/{folder}/config.json   ($CLAUDE_CONFIG_DIR defaults to ~/.claude)
@@ -49,7 +49,6 @@ package teamctx
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,13 +56,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/runtime/teams"
 )
 
 // GlobalContextFile is the name of a team's global-context file.
@@ -100,7 +98,7 @@ func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, err
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	team, err := ActiveTeam(teamsDir, dir)
+	team, err := teams.Active(teamsDir, dir)
 	if err != nil {
 		return hooks.Result{}, err
 	}
@@ -133,181 +131,7 @@ func (j Injector) teamsDir() (string, error) {
 	if j.TeamsDir != "" {
 		return j.TeamsDir, nil
 	}
-	return DefaultTeamsDir(project.Getenv(j.Getenv))
-}
-
-// DefaultTeamsDir is where Claude Code keeps team configs:
-// $CLAUDE_CONFIG_DIR/teams, or ~/.claude/teams.
-func DefaultTeamsDir(getenv func(string) string) (string, error) {
-	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return filepath.Join(d, "teams"), nil
-	}
-	home, err := project.Home(getenv)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".claude", "teams"), nil
-}
-
-// Team is one Claude Code team config, as far as hookwright reads it.
-type Team struct {
-	// Name is the config's "name", or the folder (file) name without it.
-	Name        string   `json:"name"`
-	LeadAgentID string   `json:"leadAgentId"`
-	Members     []Member `json:"members"`
-	// ModTime is when the config file last changed.
-	ModTime time.Time `json:"-"`
-}
-
-// Member is one team member. Teammates in tmux panes record their pane
-// ("%5"); in-process teammates record "in-process"; the lead records "".
-type Member struct {
-	AgentID    string `json:"agentId"`
-	Name       string `json:"name"`
-	AgentType  string `json:"agentType"`
-	TmuxPaneID string `json:"tmuxPaneId"`
-	Cwd        string `json:"cwd"`
-}
-
-// Teams reads every team config under dir, in both layouts
-// ({folder}/config.json and {team}.json). Unreadable or malformed configs
-// are skipped; a missing dir is no teams.
-func Teams(dir string) ([]Team, error) {
-	entries, err := safepath.ReadDir(safepath.Path{Root: dir, Rel: "."})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []Team
-	for _, e := range entries {
-		var rel, fallbackName string
-		switch {
-		case e.IsDir():
-			rel, fallbackName = filepath.Join(e.Name(), "config.json"), e.Name()
-		case strings.HasSuffix(e.Name(), ".json"):
-			rel, fallbackName = e.Name(), strings.TrimSuffix(e.Name(), ".json")
-		default:
-			continue
-		}
-		t, info, ok := readTeam(safepath.Path{Root: dir, Rel: rel})
-		if !ok {
-			continue
-		}
-		if t.Name == "" {
-			t.Name = fallbackName
-		}
-		t.ModTime = info.ModTime()
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// Claude Code rewrites a team's config in place, and the file is empty for
-// 40-300 ms at each write (seen on 2.1.33; compat/live/TEAMS.md). A config
-// that is empty or does not parse is read again, every rewriteWait, for up
-// to rewriteTries reads, before it is skipped.
-const (
-	rewriteWait  = 50 * time.Millisecond
-	rewriteTries = 9
-)
-
-// readTeam reads one team config: inside the teams folder, without
-// blocking, regular files only, at most maxGC bytes; waiting out an
-// in-place rewrite.
-func readTeam(p safepath.Path) (Team, fs.FileInfo, bool) {
-	for try := 1; ; try++ {
-		f, info, err := safepath.Open(p)
-		if err != nil {
-			return Team{}, nil, false
-		}
-		data, err := io.ReadAll(io.LimitReader(f, maxGC+1))
-		f.Close()
-		if err != nil || len(data) > maxGC {
-			return Team{}, nil, false
-		}
-		var t Team
-		if len(data) > 0 && json.Unmarshal(data, &t) == nil {
-			return t, info, true
-		}
-		if try == rewriteTries {
-			return Team{}, nil, false
-		}
-		time.Sleep(rewriteWait)
-	}
-}
-
-// ByPane returns the team and the teammate that run in tmux pane pane
-// ($TMUX_PANE, e.g. "%5"). The lead is never returned as a teammate.
-func ByPane(teams []Team, pane string) (team, teammate string, ok bool) {
-	if pane == "" {
-		return "", "", false
-	}
-	for _, t := range teams {
-		for _, m := range t.Members {
-			if m.TmuxPaneID == pane && m.Name != "" && (t.LeadAgentID == "" || m.AgentID != t.LeadAgentID) {
-				return t.Name, m.Name, true
-			}
-		}
-	}
-	return "", "", false
-}
-
-// ActiveTeam returns the name of the team, among those configured under
-// teamsDir that belong to project, whose config changed last; "" when there
-// is none. A missing teamsDir is no team, not an error.
-func ActiveTeam(teamsDir, project string) (string, error) {
-	teams, err := Teams(teamsDir)
-	if err != nil {
-		return "", err
-	}
-	var best *Team
-	for i := range teams {
-		t := &teams[i]
-		if !belongs(*t, project) {
-			continue
-		}
-		if best == nil || t.ModTime.After(best.ModTime) || t.ModTime.Equal(best.ModTime) && t.Name > best.Name {
-			best = t
-		}
-	}
-	if best == nil {
-		return "", nil
-	}
-	return best.Name, nil
-}
-
-// belongs reports whether a team belongs to project: true when no member
-// records a cwd, or when one of the recorded cwds is inside project.
-func belongs(cfg Team, project string) bool {
-	known := false
-	for _, m := range cfg.Members {
-		if m.Cwd == "" {
-			continue
-		}
-		known = true
-		if project != "" && inside(project, m.Cwd) {
-			return true
-		}
-	}
-	return !known
-}
-
-func inside(root, path string) bool {
-	r, err1 := filepath.Abs(root)
-	p, err2 := filepath.Abs(path)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	if rr, err := filepath.EvalSymlinks(r); err == nil {
-		r = rr
-	}
-	if pp, err := filepath.EvalSymlinks(p); err == nil {
-		p = pp
-	}
-	rel, err := filepath.Rel(r, p)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
+	return teams.Dir(project.Getenv(j.Getenv))
 }
 
 // gcToken is compiled on first use: the runtime starts on every hook call and

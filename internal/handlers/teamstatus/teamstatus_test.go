@@ -3,15 +3,16 @@ package teamstatus
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+	tm "github.com/hookwright/hookwright/internal/state/team"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -40,11 +41,11 @@ func TestRecorder(t *testing.T) {
 		none   bool // no team file at all
 		errs   bool
 	}{
-		{name: "an idle marks idle", events: []hooks.Input{idle("core", "alice")}, want: []want{{"alice", Idle, "TeammateIdle", "#2 [Do] x: in progress"}}},
+		{name: "an idle marks idle", events: []hooks.Input{idle("core", "alice")}, want: []want{{"alice", tm.Idle, "TeammateIdle", "#2 [Do] x: in progress"}}},
 		{name: "a completion marks active", events: []hooks.Input{idle("core", "alice"), completed("core", "alice", "1")},
-			want: []want{{"alice", Active, "TaskCompleted", "#2 [Do] x: in progress"}}},
+			want: []want{{"alice", tm.Active, "TaskCompleted", "#2 [Do] x: in progress"}}},
 		{name: "teammates are kept apart", events: []hooks.Input{idle("core", "alice"), completed("core", "bob", "3")},
-			want: []want{{"alice", Idle, "TeammateIdle", "#2 [Do] x: in progress"}, {"bob", Active, "TaskCompleted", "#4 bob's pending"}}},
+			want: []want{{"alice", tm.Idle, "TeammateIdle", "#2 [Do] x: in progress"}, {"bob", tm.Active, "TaskCompleted", "#4 bob's pending"}}},
 		{name: "not a team session", events: []hooks.Input{idle("", ""), idle("core", "")}, none: true},
 		{name: "other events", events: []hooks.Input{&hooks.Stop{}}, none: true},
 		{name: "disabled", events: []hooks.Input{idle("core", "alice")}, off: true, none: true},
@@ -64,13 +65,13 @@ func TestRecorder(t *testing.T) {
 				os.MkdirAll(filepath.Join(cc, "tasks", "core"), 0o755)
 				os.WriteFile(filepath.Join(cc, "tasks", "core", tk["id"].(string)+".json"), data, 0o644)
 			}
-			r := Recorder{Config: config.Team{Enabled: !tt.off}, Dir: dir, Now: func() time.Time { return t0 },
-				Getenv: func(k string) string {
-					if k == "CLAUDE_CONFIG_DIR" {
-						return cc
-					}
-					return ""
-				}}
+			env := project.Env{Now: func() time.Time { return t0 }, Getenv: func(k string) string {
+				if k == "CLAUDE_CONFIG_DIR" {
+					return cc
+				}
+				return ""
+			}}
+			r := New(call.New(call.Spec{Root: dir, Env: env, Config: config.Config{Team: config.Team{Enabled: !tt.off}}}))
 			var lastErr error
 			for _, ev := range tt.events {
 				res, err := r.Handle(context.Background(), ev)
@@ -82,7 +83,7 @@ func TestRecorder(t *testing.T) {
 			if (lastErr != nil) != tt.errs {
 				t.Fatalf("err = %v, want error %v", lastErr, tt.errs)
 			}
-			all, err := LoadAll(dir)
+			all, err := tm.LoadAll(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,44 +103,5 @@ func TestRecorder(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestBounded(t *testing.T) {
-	dir := t.TempDir()
-	for i := range MaxTeammates + 5 {
-		mate := Teammate{State: Idle, LastSeen: t0.Add(time.Duration(i) * time.Second), OpenTask: strings.Repeat("x", 500)}
-		if err := Set(dir, hooks.Team{TeamName: "big", TeammateName: fmt.Sprint("m", i)}, mate); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, err := Load(dir, "big")
-	if err != nil || len(st.Teammates) != MaxTeammates {
-		t.Fatalf("%d teammates kept, want %d (%v)", len(st.Teammates), MaxTeammates, err)
-	}
-	if _, ok := st.Teammates["m0"]; ok {
-		t.Error("the longest unseen teammate was kept")
-	}
-	// A broken file is replaced, not fatal.
-	path, _ := File(dir, "broken")
-	os.MkdirAll(path.Dir().String(), 0o755)
-	os.WriteFile(path.String(), []byte("{nope"), 0o644)
-	if err := Set(dir, hooks.Team{TeamName: "broken", TeammateName: "a"}, Teammate{State: Idle}); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := Load(dir, "broken"); st.Teammates["a"] == nil {
-		t.Error("broken file not replaced")
-	}
-}
-
-func TestTakenBy(t *testing.T) {
-	st := Status{Teammates: map[string]*Teammate{
-		"alice": {State: Active, TaskID: "1"}, "bob": {State: Idle, TaskID: "1"}, "carol": {State: Active, TaskID: "2"},
-	}}
-	if got := st.TakenBy("1", "dave"); strings.Join(got, ",") != "alice" {
-		t.Errorf("TakenBy(1) = %v", got)
-	}
-	if got := st.TakenBy("1", "alice"); len(got) != 0 {
-		t.Errorf("TakenBy(1, except alice) = %v", got)
 	}
 }

@@ -1,3 +1,33 @@
+// Package work makes every edit belong to a unit of work.
+//
+// # Work units
+//
+// A work unit is either
+//
+//   - a task in progress: a TaskUpdate call that set a task's status to
+//     "in_progress", seen by [Observer] on PostToolUse (matcher TaskUpdate)
+//     and recorded until a later TaskUpdate moves the task on (completed,
+//     pending, deleted) or the session ends ([Ender] on SessionEnd). A task
+//     unit belongs to the session that started it, so one agent's task does
+//     not cover another session's edits; or
+//   - a named unit started by hand with `hwctl work start <name>` and ended
+//     with `hwctl work stop <name>`. It covers every session in the project
+//     until it is stopped.
+//
+// Both live in .hookwright/work.json (package internal/state/work).
+//
+// # The gate
+//
+// [Gate] runs on PreToolUse. It is registered for "Bash|Write|Edit|MultiEdit"
+// alongside the guard, but acts only on Write, Edit and MultiEdit. When the
+// session has no active work unit, config work.mode decides:
+//
+//   - "strict": the edit is denied, and the reason says how to start a unit;
+//   - "warn" (the default): the edit goes on, and the model is told once per
+//     session, as additionalContext, how to start a unit;
+//   - "off": nothing is checked or recorded.
+//
+// Every failure (an unreadable work.json, say) fails open.
 package work
 
 import (
@@ -13,6 +43,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
 	"github.com/hookwright/hookwright/internal/runtime/toolinput"
+	state "github.com/hookwright/hookwright/internal/state/work"
 )
 
 // Gate is the PreToolUse handler that checks an edit belongs to a work
@@ -67,7 +98,7 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return hooks.Result{}, nil
 	}
 	dir := project.Dir(g.Dir, in, project.Getenv(g.Getenv))
-	st, err := Load(dir)
+	st, err := state.Load(dir)
 	if err != nil {
 		return hooks.Result{}, err
 	}
@@ -81,11 +112,11 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return hooks.Result{}, nil
 	}
 	first := false
-	err = update(dir, func(st *State) bool {
+	err = state.Update(dir, func(st *state.State) bool {
 		if _, done := st.Warned[ev.SessionID]; done {
 			return false
 		}
-		if len(st.Warned) >= maxUnits {
+		if len(st.Warned) >= state.MaxUnits {
 			clear(st.Warned)
 		}
 		st.Warned[ev.SessionID] = project.Now(g.Now).UTC()
@@ -146,16 +177,16 @@ func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 			}
 		}
 	}
-	err := update(project.Dir(o.Dir, in, getenv), func(st *State) bool {
+	err := state.Update(project.Dir(o.Dir, in, getenv), func(st *state.State) bool {
 		_, had := st.Tasks[key]
 		if u.Status != tasklist.InProgress {
 			delete(st.Tasks, key)
 			return had
 		}
-		if had || len(st.Tasks) >= maxUnits {
+		if had || len(st.Tasks) >= state.MaxUnits {
 			return false
 		}
-		st.Tasks[key] = Unit{Name: name, Session: ev.SessionID, TaskID: u.TaskID, Started: project.Now(o.Now).UTC()}
+		st.Tasks[key] = state.Unit{Name: name, Session: ev.SessionID, TaskID: u.TaskID, Started: project.Now(o.Now).UTC()}
 		return true
 	})
 	if err != nil {
@@ -181,12 +212,12 @@ func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 		return hooks.Result{}, nil
 	}
 	dir := project.Dir(e.Dir, in, project.Getenv(e.Getenv))
-	if path, err := Path(dir); err != nil {
+	if path, err := state.Path(dir); err != nil {
 		return hooks.Result{}, err
 	} else if _, err := safepath.Stat(path); err != nil {
 		return hooks.Result{}, nil // nothing recorded, nothing to forget
 	}
-	err := update(dir, func(st *State) bool {
+	err := state.Update(dir, func(st *state.State) bool {
 		changed := false
 		for k, u := range st.Tasks {
 			if u.Session == ev.SessionID {

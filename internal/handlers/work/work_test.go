@@ -10,6 +10,7 @@ import (
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	state "github.com/hookwright/hookwright/internal/state/work"
 )
 
 var noEnv = func(string) string { return "" }
@@ -112,10 +113,10 @@ func TestManualUnit(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	g := work.Gate{Config: config.Work{Mode: config.WorkStrict}, Dir: dir, Getenv: noEnv}
-	if err := work.Start(dir, "../x", time.Now()); err == nil {
+	if err := state.Start(dir, "../x", time.Now()); err == nil {
 		t.Fatal("unsafe name accepted")
 	}
-	if err := work.Start(dir, "hotfix", time.Now()); err != nil {
+	if err := state.Start(dir, "hotfix", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"a", "b"} {
@@ -123,10 +124,10 @@ func TestManualUnit(t *testing.T) {
 			t.Fatalf("manual unit does not cover %s: %+v", s, res)
 		}
 	}
-	if ok, err := work.Stop(dir, "hotfix"); !ok || err != nil {
+	if ok, err := state.Stop(dir, "hotfix"); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	if ok, _ := work.Stop(dir, "hotfix"); ok {
+	if ok, _ := state.Stop(dir, "hotfix"); ok {
 		t.Fatal("stopped twice")
 	}
 	if res, _ := g.Handle(ctx, pre("a", "Edit")); res.Decision != hooks.Block {

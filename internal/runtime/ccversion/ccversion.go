@@ -14,48 +14,20 @@
 package ccversion
 
 import (
-	"fmt"
 	"io"
 	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
-// Release is a Claude Code release, major.minor.patch.
-type Release [3]int
+// Release is a Claude Code release, major.minor.patch: the public
+// [hooks.Release], so that a band and a learned release compare.
+type Release = hooks.Release
 
 // Parse reads "2.1.33"; a leading "v" is allowed.
-func Parse(s string) (Release, error) {
-	var r Release
-	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
-	if len(parts) != 3 {
-		return r, fmt.Errorf("release %q: want major.minor.patch, like 2.1.33", s)
-	}
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return r, fmt.Errorf("release %q: want major.minor.patch, like 2.1.33", s)
-		}
-		r[i] = n
-	}
-	return r, nil
-}
-
-// Less reports whether r comes before o.
-func (r Release) Less(o Release) bool {
-	for i := range r {
-		if r[i] != o[i] {
-			return r[i] < o[i]
-		}
-	}
-	return false
-}
-
-// String is "2.1.33".
-func (r Release) String() string { return fmt.Sprintf("%d.%d.%d", r[0], r[1], r[2]) }
+func Parse(s string) (Release, error) { return hooks.ParseRelease(s) }
 
 // TranscriptPrefix bounds how much of the transcript is read: the first
 // line that carries "version" is near the top.

@@ -81,7 +81,7 @@ func (c Change) String() string {
 }
 
 // ignoredWhy says why a project's change was ignored.
-const ignoredWhy = "a project config can only tighten the guard, and add no quality commands, unless the user config trusts the project"
+const ignoredWhy = "a project config can only tighten the guard, and add no commands (quality.commands, loop.check), unless the user config trusts the project"
 
 // Layers is the config of one project with the story of how it was made.
 type Layers struct {
@@ -320,7 +320,7 @@ const (
 // Guarded lists the sections where a project may only tighten, or may
 // change only some fields: quality is one, because its commands run on
 // the next edit.
-var Guarded = []string{"guard", "journal", "quality"}
+var Guarded = []string{"guard", "journal", "quality", "loop"}
 
 // TightenRules has a rule for every field of the guarded sections, by
 // JSON path. A field added to a guarded section needs a rule here (a
@@ -355,6 +355,15 @@ var TightenRules = map[string]TightenRule{
 	"quality.format":   {Kind: KindFree},
 	"quality.timeout":  {Kind: KindFree},
 	"quality.commands": {Kind: KindFixed},
+	// The Stop loop: a project may switch it on and set its rounds; its
+	// check is a shell command run at every stop, so it needs trust.
+	"loop.enabled":      {Kind: KindFree},
+	"loop.check":        {Kind: KindFixed},
+	"loop.promise":      {Kind: KindFree},
+	"loop.max_rounds":   {Kind: KindFree},
+	"loop.stall_rounds": {Kind: KindFree},
+	"loop.timeout":      {Kind: KindFree},
+	"loop.subagents":    {Kind: KindFree},
 }
 
 // toolNoRule is guard.tools' value for a tool no rule names: above allow,

@@ -43,9 +43,14 @@ func Adapt(canonical hooks.Event, in hooks.Input, getenv func(string) string) (o
 			if e.StopHookActive {
 				return nil, false, nil
 			}
-			// A subagent is not the session: only the event itself can
-			// name its team.
+			// A subagent is not the session: its team comes from the
+			// event, or from the team config that records the session as
+			// its lead and the agent type as a member (an in-process
+			// teammate; see team.go), never from the session's own team.
 			idle.Team = eventTeam(base.Extra())
+			if idle.Team.TeamName == "" {
+				idle.Team = subagentTeam(getenv, base.SessionID, base.AgentType)
+			}
 		case *hooks.Stop:
 			if e.StopHookActive {
 				return nil, false, nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/handlers/teamctx"
+	"github.com/hookwright/hookwright/internal/runtime/teams"
 )
 
 // Where a fallback event finds its team.
@@ -39,8 +39,13 @@ import (
 // so a gate answers the same on 2.1.33 as on 2.1.32.
 //
 // In-process teammates (tmuxPaneId "in-process") share the lead's process
-// and cannot be told apart this way: their fallback events carry no team,
-// so the gates let them pass.
+// and cannot be told apart this way. Their SubagentStop does name them,
+// though: seen on 2.1.33 (cli.js and the live tier, compat/FACTS.md) it
+// carries the lead's session_id and agent_type set to the teammate's
+// name, and the team config records the lead's session as
+// "leadSessionId". [subagentTeam] matches the two. Their Stop and
+// PostToolUse carry nothing that names them, so there the gates let them
+// pass.
 
 // eventTeam reads the team fields an event carries among its extra fields.
 func eventTeam(extra map[string]json.RawMessage) hooks.Team {
@@ -69,15 +74,35 @@ func sessionTeam(getenv func(string) string) hooks.Team {
 	if pane == "" {
 		return hooks.Team{}
 	}
-	dir, err := teamctx.DefaultTeamsDir(getenv)
+	dir, err := teams.Dir(getenv)
 	if err != nil {
 		return hooks.Team{}
 	}
-	teams, err := teamctx.Teams(dir)
+	configs, err := teams.Teams(dir)
 	if err != nil {
 		return hooks.Team{}
 	}
-	if team, mate, ok := teamctx.ByPane(teams, pane); ok {
+	if team, mate, ok := teams.ByPane(configs, pane); ok {
+		return hooks.Team{TeamName: team, TeammateName: mate}
+	}
+	return hooks.Team{}
+}
+
+// subagentTeam returns the team of the in-process teammate whose
+// SubagentStop carries session (the lead's) and agentType (its name).
+func subagentTeam(getenv func(string) string, session, agentType string) hooks.Team {
+	if session == "" || agentType == "" {
+		return hooks.Team{}
+	}
+	dir, err := teams.Dir(getenv)
+	if err != nil {
+		return hooks.Team{}
+	}
+	configs, err := teams.Teams(dir)
+	if err != nil {
+		return hooks.Team{}
+	}
+	if team, mate, ok := teams.BySubagent(configs, session, agentType); ok {
 		return hooks.Team{TeamName: team, TeammateName: mate}
 	}
 	return hooks.Team{}

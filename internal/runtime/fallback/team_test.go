@@ -98,3 +98,38 @@ func TestFillTeam(t *testing.T) {
 		t.Fatalf("a session outside any team got one: %+v", solo.Team)
 	}
 }
+
+// A real SubagentStop for an in-process teammate carries no team fields:
+// agent_type is the teammate's name and session_id the lead's (2.1.33,
+// compat/FACTS.md). The team is the one whose config records that lead
+// session and has a member of that name.
+func TestSubagentStopFindsTheInProcessTeammate(t *testing.T) {
+	cfgDir := t.TempDir()
+	os.MkdirAll(filepath.Join(cfgDir, "teams", "core"), 0o755)
+	os.WriteFile(filepath.Join(cfgDir, "teams", "core", "config.json"), []byte(`{"name":"core","leadAgentId":"team-lead@core",
+		"leadSessionId":"lead-1",
+		"members":[{"agentId":"team-lead@core","name":"team-lead","agentType":"team-lead","tmuxPaneId":""},
+		           {"agentId":"alice@core","name":"alice","agentType":"general-purpose","tmuxPaneId":"in-process"}]}`), 0o644)
+	getenv := func(k string) string { return map[string]string{"CLAUDE_CONFIG_DIR": cfgDir}[k] }
+	for _, tt := range []struct {
+		name    string
+		payload string
+		want    hooks.Team
+	}{
+		{"the teammate", `{"session_id":"lead-1","agent_id":"a1b2c3d","agent_type":"alice","stop_hook_active":false}`, hooks.Team{TeamName: "core", TeammateName: "alice"}},
+		{"a plain subagent of the lead", `{"session_id":"lead-1","agent_id":"a1b2c3d","agent_type":"general-purpose","stop_hook_active":false}`, hooks.Team{}},
+		{"the lead's name", `{"session_id":"lead-1","agent_type":"team-lead","stop_hook_active":false}`, hooks.Team{}},
+		{"another session", `{"session_id":"other","agent_type":"alice","stop_hook_active":false}`, hooks.Team{}},
+		{"no session", `{"agent_type":"alice","stop_hook_active":false}`, hooks.Team{}},
+		{"fields on the event win", `{"session_id":"lead-1","agent_type":"alice","team_name":"t","teammate_name":"m"}`, hooks.Team{TeamName: "t", TeammateName: "m"}},
+	} {
+		in, err := hooks.Decode([]byte(`{"hook_event_name":"SubagentStop",`+tt.payload[1:]), hooks.EventSubagentStop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, ok, err := Adapt(hooks.EventTeammateIdle, in, getenv)
+		if err != nil || !ok || out.(*hooks.TeammateIdle).Team != tt.want {
+			t.Errorf("%s: %+v %v %v, want %+v", tt.name, out, ok, err, tt.want)
+		}
+	}
+}

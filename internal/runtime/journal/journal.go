@@ -158,3 +158,8 @@ func Scan(r io.Reader, fn func(Entry)) (bad int, err error) {
 	}
 	return bad, sc.Err()
 }
+
+// QualityFeedbackPrefix starts the feedback the quality checker gives the
+// model after an edit; a call whose context carries it is a
+// [KindQualityWarning].
+const QualityFeedbackPrefix = "hookwright quality, after the edit of "

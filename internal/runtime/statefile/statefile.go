@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
@@ -88,6 +89,18 @@ func Decode(what, path string, data []byte, v any) error {
 // When change returns [ErrNoChange] the file is left alone and Update returns
 // nil; any other error is returned as is. The folder is created if needed.
 func Update(p safepath.Path, change func(old []byte) ([]byte, error)) error {
+	return update(p, change, true)
+}
+
+// UpdateUnsynced is [Update] without waiting for the disk: for records a
+// crash may lose, which are still never torn (atomicfile.WriteInUnsynced).
+// The session fingerprint is one: at SessionStart, its fsync cost more
+// than the rest of the hook call.
+func UpdateUnsynced(p safepath.Path, change func(old []byte) ([]byte, error)) error {
+	return update(p, change, false)
+}
+
+func update(p safepath.Path, change func(old []byte) ([]byte, error), sync bool) error {
 	dir, err := openDir(p)
 	if err != nil {
 		return fmt.Errorf("state %w", err)
@@ -114,7 +127,11 @@ func Update(p safepath.Path, change func(old []byte) ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	if err := replace(dir, base, p, data); err != nil {
+	write := atomicfile.WriteIn
+	if !sync {
+		write = atomicfile.WriteInUnsynced
+	}
+	if err := write(dir, base, data, filepath.Join(p.Root, p.Rel)); err != nil {
 		return fmt.Errorf("state %w", err)
 	}
 	return nil
@@ -203,12 +220,9 @@ func current(dir *os.Root, name string, f *os.File) bool {
 	return err == nil && os.SameFile(a, b)
 }
 
-// tmpName is the temporary file Update writes for base; only the holder of
-// the lock writes it, so one name is enough.
-func tmpName(base string) string { return "." + base + ".tmp" }
-
-// sweep removes the temporary files of base that killed writers left: the
-// fixed name and the random names of earlier releases (".base.*.tmp").
+// sweep removes the temporary files of base that killed writers left
+// (".base.*.tmp", and ".base.tmp" of earlier releases): under the lock no
+// other writer of base is at work.
 func sweep(dir *os.Root, base string) {
 	entries, err := fs.ReadDir(dir.FS(), ".")
 	if err != nil {
@@ -220,35 +234,4 @@ func sweep(dir *os.Root, base string) {
 			dir.Remove(n)
 		}
 	}
-}
-
-// replace writes data to the temporary file, syncs it and renames it over
-// base. The new file keeps the permissions of the one it replaces (0644
-// for a new file).
-func replace(dir *os.Root, base string, p safepath.Path, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if info, err := dir.Lstat(base); err == nil && info.Mode().IsRegular() {
-		mode = info.Mode().Perm()
-	}
-	tmp := tmpName(base)
-	dir.Remove(tmp)
-	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return fmt.Errorf("%s: %w", p, err)
-	}
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	err = errors.Join(werr, serr, cerr)
-	if err == nil {
-		err = dir.Chmod(tmp, mode)
-	}
-	if err == nil {
-		err = dir.Rename(tmp, base)
-	}
-	if err != nil {
-		dir.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", filepath.Join(p.Root, p.Rel), err)
-	}
-	return nil
 }

@@ -1,0 +1,127 @@
+// Package call is one hook call, resolved once: the project root, the
+// environment and the clock, the config, the protocol band, the session,
+// hookwright's own version and the Claude Code release running it. The runtime builds one [Call] per hook call ([Resolve]) and
+// every built-in handler is constructed from it (package builtin), so no
+// handler works the project folder out again, reads the process
+// environment or falls back to a zero clock.
+//
+// A Call's fields are unexported: the only ways to get one are [New] and
+// [Resolve]. A handler constructor that takes a Call cannot be called
+// without one: forgetting it is a compile error, not a zero value.
+package call
+
+import (
+	"sync"
+	"time"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/buildinfo"
+	"github.com/hookwright/hookwright/internal/runtime/ccversion"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/project"
+)
+
+// Call is one hook call as the runtime resolved it.
+type Call struct {
+	root       string
+	env        project.Env
+	cfg        config.Config
+	layers     config.Layers
+	band       hooks.Band
+	session    string
+	transcript string
+	stamped    string
+	running    *running
+}
+
+// running is the release learned once per call, on first use.
+type running struct {
+	once sync.Once
+	r    ccversion.Release
+	ok   bool
+}
+
+// Spec is what [New] builds a Call from.
+type Spec struct {
+	// Root is the project folder; "" when the call has none.
+	Root string
+	// Env is main's one environment, clock and home.
+	Env project.Env
+	// Config is the project's config.
+	Config config.Config
+	// Band is the protocol band hooks.json named (--proto), zero without.
+	Band hooks.Band
+	// Session and Transcript are the session id and transcript path of
+	// the event.
+	Session, Transcript string
+	// Stamped is the runtime's -X main.version, "" when the build stamped
+	// none (see package buildinfo).
+	Stamped string
+}
+
+// New builds a Call from s.
+func New(s Spec) Call {
+	return Call{root: s.Root, env: s.Env, cfg: s.Config, band: s.Band, session: s.Session,
+		transcript: s.Transcript, stamped: s.Stamped, running: new(running)}
+}
+
+// Resolve builds the Call for event input in, under the environment env
+// and protocol band band: the project folder by the runtime's rule
+// ([hooks.ProjectDir]: $CLAUDE_PROJECT_DIR, else the event's cwd), worked
+// out here once, and its config: the user config and the project's, in
+// layers ([config.LoadLayers]). A config that cannot be read is left out
+// and returned as the error, for the runtime to report.
+func Resolve(in hooks.Input, env project.Env, band hooks.Band, stamped string) (Call, error) {
+	getenv := project.Getenv(env.Getenv)
+	root := hooks.ProjectDir(in, getenv)
+	layers, err := config.LoadLayers(root, getenv)
+	b := in.Base()
+	c := New(Spec{Root: root, Env: env, Config: layers.Config, Band: band, Session: b.SessionID, Transcript: b.TranscriptPath, Stamped: stamped})
+	c.layers = layers
+	return c, err
+}
+
+// Root is the project folder, "" when the call has none.
+func (c Call) Root() string { return c.root }
+
+// Env is the call's environment, clock and home.
+func (c Call) Env() project.Env { return c.env }
+
+// Getenv reads a variable of the call's environment ("" when unset); it
+// is never nil.
+func (c Call) Getenv(key string) string { return c.env.Get(key) }
+
+// Now is the call's clock; it is never nil.
+func (c Call) Now() time.Time { return c.env.Time() }
+
+// Config is the project's config.
+func (c Call) Config() config.Config { return c.cfg }
+
+// Layers is how the config was made: the files read, whether the user
+// config trusts the project, and what each layer changed or had ignored
+// (zero for a Call from [New]).
+func (c Call) Layers() config.Layers { return c.layers }
+
+// Band is the protocol band hooks.json named, zero without --proto.
+func (c Call) Band() hooks.Band { return c.band }
+
+// Session is the event's session id.
+func (c Call) Session() string { return c.session }
+
+// Version is hookwright's own version (package buildinfo): the release
+// it was built as, or "devel <commit>".
+func (c Call) Version() string { return buildinfo.Version(c.stamped) }
+
+// Running is the Claude Code release running the call, learned on first
+// use from $AI_AGENT, else the transcript (package ccversion); ok is false
+// when it cannot be told.
+func (c Call) Running() (ccversion.Release, bool) {
+	if c.running == nil {
+		return ccversion.Release{}, false
+	}
+	c.running.once.Do(func() {
+		r, err := ccversion.Parse(ccversion.Running(c.Getenv("AI_AGENT"), c.transcript))
+		c.running.r, c.running.ok = r, err == nil
+	})
+	return c.running.r, c.running.ok
+}

@@ -62,7 +62,10 @@ for f in "$bins"/hookwright-* "$bins"/hookgen-* "$bins"/hwctl-*; do
 	cp "$f" "$dist/"
 	go run "$cyclonedx" bin -json -noserial -notimestamp -output "$dist/${f##*/}.cdx.json" "$f"
 done
-(cd "$dist" && sha256sum hookwright-* hookgen-* hwctl-* | grep -v '\.cdx\.json$' | LC_ALL=C sort -k2 >"$tmp/SHA256SUMS")
+{
+	(cd "$dist" && sha256sum hookwright-* hookgen-* hwctl-* | grep -v '\.cdx\.json$')
+	(cd "$bins" && sha256sum hookwright hookgen hwctl) # the launchers
+} | LC_ALL=C sort -k2 >"$tmp/SHA256SUMS"
 cp "$tmp/SHA256SUMS" "$dist/SHA256SUMS"
 
 GIT_INDEX_FILE=$tmp/.index

@@ -118,4 +118,4 @@ git update-ref "refs/heads/$branch" "$commit" ${parent:-}
 if [ "${RELEASE_TAG:-1}" != 0 ]; then
 	git tag "v$version" "$commit"
 fi
-echo "release: $branch is now $(git rev-parse --short "$commit") (hookwright $version from $short); download files in $dist"
+echo "release: $branch is now $(git rev-parse --short "$commit") (hookwright $version from $short); download files in ${dist#"$top"/}"

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,4 +230,31 @@ func requireEmpty(t *testing.T, dir string) {
 		}
 		return nil
 	})
+}
+
+// TestReleaseRefusesAHeavyPlugin runs make release's script with a limit
+// below the plugin's size: it prints the sizes, fails naming the limit,
+// and commits nothing.
+func TestReleaseRefusesAHeavyPlugin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a release (make release's script)")
+	}
+	buildRelease(t) // the clone it was built in is ours to reuse
+	src := filepath.Join(scratchRoot, "src")
+	cmd := exec.Command("sh", "-c", "./plugin/release.sh")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "RELEASE_TAG=0", "RELEASE_BRANCH=too-heavy", "RELEASE_MAX_BYTES=20000000",
+		"TOOLS_PLATFORMS="+runtime.GOOS+"/"+runtime.GOARCH, "RELEASE_DIST="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "over the limit of 20000000") {
+		t.Errorf("release.sh with a 20 MB limit: %v, want a failure naming the limit:\n%s", err, out)
+	}
+	for _, want := range []string{"release: hookwright-" + native.Platform() + " ", "release: plugin folder "} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("release.sh did not print %q:\n%s", want, out)
+		}
+	}
+	if exec.Command("git", "-C", src, "rev-parse", "-q", "--verify", "refs/heads/too-heavy").Run() == nil {
+		t.Error("release.sh over the limit still made the branch")
+	}
 }

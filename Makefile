@@ -2,8 +2,11 @@
 # hook blocks a force-push), `make test` runs every test.
 
 VERSION := $(shell sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' plugin/.claude-plugin/plugin.json)
-LDFLAGS := -s -w -X main.version=$(VERSION)
-GOBUILD := CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)"
+# Reproducible: -trimpath (no local path), an empty build id, no time stamp;
+# BUILDVCS=true (make release, .ci/repro) records the commit, its time and
+# the tag's version, which go version -m shows.
+LDFLAGS := -s -w -buildid= -X main.version=$(VERSION)
+GOBUILD := CGO_ENABLED=0 go build -trimpath $(if $(BUILDVCS),-buildvcs=$(BUILDVCS)) -ldflags "$(LDFLAGS)"
 STATICCHECK := v0.8.2
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
@@ -65,8 +68,8 @@ plugin/bin/hookwright-%: FORCE
 	GOOS=$(word 1,$(subst -, ,$(basename $*))) GOARCH=$(word 2,$(subst -, ,$(basename $*))) \
 		$(GOBUILD) -o $@ ./cmd/hookwright
 
-## plugin-tools: hookgen and hwctl for every platform (TOOLS_PLATFORMS), next to the runtime in plugin/bin/;
-## make release ships them with the launcher under their names
+## plugin-tools: hookgen and hwctl for every platform (TOOLS_PLATFORMS), next to the runtime in plugin/bin/,
+## where their launchers (plugin/bin/hookgen, plugin/bin/hwctl) find them; make release puts them in its download files
 TOOLS_PLATFORMS ?= $(PLATFORMS)
 TOOL_BINS := $(foreach t,hookgen hwctl,$(foreach p,$(TOOLS_PLATFORMS),plugin/bin/$(t)-$(subst /,-,$(p))$(if $(findstring windows,$(p)),.exe)))
 
@@ -89,7 +92,9 @@ NPM_OUT ?= dist/npm
 npm:
 	./cmd/hookgen/npm/build.sh $(NPM_OUT) $(VERSION)
 
-## release: commit the plugin with its binaries onto the release branch (never touches the work tree); RELEASE_BRANCH, RELEASE_TAG override
+## release: commit the plugin with its runtimes onto the release branch (never touches the work tree), write the
+## download files (hookgen, hwctl, SHA256SUMS, SBOMs) to dist/release/v<version>; prints every size, fails over 25 MB;
+## RELEASE_BRANCH, RELEASE_TAG, RELEASE_DIST override
 release:
 	./plugin/release.sh
 

@@ -1,16 +1,28 @@
 #!/bin/sh
-# release.sh: commit the plugin, with its binaries for every platform, onto
-# the release branch (default "release") and tag it v<version>. Run it from
-# the repository root (make release does).
+# release.sh: commit the plugin, with its runtime for every platform, onto
+# the release branch (default "release") and tag it v<version>; write the
+# release's download files (hookgen and hwctl for every platform, the
+# runtimes again, SHA256SUMS and an SBOM per binary) to
+# dist/release/v<version>/. Run it from the repository root (make release
+# does).
 #
 # It never touches the work tree, the index or the current branch: the
-# binaries are built from a clean export of RELEASE_FROM (default HEAD) in a
+# binaries are built in a clone of RELEASE_FROM (default HEAD) in a
 # temporary folder, and the commit is assembled with a temporary index and
-# git commit-tree. The release tree holds only what a marketplace install
-# needs: .claude-plugin/marketplace.json and plugin/ with plugin/bin/*: the
-# runtime for every platform, and hookgen and hwctl for every platform with
-# the launcher under their names (plugin/bin/hookgen, plugin/bin/hwctl), so
-# a user needs neither Go nor Node.
+# git commit-tree. The clone is tagged v<version> (in the clone only), so
+# the Go toolchain records the module's version, commit and commit time in
+# every binary (go version -m shows them), and the build is reproducible:
+# -trimpath, an empty build id, no time stamp but the commit's, no local
+# path (.ci/repro checks it).
+#
+# The release tree holds only what a marketplace install needs:
+# .claude-plugin/marketplace.json and plugin/ with plugin/bin/*: the
+# runtime for every platform, its launcher, the hookgen and hwctl launchers
+# (which fetch their binary from the download location on first use, see
+# plugin/README.md), SHA256SUMS over every binary the release ships or
+# points to, and plugin/sbom/ with the SBOM of every runtime. It prints
+# every binary's size and the plugin's, and fails when the plugin passes
+# RELEASE_MAX_BYTES (25 MB).
 #
 # Each release commit's parent is the previous release, so a clone of the
 # branch always fast-forwards. Claude Code keeps a plugin's cached files
@@ -18,21 +30,43 @@
 # the previous one but whose version does not is refused.
 #
 # Environment: RELEASE_BRANCH (release), RELEASE_FROM (HEAD),
-# RELEASE_TAG=0 skips the tag, TOOLS_PLATFORMS (default: the six) limits
-# the platforms hookgen and hwctl are built for (the live tests build the
-# host's only).
+# RELEASE_TAG=0 skips the tag, RELEASE_DIST (dist/release) the folder of
+# the download files, TOOLS_PLATFORMS (default: the six) limits the
+# platforms hookgen and hwctl are built for (the live tests build the
+# host's only), RELEASE_MAX_BYTES (25000000).
 set -eu
 branch=${RELEASE_BRANCH:-release}
+max=${RELEASE_MAX_BYTES:-25000000}
+cyclonedx=github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
 from=$(git rev-parse --verify "${RELEASE_FROM:-HEAD}^{commit}")
 short=$(git rev-parse --short "$from")
+top=$(git rev-parse --show-toplevel)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookwright-release.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-git archive --format=tar "$from" | tar -x -C "$tmp"
-version=$(sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' "$tmp/plugin/.claude-plugin/plugin.json")
+# A clone sharing this repository's objects, so any commit can be checked
+# out, clean, with its .git for the Go toolchain's VCS stamp.
+git clone -q --shared --no-checkout "$top" "$tmp/src"
+git -C "$tmp/src" -c advice.detachedHead=false checkout -q --detach "$from"
+version=$(sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' "$tmp/src/plugin/.claude-plugin/plugin.json")
 [ -n "$version" ] || { echo "release: no version in plugin/.claude-plugin/plugin.json at $short" >&2; exit 1; }
-make -s -C "$tmp" plugin >&2
-make -s -C "$tmp" plugin-tools ${TOOLS_PLATFORMS:+TOOLS_PLATFORMS="$TOOLS_PLATFORMS"} >&2
+git -C "$tmp/src" tag -f "v$version" >/dev/null
+make -s -C "$tmp/src" plugin BUILDVCS=true >&2
+make -s -C "$tmp/src" plugin-tools BUILDVCS=true ${TOOLS_PLATFORMS:+TOOLS_PLATFORMS="$TOOLS_PLATFORMS"} >&2
+bins=$tmp/src/plugin/bin
+
+dist=${RELEASE_DIST:-$top/dist/release}/v$version
+rm -rf "$dist"
+mkdir -p "$dist" "$tmp/sbom"
+for f in "$bins"/hookwright-* "$bins"/hookgen-* "$bins"/hwctl-*; do
+	cp "$f" "$dist/"
+	go run "$cyclonedx" bin -json -noserial -notimestamp -output "$dist/${f##*/}.cdx.json" "$f"
+done
+{
+	(cd "$dist" && sha256sum hookwright-* hookgen-* hwctl-* | grep -v '\.cdx\.json$')
+	(cd "$bins" && sha256sum hookwright hookgen hwctl) # the launchers
+} | LC_ALL=C sort -k2 >"$tmp/SHA256SUMS"
+cp "$tmp/SHA256SUMS" "$dist/SHA256SUMS"
 
 GIT_INDEX_FILE=$tmp/.index
 export GIT_INDEX_FILE
@@ -40,12 +74,28 @@ git read-tree --empty
 git ls-tree -r "$from" -- .claude-plugin/marketplace.json plugin |
 	grep -v -e '	plugin/plugin_test\.go$' -e '	plugin/release\.sh$' |
 	git update-index --index-info
-launcher=$(git hash-object -w "$tmp/plugin/bin/hookwright")
-for f in "$tmp"/plugin/bin/hookwright-* "$tmp"/plugin/bin/hookgen-* "$tmp"/plugin/bin/hwctl-*; do
+for f in "$bins"/hookwright-*; do
 	printf '100755 %s\tplugin/bin/%s\n' "$(git hash-object -w "$f")" "${f##*/}"
+	printf '100644 %s\tplugin/sbom/%s.cdx.json\n' "$(git hash-object -w "$dist/${f##*/}.cdx.json")" "${f##*/}"
 done | git update-index --index-info
-printf '100755 %s\tplugin/bin/%s\n' "$launcher" hookgen "$launcher" hwctl | git update-index --index-info
+printf '100644 %s\tplugin/bin/SHA256SUMS\n' "$(git hash-object -w "$tmp/SHA256SUMS")" | git update-index --index-info
 tree=$(git write-tree)
+
+# Sizes: every binary, and the plugin folder as a user's install holds it.
+mkdir "$tmp/tree"
+git archive --format=tar "$tree" plugin | tar -x -C "$tmp/tree"
+for f in "$dist"/hookwright-* "$dist"/hookgen-* "$dist"/hwctl-*; do
+	case $f in *.cdx.json) continue ;; esac
+	where=download
+	[ -e "$tmp/tree/plugin/bin/${f##*/}" ] && where=plugin
+	printf 'release: %-34s %9d bytes (%s)\n' "${f##*/}" "$(wc -c <"$f")" "$where"
+done
+size=$(find "$tmp/tree/plugin" -type f -exec cat {} + | wc -c)
+printf 'release: plugin folder %d bytes (%d.%d MB; limit %d)\n' "$size" $((size / 1000000)) $((size % 1000000 / 100000)) "$max"
+if [ "$size" -gt "$max" ]; then
+	echo "release: the plugin is $size bytes, over the limit of $max: make the runtime smaller or ship less" >&2
+	exit 1
+fi
 
 parent=$(git rev-parse -q --verify "refs/heads/$branch^{commit}" || true)
 if [ -n "$parent" ]; then
@@ -61,10 +111,11 @@ if [ -n "$parent" ]; then
 fi
 commit=$(git commit-tree "$tree" ${parent:+-p "$parent"} -m "hookwright $version
 
-Built from $from by make release: the plugin, its runtime for linux,
-darwin and windows on amd64 and arm64, and hookgen and hwctl.")
+Built from $from by make release: the plugin and its runtime for linux,
+darwin and windows on amd64 and arm64. hookgen and hwctl are download
+files of the release, pinned by plugin/bin/SHA256SUMS.")
 git update-ref "refs/heads/$branch" "$commit" ${parent:-}
 if [ "${RELEASE_TAG:-1}" != 0 ]; then
 	git tag "v$version" "$commit"
 fi
-echo "release: $branch is now $(git rev-parse --short "$commit") (hookwright $version from $short)"
+echo "release: $branch is now $(git rev-parse --short "$commit") (hookwright $version from $short); download files in ${dist#"$top"/}"

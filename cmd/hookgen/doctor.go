@@ -19,12 +19,15 @@ func doctorCommand(e env) *cli.Command {
 	var pluginDir, project, ccVersion string
 	return &cli.Command{
 		Name:      "doctor",
-		Usage:     "check the installation: Claude Code release, manifest band, binary, config and state; exit 1 with a fix per problem",
+		Usage:     "check the installation: Claude Code release, manifest band, the plugin's binaries against its SHA256SUMS, config and state; exit 1 with a fix per problem",
 		UsageText: "hookgen doctor [--plugin-dir DIR] [--project DIR] [--cc-version V]",
 		Description: `Without --plugin-dir, the hookwright plugin the release runs is inspected:
 the copy in ~/.claude/plugins/cache, or the folder of a folder marketplace,
-which 2.0.30 and 2.1.101+ run in place. Prints one line per check, each problem with its fix; exits 1 when
-there is a problem.
+which 2.0.30 and 2.1.101+ run in place. Every binary and launcher the plugin
+ships is checked against the SHA-256 in its bin/SHA256SUMS: a changed byte, a
+missing file, a link or anything not a regular file is a BAD line naming the
+file and both sums. Prints one line per check, each problem with its fix;
+exits 1 when there is a problem.
 
    hookgen doctor
    hookgen doctor --plugin-dir plugin --cc-version 2.1.32`,

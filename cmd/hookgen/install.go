@@ -120,11 +120,12 @@ func runInstall(ctx context.Context, o *installOptions) error {
 	return nil
 }
 
-// findBin resolves --bin, or finds hookwright next to hookgen, else on PATH.
+// findBin resolves --bin, or finds hookwright next to hookgen, else in the
+// plugin's bin/ that launched it, else on PATH.
 func findBin(e env, flag string) (string, error) { return findTool(e, flag, "hookwright") }
 
 // findTool resolves a binary's flag, or finds name next to hookgen, else
-// on PATH.
+// in the plugin's bin/ that launched it, else on PATH.
 func findTool(e env, flag, name string) (string, error) {
 	if flag != "" {
 		abs, err := filepath.Abs(flag)
@@ -136,9 +137,19 @@ func findTool(e env, flag, name string) (string, error) {
 		}
 		return abs, nil
 	}
+	// Next to hookgen, else next to the launcher that ran it: a release's
+	// plugin/bin/hookgen runs the verified binary from the user's cache,
+	// and says where the plugin's bin/ is in HOOKWRIGHT_PLUGIN_BIN.
+	var dirs []string
 	if self, err := os.Executable(); err == nil {
+		dirs = append(dirs, filepath.Dir(self))
+	}
+	if d := os.Getenv("HOOKWRIGHT_PLUGIN_BIN"); filepath.IsAbs(d) {
+		dirs = append(dirs, d)
+	}
+	for _, dir := range dirs {
 		for _, n := range []string{name, name + ".exe"} {
-			p := filepath.Join(filepath.Dir(self), n)
+			p := filepath.Join(dir, n)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 				return p, nil
 			}

@@ -1,7 +1,9 @@
 // Package doctor inspects a hookwright installation and says what is
 // wrong, with a fix for each problem: the Claude Code release, the band of
 // the installed manifest (a plugin's hooks/hooks.json or hooks in a
-// settings file), the binary the launcher would run on this machine, the
+// settings file), the plugin's binaries against the SHA-256 sums the
+// release shipped with them (bin/SHA256SUMS), the binary the launcher
+// would run on this machine, the
 // project config, and where state lives.
 package doctor
 
@@ -131,7 +133,8 @@ func hasTopic(r Report, topic string) bool {
 	return false
 }
 
-// plugin checks the plugin root: its manifest's band and the binary.
+// plugin checks the plugin root: its manifest's band, its binaries against
+// the shipped SHA256SUMS, and the binary for this machine.
 func plugin(o Options) Report {
 	var r Report
 	add := func(topic string, ok bool, fix, format string, args ...any) {
@@ -188,6 +191,11 @@ func plugin(o Options) Report {
 	bin := filepath.Join(root, "bin", name)
 	if _, err := os.Stat(filepath.Join(root, "bin", "hookwright")); err != nil {
 		add("launcher", false, "reinstall the plugin", "no launcher %s", filepath.Join(root, "bin", "hookwright"))
+	}
+	sr, bad := sums(root)
+	r = append(r, sr...)
+	if bad[name] {
+		return r // not the shipped binary: doctor does not run it
 	}
 	fi, err := os.Stat(bin)
 	if err != nil || fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {

@@ -2,6 +2,8 @@ package live
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +42,8 @@ var runtimeBinary = sync.OnceValues(func() (string, error) {
 
 // release is what a user gets from git, built once per test process: the
 // repository's committed HEAD is cloned, make release's script builds the
-// release branch there, and that branch is cloned again. It is the last
+// release branch there (and its download files, see [releaseDist]), and
+// that branch is cloned again. It is the last
 // clone. Tests only read it: they copy it (cloneRelease) before installing
 // from it, since releases that run a folder marketplace in place switch its
 // manifest there.
@@ -52,7 +55,7 @@ var release = sync.OnceValues(func() (string, error) {
 	src, rel := filepath.Join(scratchRoot, "src"), filepath.Join(scratchRoot, "release")
 	for _, s := range [][]string{
 		{"git", "clone", "-q", root, src},
-		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 TOOLS_PLATFORMS=\"$1\" ./plugin/release.sh", src, runtime.GOOS + "/" + runtime.GOARCH},
+		{"sh", "-c", "cd \"$0\" && RELEASE_TAG=0 RELEASE_DIST=\"$2\" TOOLS_PLATFORMS=\"$1\" ./plugin/release.sh", src, runtime.GOOS + "/" + runtime.GOARCH, filepath.Join(scratchRoot, "dist")},
 		{"git", "clone", "-q", "-b", "release", src, rel},
 	} {
 		if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
@@ -70,4 +73,26 @@ func buildRelease(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return rel
+}
+
+// releaseDist returns the folder of the release's download files (hookgen
+// and hwctl for this machine, the runtimes, SHA256SUMS, the SBOMs), which
+// the release's launchers fetch from, or fails t.
+func releaseDist(t *testing.T) string {
+	t.Helper()
+	buildRelease(t)
+	dirs, _ := filepath.Glob(filepath.Join(scratchRoot, "dist", "v*"))
+	if len(dirs) != 1 {
+		t.Fatalf("release download folders %q, want one", dirs)
+	}
+	return dirs[0]
+}
+
+// serveDownloads serves dir on 127.0.0.1 for the test and returns the
+// URL for HOOKWRIGHT_DOWNLOAD_URL.
+func serveDownloads(t *testing.T, dir string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
 // marketplace is the name in .claude-plugin/marketplace.json; the plugin
@@ -120,32 +121,35 @@ func TestPluginMarketplaceInstall(t *testing.T) {
 			root := installedRoot(t, home, v, res.DebugLog)
 			t.Logf("%s runs the installed plugin from %s", v, root)
 			requireGuardFired(t, srv, res)
-			// The release's own hookgen (its launcher and binary, no Go
-			// needed): doctor, right after the install, finds the plugin
-			// where the release runs it and nothing wrong.
-			doctor := exec.Command(filepath.Join(rel, "plugin", "bin", "hookgen"), "doctor", "--cc-version", v)
-			doctor.Dir, doctor.Env = res.Dir, baseEnv(home)
-			out, err := doctor.CombinedOutput()
-			if err != nil || !strings.Contains(string(out), root) {
-				t.Errorf("hookgen doctor after an install on %s: %v, want exit 0 naming %s:\n%s", v, err, root, out)
+			requireLight(t, root)
+			// The release's own hookgen (its launcher, fetching the
+			// binary from the release's download files on 127.0.0.1, no
+			// Go needed): doctor, right after the install, finds the
+			// plugin where the release runs it, its binaries as shipped,
+			// and nothing wrong.
+			env := append(baseEnv(home), "HOOKWRIGHT_DOWNLOAD_URL="+serveDownloads(t, releaseDist(t)))
+			hookgenDoctor := func() (string, error) {
+				doctor := exec.Command(filepath.Join(rel, "plugin", "bin", "hookgen"), "doctor", "--cc-version", v)
+				doctor.Dir, doctor.Env = res.Dir, env
+				out, err := doctor.CombinedOutput()
+				return string(out), err
+			}
+			out, err := hookgenDoctor()
+			if err != nil || !strings.Contains(out, root) || !strings.Contains(out, "ok  sums") {
+				t.Errorf("hookgen doctor after an install on %s: %v, want exit 0 naming %s and its sums ok:\n%s", v, err, root, out)
+			}
+			// One flipped byte of the installed runtime: doctor exits
+			// non-zero and names the file.
+			bin := filepath.Join(root, "bin", "hookwright-"+native.Platform())
+			flipByte(t, bin)
+			out, err = hookgenDoctor()
+			if err == nil || !strings.Contains(out, "BAD sums") || !strings.Contains(out, bin) {
+				t.Errorf("hookgen doctor after a flipped byte of %s on %s: %v, want a non-zero exit naming it:\n%s", bin, v, err, out)
 			}
 			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < 9 {
 				t.Errorf("RegisteredHooks = %d, %v; want the plugin's 9 handlers at least", n, ok)
 			}
 		})
-	}
-}
-
-// TestReleaseShipsTheTools runs the hookgen and hwctl the release ships
-// next to the runtime, through their launchers.
-func TestReleaseShipsTheTools(t *testing.T) {
-	Available(t)
-	rel := buildRelease(t)
-	for _, args := range [][]string{{"hookgen", "--version"}, {"hwctl", "--help"}} {
-		out, err := exec.Command(filepath.Join(rel, "plugin", "bin", args[0]), args[1:]...).CombinedOutput()
-		if err != nil || !strings.Contains(string(out), args[0]) {
-			t.Errorf("release plugin/bin/%s: %v\n%s", strings.Join(args, " "), err, out)
-		}
 	}
 }
 

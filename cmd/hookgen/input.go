@@ -39,3 +39,15 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// exists reports whether path names anything.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

@@ -1,0 +1,172 @@
+package oracle
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+)
+
+// worst is the gravest consequence of a hooks.json on release v; "" loads
+// clean.
+func worst(t *testing.T, v string, doc string) (compat.Consequence, []Finding) {
+	t.Helper()
+	fs, err := CheckHooks(semver.MustParse(v), []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := Worst(fs)
+	return w, fs
+}
+
+const httpVar = `{"hooks": {"%s": [{"hooks": [{"type": "http", "url": "${SOME_VAR}"}]}]}}`
+
+// The named mismatches of the oracle, each with the release that showed it.
+func TestNamedRules(t *testing.T) {
+	cases := []struct {
+		name, release, doc string
+		want               compat.Consequence // "" loads clean
+	}{
+		{"unexpanded url rejects 2.1.100", "2.1.100", fmt.Sprintf(httpVar, "Stop"), compat.Rejected},
+		{"unexpanded url rejects 2.1.252", "2.1.252", fmt.Sprintf(httpVar, "Stop"), compat.Rejected},
+		{"unexpanded url dropped on 2.1.330", "2.1.330", fmt.Sprintf(httpVar, "Stop"), compat.Dropped},
+		{"unexpanded url under PreToolUse refuses 2.1.330", "2.1.330", fmt.Sprintf(httpVar, "PreToolUse"), compat.Rejected},
+		{"full url loads", "2.1.330", `{"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:9/h"}]}]}}`, ""},
+		{"top-level PreToolUse refuses 2.1.330", "2.1.330", `{"hooks": {}, "PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}`, compat.Rejected},
+		{"top-level PermissionRequest refuses 2.1.330", "2.1.330", `{"hooks": {}, "PermissionRequest": [{"hooks": [{"type": "command", "command": "x"}]}]}`, compat.Rejected},
+		{"top-level PreToolUse dropped on 2.1.252", "2.1.252", `{"hooks": {}, "PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}`, compat.Dropped},
+		{"timeout 5000 is lint", "2.1.33", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 5000}]}]}}`, compat.Lint},
+		{"timeout 345600 is lint", "2.1.330", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 345600}]}]}}`, compat.Lint},
+		{"timeout 0 rejects", "2.1.33", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 0}]}]}}`, compat.Rejected},
+		{"timeout 1.5 loads", "2.1.33", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 1.5}]}]}}`, ""},
+		{"prompt on 2.0.30 is dropped", "2.0.30", `{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "ok?"}]}]}}`, compat.Dropped},
+		{"prompt on 2.0.29 rejects", "2.0.29", `{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "ok?"}]}]}}`, compat.Rejected},
+		{"modules known on 2.1.252", "2.1.252", `{"modules": ["./m.js"]}`, ""},
+		{"modules without hooks rejects 2.1.100", "2.1.100", `{"modules": ["./m.js"]}`, compat.Rejected},
+		{"unknown event rejects 2.1.252", "2.1.252", `{"hooks": {"NoSuch": []}}`, compat.Rejected},
+		{"unknown event dropped 2.1.257", "2.1.257", `{"hooks": {"NoSuch": []}}`, compat.Dropped},
+		{"matcher on Stop is lint", "2.1.33", `{"hooks": {"Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}}`, compat.Lint},
+		{"unknown handler key ignored", "2.1.33", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "note": 1}]}]}}`, compat.Ignored},
+		{"args before 2.1.139 dropped", "2.1.100", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "args": ["a"]}]}]}}`, compat.Dropped},
+		{"command not a string rejects", "2.1.100", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ["x"]}]}]}}`, compat.Rejected},
+		{"missing command rejects", "2.0.30", `{"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}`, compat.Rejected},
+		{"shell enum", "2.1.100", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "zsh"}]}]}}`, compat.Rejected},
+		{"not json", "2.1.33", `{`, compat.Rejected},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, fs := worst(t, c.release, c.doc)
+			if got != c.want {
+				t.Errorf("%s: worst = %q, want %q; findings:\n%v", c.release, got, c.want, fs)
+			}
+		})
+	}
+}
+
+// plugin.json: what the named releases did.
+func TestPluginRules(t *testing.T) {
+	cases := []struct {
+		name, release, doc string
+		want               compat.Consequence
+	}{
+		{"skills loads on 2.0.30", "2.0.30", `{"name": "p", "skills": ["./s"]}`, ""},
+		{"skills loads on 2.1.33", "2.1.33", `{"name": "p", "skills": "./s"}`, ""},
+		{"calendar version loads", "2.1.33", `{"name": "p", "version": "2026.04.140"}`, ""},
+		{"displayName refused on 2.1.33", "2.1.33", `{"name": "p", "displayName": "P"}`, compat.Rejected},
+		{"displayName read past on 2.1.100", "2.1.100", `{"name": "p", "displayName": "P"}`, compat.Ignored},
+		{"displayName known on 2.1.252", "2.1.252", `{"name": "p", "displayName": "P"}`, ""},
+		{"name with a space", "2.1.330", `{"name": "my plugin"}`, compat.Rejected},
+		{"no name", "2.1.330", `{"version": "1"}`, compat.Rejected},
+		{"homepage not a url", "2.1.100", `{"name": "p", "homepage": "example"}`, compat.Rejected},
+		{"version a number", "2.1.100", `{"name": "p", "version": 1}`, compat.Rejected},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fs, err := CheckPlugin(semver.MustParse(c.release), []byte(c.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := Worst(fs); got != c.want {
+				t.Errorf("%s: worst = %q, want %q; findings:\n%v", c.release, got, c.want, fs)
+			}
+		})
+	}
+}
+
+// A rejection sorts before a hundred lints, and every line is bounded and
+// names no internals.
+func TestRejectionFirstAndLinesBounded(t *testing.T) {
+	var hs []string
+	for i := 0; i < 100; i++ {
+		hs = append(hs, `{"type": "command", "command": "x", "timeout": 9000}`)
+	}
+	doc := `{"hooks": {"Stop": [{"hooks": [` + strings.Join(hs, ",") + `]}], "NoSuchEvent": []}}`
+	_, fs := worst(t, "2.1.33", doc)
+	if len(fs) != 101 || fs[0].Consequence != compat.Rejected || !strings.Contains(fs[0].What, "NoSuchEvent") {
+		t.Fatalf("first of %d findings = %v, want the unknown event's rejection", len(fs), fs[0])
+	}
+	for _, f := range fs {
+		s := f.String()
+		if len(s) > maxLine {
+			t.Errorf("line of %d bytes: %s", len(s), s)
+		}
+		for _, bad := range []string{"compat/", "testdata", "fallback", "hookwright"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("line names %q: %s", bad, s)
+			}
+		}
+	}
+}
+
+// Merge spans the releases a finding holds on.
+func TestMergeSpansReleases(t *testing.T) {
+	var per [][]Finding
+	for _, v := range []string{"2.0.30", "2.1.33", "2.1.100"} {
+		_, fs := worst(t, v, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 5000}]}]}}`)
+		per = append(per, fs)
+	}
+	got := Merge(per...)
+	if len(got) != 1 || got[0].Releases() != compat.PluginFloor+" and later" && !strings.HasPrefix(got[0].Releases(), "up to") {
+		t.Errorf("merged = %v", got)
+	}
+}
+
+// Every rule row names a witness, and a rejected or dropped row names a
+// probe or a live load.
+func TestRulesHaveWitnesses(t *testing.T) {
+	for _, r := range compat.Rules {
+		if r.Witness == "" {
+			t.Errorf("rule %s (%s from %s) has no witness", r.ID, r.Consequence, r.First)
+		}
+		if (r.Consequence == compat.Rejected || r.Consequence == compat.Dropped) &&
+			!strings.Contains(r.Witness, "probe") && !strings.Contains(r.Witness, "seen") && !strings.Contains(r.Witness, "entry-invalid") {
+			t.Errorf("rule %s is %s without a probe or a live load: %s", r.ID, r.Consequence, r.Witness)
+		}
+	}
+}
+
+// Hostile input never panics and is bounded.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte(fmt.Sprintf(httpVar, "PreToolUse")), "2.1.330")
+	f.Add([]byte(`{"name": "p", "skills": 1, "PreToolUse": [{"PermissionRequest": [1]}]}`), "2.1.33")
+	f.Add([]byte(`{"hooks": {"Stop": [{"matcher": 1, "hooks": [null, {"type": 5}]}]}}`), "2.0.30")
+	f.Fuzz(func(t *testing.T, doc []byte, release string) {
+		v, err := semver.NewVersion(release)
+		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
+			v = semver.MustParse("2.1.330")
+		}
+		for _, check := range []func(*semver.Version, []byte) ([]Finding, error){CheckHooks, CheckPlugin} {
+			fs, err := check(v, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range fs {
+				if len(x.String()) > maxLine {
+					t.Fatalf("unbounded line %q", x)
+				}
+			}
+		}
+	})
+}

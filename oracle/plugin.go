@@ -1,0 +1,116 @@
+package oracle
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+)
+
+// CheckPlugin returns what release v's loader does with a plugin's
+// .claude-plugin/plugin.json, sorted gravest first. The checks are the
+// manifest schema of the band-edge releases' code: name, the typed fields,
+// and unknown keys (refused up to 2.1.75, read past from 2.1.76). Nested
+// fields (commands, hooks, mcpServers, ...) are not modelled.
+func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
+	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", compat.ErrBelowFloor, v, compat.PluginFloor)
+	}
+	c := &checker{v: v, file: PluginJSON}
+	if len(doc) > MaxFile {
+		c.add(compat.RuleNotJSON, "", "", "", "the file is larger than 4 MiB", "keep plugin.json small")
+		return c.out, nil
+	}
+	inst, err := decode(doc)
+	if err != nil {
+		c.add(compat.RuleNotJSON, "", "", "", "not valid JSON ("+clip(err.Error(), 60)+"), so the plugin is refused", "fix the JSON syntax")
+		return c.out, nil
+	}
+	m, ok := inst.(map[string]any)
+	if !ok {
+		c.add(compat.RuleNotJSON, "", "", "", "plugin.json must be a JSON object, so the plugin is refused", `write {"name": "my-plugin"}`)
+		return c.out, nil
+	}
+	refused := ", so the plugin is refused"
+	name, has := m["name"]
+	s, isStr := name.(string)
+	switch {
+	case !has:
+		c.add(compat.RulePluginShape, "/name", "", "", `"name" is missing`+refused, `add "name": "my-plugin"`)
+	case !isStr:
+		c.add(compat.RulePluginShape, "/name", "", "", "name must be a string"+refused, `write "name": "my-plugin"`)
+	case s == "":
+		c.add(compat.RulePluginShape, "/name", "", "", "name is empty"+refused, `write "name": "my-plugin"`)
+	case strings.Contains(s, " "):
+		c.add(compat.RulePluginShape, "/name", "", "", "name contains a space"+refused, "use kebab-case, e.g. \"my-plugin\"")
+	}
+	for _, k := range sortedKeys(m) {
+		p := ptr("", k)
+		val := m[k]
+		if !compat.PluginKeyKnown(k, v) {
+			r, _ := compat.RuleAt(compat.RulePluginKeyStrict, v)
+			what := fmt.Sprintf("unknown key %q is read past", clip(k, 40))
+			hi := ""
+			if r.Consequence == compat.Rejected {
+				what = fmt.Sprintf("unknown key %q%s (\"Unrecognized key\")", clip(k, 40), refused)
+				hi = knownFromPrev(k)
+			}
+			c.add(compat.RulePluginKeyStrict, p, "", hi, what, "remove it for these releases")
+			continue
+		}
+		if msg, fix := pluginValue(k, val); msg != "" {
+			c.add(compat.RulePluginShape, p, "", "", msg+refused, fix)
+		}
+	}
+	Sort(c.out)
+	return c.out, nil
+}
+
+// knownFromPrev returns the last release that lacks key, or "" when no
+// release has it.
+func knownFromPrev(key string) string {
+	for _, k := range compat.PluginKeys {
+		if k.Name == key {
+			v := semver.MustParse(k.Since)
+			if v.Patch() > 0 {
+				return fmt.Sprintf("%d.%d.%d", v.Major(), v.Minor(), v.Patch()-1)
+			}
+		}
+	}
+	return ""
+}
+
+// pluginValue checks one known plugin.json key's value type.
+func pluginValue(k string, val any) (string, string) {
+	switch k {
+	case "version", "description", "repository", "license":
+		if _, ok := val.(string); !ok {
+			return k + " must be a string", fmt.Sprintf("write %q as a string", k)
+		}
+	case "homepage":
+		s, ok := val.(string)
+		if !ok || !validURL(s) {
+			return fmt.Sprintf("homepage %s is not a URL", quote(val)), "write a full URL or remove it"
+		}
+	case "keywords":
+		a, ok := val.([]any)
+		if !ok {
+			return "keywords must be a list of strings", "write a list of strings"
+		}
+		for _, x := range a {
+			if _, ok := x.(string); !ok {
+				return "keywords must be a list of strings", "quote each keyword"
+			}
+		}
+	case "author":
+		m, ok := val.(map[string]any)
+		if !ok {
+			return `author must be an object {"name": ...}`, `write "author": {"name": "..."}`
+		}
+		if n, ok := m["name"].(string); !ok || n == "" {
+			return "author needs a non-empty name", `add "name" to author`
+		}
+	}
+	return "", ""
+}

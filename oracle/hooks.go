@@ -196,6 +196,10 @@ func (c *checker) events(val any) {
 		p := ptr("/hooks", name)
 		ev, known := compat.Lookup(compat.KindEvent, name)
 		if !known || c.v.LessThan(ev.Version()) {
+			if r, _ := compat.RuleAt(compat.RuleUnknownEvent, c.v); r.Consequence == compat.Dropped && holdsGuard(m[name], 3) {
+				c.add(compat.RuleTopLevelGuard, p, "", "", fmt.Sprintf("%q is not an event this release knows, but it holds PreToolUse/PermissionRequest hooks, so the whole plugin is refused", clip(name, 40)), "move those hooks under a known event")
+				continue
+			}
 			c.unknownEvent(p, name, ev, known)
 			continue
 		}

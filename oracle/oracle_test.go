@@ -54,6 +54,13 @@ func TestNamedRules(t *testing.T) {
 		{"missing command rejects", "2.0.30", `{"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}`, compat.Rejected},
 		{"shell enum", "2.1.100", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "shell": "zsh"}]}]}}`, compat.Rejected},
 		{"not json", "2.1.33", `{`, compat.Rejected},
+		{"unknown event holding guard hooks refuses 2.1.330", "2.1.330", `{"hooks": {"Guards": {"PreToolUse": [{"hooks": []}]}}}`, compat.Rejected},
+		{"unknown type under Stop dropped on 2.1.330", "2.1.330", `{"hooks": {"Stop": [{"hooks": [{"type": "webhook"}]}]}}`, compat.Dropped},
+		{"unknown type under PreToolUse refuses 2.1.330", "2.1.330", `{"hooks": {"PreToolUse": [{"hooks": [{"type": "webhook"}]}]}}`, compat.Rejected},
+		{"mcp_tool needs server", "2.1.252", `{"hooks": {"Stop": [{"hooks": [{"type": "mcp_tool", "tool": "t"}]}]}}`, compat.Rejected},
+		{"empty rewakeMessage", "2.1.252", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "rewakeMessage": ""}]}]}}`, compat.Rejected},
+		{"any onFailure loads", "2.1.330", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "onFailure": "later"}]}]}}`, ""},
+		{"hooks not a list", "2.1.33", `{"hooks": {"Stop": [{"hooks": {"type": "command"}}]}}`, compat.Rejected},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -227,3 +227,112 @@ func sortedKeys(m map[string]any) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Registers returns how many hooks release v registers from a plugin's
+// hooks.json and plugin.json (nil when the plugin has none), as the
+// loader's "Registered N hooks" line counts them: 0 when either file is
+// rejected, else every handler under a known event less the dropped ones.
+// A handler whose key is dropped ("args") still registers.
+func Registers(v *semver.Version, hooks, manifest []byte) (int, error) {
+	var fs []Finding
+	for _, f := range []struct {
+		doc   []byte
+		check func(*semver.Version, []byte) ([]Finding, error)
+	}{{hooks, CheckHooks}, {manifest, CheckPlugin}} {
+		if f.doc == nil {
+			continue
+		}
+		got, err := f.check(v, f.doc)
+		if err != nil {
+			return 0, err
+		}
+		fs = append(fs, got...)
+	}
+	if Count(fs, compat.Rejected) > 0 || hooks == nil {
+		return 0, nil
+	}
+	inst, err := decode(hooks)
+	if err != nil {
+		return 0, nil
+	}
+	events, _ := inst.(map[string]any)["hooks"].(map[string]any)
+	dropped := map[string]bool{}
+	for _, f := range fs {
+		if f.File == HooksJSON && f.Consequence == compat.Dropped && f.Rule != compat.RuleArgsDropped {
+			dropped[f.Pointer] = true
+		}
+	}
+	n := 0
+	for name, gv := range events {
+		ev, ok := compat.Lookup(compat.KindEvent, name)
+		groups, isList := gv.([]any)
+		if !ok || v.LessThan(ev.Version()) || !isList || dropped[ptr("/hooks", name)] {
+			continue
+		}
+		for i, g := range groups {
+			gp := ptr("/hooks", name, fmt.Sprint(i))
+			gm, _ := g.(map[string]any)
+			hs, isList := gm["hooks"].([]any)
+			if !isList || droppedUnder(dropped, gp, false) {
+				continue
+			}
+			for j := range hs {
+				if !droppedUnder(dropped, ptr(gp, "hooks", fmt.Sprint(j)), true) {
+					n++
+				}
+			}
+		}
+	}
+	return n, nil
+}
+
+// droppedUnder reports whether a dropped finding points at p or, with
+// deep, anywhere inside it; without deep only at p itself or at p's own
+// keys other than "hooks".
+func droppedUnder(dropped map[string]bool, p string, deep bool) bool {
+	for d := range dropped {
+		if d == p {
+			return true
+		}
+		rest, ok := strings.CutPrefix(d, p+"/")
+		if !ok {
+			continue
+		}
+		if deep || !strings.HasPrefix(rest, "hooks/") {
+			return true
+		}
+	}
+	return false
+}
+
+// Edges returns the releases where anything the oracle knows changes:
+// every band's first release (compat.Bands), and the first and last
+// release of every rule row and handler type's validator. Checking these
+// covers every verdict the oracle can give.
+func Edges() []*semver.Version {
+	seen := map[string]bool{}
+	var out []*semver.Version
+	addV := func(s string) {
+		if s == "" || seen[s] {
+			return
+		}
+		v, err := semver.NewVersion(s)
+		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
+			return
+		}
+		seen[s] = true
+		out = append(out, v)
+	}
+	for _, b := range compat.Bands() {
+		addV(b.String())
+	}
+	for _, r := range compat.Rules {
+		addV(r.First)
+		addV(r.Last)
+	}
+	for _, s := range compat.HandlerValidatorSince {
+		addV(s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
+	return out
+}

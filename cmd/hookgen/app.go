@@ -159,6 +159,7 @@ func newApp(e env) *cli.App {
 func commands(e env) []*cli.Command {
 	return []*cli.Command{
 		validateCommand(e),
+		auditCommand(e),
 		explainCommand(e),
 		matrixCommand(e),
 		installCommand(e),

@@ -45,7 +45,8 @@ func validateCommand(e env) *cli.Command {
 		UsageText: "hookgen validate [--cc-version VERSION ...] [--strict | --fail-on LEVEL] [--json] FILE   (FILE - reads stdin)",
 		Description: `Checks FILE, a hooks.json, a plugin.json (by its name) or a plugin folder
 (hooks/hooks.json and .claude-plugin/plugin.json), on each --cc-version
-(default: the first release of every band, 2.0.12 on), with the rules the
+(default: every band's first release and every release where a rule
+changes, 2.0.12 on), with the rules the
 releases' own loaders apply. One line per finding:
 
    CONSEQUENCE FILE POINTER (RELEASES): what happens. Fix: what to do
@@ -65,7 +66,7 @@ Examples:
 
 ` + hwcli.ExitCodesHelp,
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "cc-version", Usage: "a Claude Code release to check for; repeat it (default: every band's first release)"},
+			&cli.StringSliceFlag{Name: "cc-version", Usage: "a Claude Code release to check for; repeat it (default: every band edge and rule edge)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the findings as one JSON array", Destination: &o.json},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 on dropped entries too (--fail-on dropped)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "the least grave `LEVEL` that exits 1: rejected, dropped, ignored or lint", Value: string(compat.Rejected), Destination: &o.failOn},
@@ -84,10 +85,11 @@ Examples:
 	}
 }
 
-// releases parses the --cc-version values, or returns every band edge.
+// releases parses the --cc-version values, or returns every release where
+// a verdict can change (oracle.Edges: the band edges and the rules' edges).
 func releases(vs []string) ([]*semver.Version, error) {
 	if len(vs) == 0 {
-		return compat.Bands(), nil
+		return oracle.Edges(), nil
 	}
 	var out []*semver.Version
 	for _, s := range vs {

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// fixtures is the committed marketplace of plugin shapes the live test
+// loads into real releases.
+const fixtures = "../../oracle/testdata/marketplace"
+
+// TestAuditTable: the plugins × releases table, the reasons, the summary
+// and exit 1 for a refusal.
+func TestAuditTable(t *testing.T) {
+	e, out, errb := fakeEnv(t)
+	code := hookgen(t, e, "audit", "--cc-version", "2.0.30", "--cc-version", "2.1.252", "--cc-version", "2.1.330", fixtures)
+	if code != exitInvalid {
+		t.Fatalf("exit %d, want %d: %s", code, exitInvalid, errb)
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && !strings.Contains(l, ":") {
+			rows[f[0]] = strings.Join(f[1:], " ")
+		}
+	}
+	want := map[string]string{
+		"clean":           "loads loads loads",
+		"http-var":        "refused refused loads, 1 dropped",
+		"top-level-guard": "loads, 1 dropped loads, 1 dropped refused",
+		"long-timeout":    "loads loads loads",
+		"prompt-handlers": "loads, 2 dropped loads loads",
+		"display-name":    "refused loads loads",
+		"unknown-event":   "refused refused loads, 1 dropped",
+		"skills-only":     "loads loads loads",
+		"escape":          "skipped skipped skipped",
+	}
+	for name, w := range want {
+		if rows[name] != w {
+			t.Errorf("%s: %q, want %q\n%s", name, rows[name], w, out)
+		}
+	}
+	for _, w := range []string{`top-level-guard: rejected on 2.1.257 and later: hooks.json /PreToolUse`, "escape: skipped: marketplace: path leaves the marketplace root",
+		"10 plugins x 3 releases: 13 load, 5 load with drops, 6 refused, 6 skipped"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// TestAuditJSONAndMarkdown: --json is one object with every plugin's
+// verdict per release; --markdown a table a CI summary renders.
+func TestAuditJSONAndMarkdown(t *testing.T) {
+	e, out, _ := fakeEnv(t)
+	if code := hookgen(t, e, "audit", "--json", "--cc-version", "2.1.330", fixtures); code != exitInvalid {
+		t.Fatalf("exit %d", code)
+	}
+	var doc struct {
+		Releases []string
+		Plugins  []struct {
+			Name     string
+			Releases []struct{ Release, Verdict, Reason string }
+		}
+		Summary map[string]int
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Plugins) != 10 || doc.Summary["refused"] != 1 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
+		!strings.Contains(doc.Plugins[2].Releases[0].Reason, "/PreToolUse") {
+		t.Errorf("json = %+v", doc)
+	}
+	e, out, _ = fakeEnv(t)
+	hookgen(t, e, "audit", "--markdown", "--cc-version", "2.1.330", "--cc-version", "2.0.30", fixtures)
+	md := out.String()
+	for _, w := range []string{"| plugin | 2.1.330 | 2.0.30 |", "|---|---|---|", "| top-level-guard | **refused** | loads, 1 dropped |"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("markdown lacks %q:\n%s", w, md)
+		}
+	}
+}
+
+// TestAuditExitLevels: a marketplace whose worst is a drop exits 0, and 1
+// with --strict.
+func TestAuditExitLevels(t *testing.T) {
+	e, out, _ := fakeEnv(t)
+	if code := hookgen(t, e, "audit", "--cc-version", "2.1.100", "--json", fixtures); code != exitInvalid {
+		t.Errorf("2.1.100 refuses http-var: exit %d\n%s", code, out)
+	}
+	for _, tt := range []struct {
+		flag string
+		code int
+	}{{"--fail-on=rejected", exitOK}, {"--strict", exitInvalid}} {
+		e, out, _ := fakeEnv(t)
+		// 2.0.30 without the plugins it refuses: only drops remain, so
+		// check one plugin folder through validate, the same levels.
+		if code := hookgen(t, e, "validate", tt.flag, "--cc-version", "2.0.30", fixtures+"/plugins/prompt-handlers"); code != tt.code {
+			t.Errorf("validate %s on prompt-handlers: exit %d, want %d\n%s", tt.flag, code, tt.code, out)
+		}
+	}
+	e, _, errb := fakeEnv(t)
+	if code := hookgen(t, e, "audit", t.TempDir()); code != exitFailure || !strings.Contains(errb.String(), "marketplace.json") {
+		t.Errorf("no marketplace.json: exit %d, %s", code, errb)
+	}
+}

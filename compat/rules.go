@@ -107,7 +107,7 @@ var Rules = []Rule{
 	{ID: RuleGuardInvalid, Consequence: Rejected, First: EntriesTolerated,
 		Witness: "probe: 2.1.257 and 2.1.330 keep an invalid PreToolUse/PermissionRequest entry as an unloadable guard and refuse the plugin"},
 	{ID: RuleTypeNotRun, Consequence: Dropped, First: "2.0.30", Last: "2.0.30",
-		Witness: "seen: 2.0.30 registered 1 of 3 hooks of a plugin with prompt handlers; the CHANGELOG opens prompt and agent hooks to plugins in 2.1.0"},
+		Witness: "probe: 2.0.30's plugin-hook loader keeps only type \"command\" (2.1.33's keeps every type); seen: 2.0.30 registered 1 of 3 hooks of a plugin with prompt handlers"},
 	{ID: RuleTypeUnproven, Consequence: Lint, First: "2.0.31", Last: "2.1.83",
 		Witness: "probe: the validator takes the type; no live run has shown a plugin's handler of it run before the matrix's edge"},
 	{ID: RuleTopLevelGuard, Consequence: Dropped, First: PluginFloor, Last: "2.1.252",

@@ -24,6 +24,9 @@ type LoaderRules struct {
 	// GuardsOutsideFatal: PreToolUse/PermissionRequest outside "hooks"
 	// refuses the plugin.
 	GuardsOutsideFatal bool `json:"guardsOutsideFatal"`
+	// PluginCommandOnly: the plugin-hook loader registers only "command"
+	// handlers and drops the others without a word.
+	PluginCommandOnly bool `json:"pluginCommandOnly"`
 	// HooksModules: hooks.json may hold "modules".
 	HooksModules bool `json:"hooksModules"`
 	// PluginStrict: plugin.json's schema refuses unknown keys; nil when
@@ -38,6 +41,7 @@ type LoaderRules struct {
 var (
 	urlChecked     = regexp.MustCompile(`url:[A-Za-z0-9_$.]*\(\)\.url\(\)\.describe\("URL to POST the hook input JSON to"\)`)
 	timeoutMax     = regexp.MustCompile(`timeout:[A-Za-z0-9_$.]*\(\)\.positive\(\)\.(?:int\(\)\.)?max\(`)
+	commandOnly    = regexp.MustCompile(`for\(let [A-Za-z0-9_$]+ of [A-Za-z0-9_$]+\.hooks\)if\([A-Za-z0-9_$]+\.type==="command"\)[A-Za-z0-9_$]+\.push\(`)
 	entryIgnored   = []byte(`unknown hook event; entry ignored`)
 	guardsOutside  = []byte(`PreToolUse/PermissionRequest hooks are declared outside`)
 	hooksModules   = []byte("hooks.json must have `hooks`")
@@ -54,6 +58,7 @@ func ParseLoaderRules(code []byte) LoaderRules {
 		EntriesTolerated:   bytes.Contains(code, entryIgnored),
 		GuardsOutsideFatal: bytes.Contains(code, guardsOutside),
 		HooksModules:       bytes.Contains(code, hooksModules),
+		PluginCommandOnly:  commandOnly.Match(code),
 	}
 	r.PluginKeys, r.PluginStrict = pluginManifest(code)
 	return r

@@ -64,6 +64,7 @@ func rulesDiff(r LoaderRules) []string {
 	check("guards outside \"hooks\" refuse the plugin", r.GuardsOutsideFatal, mustRule(compat.RuleTopLevelGuard, v) == compat.Rejected)
 	check("hooks.json \"modules\" ("+compat.HooksModulesSince+")", r.HooksModules, atLeast(compat.HooksModulesSince))
 	check("http url checked as a URL", r.URLChecked, atLeast(compat.HandlerValidatorSince["http"]))
+	check("plugins' non-command handlers dropped", r.PluginCommandOnly, mustRule(compat.RuleTypeNotRun, v) == compat.Dropped)
 	check("timeout has an upper bound (the oracle says lint)", r.TimeoutMax, false)
 	if r.PluginStrict != nil {
 		check("plugin.json refuses unknown keys", *r.PluginStrict, mustRule(compat.RulePluginKeyStrict, v) == compat.Rejected)
@@ -95,9 +96,9 @@ func TestParseLoaderRules(t *testing.T) {
 	code := []byte(`x;Ab=k.object({name:k.string().min(1,"Plugin name cannot be empty"),version:k.string().optional()}),Hk=k.object({hooks:k.string()}),` +
 		`Mf=k.object({...Ab.shape,...Hk.partial().shape}).strict(),` +
 		`_=L.object({type:L.literal("http").describe("HTTP hook type"),url:L.string().url().describe("URL to POST the hook input JSON to"),timeout:L.number().positive().optional()});` +
-		"a=`hooks.${m}: unknown hook event; entry ignored`;b=\"hooks.json must have `hooks` (the hook matchers)\"")
+		"a=`hooks.${m}: unknown hook event; entry ignored`;for(let J of Z.hooks)if(J.type===\"command\")Y.push(J);b=\"hooks.json must have `hooks` (the hook matchers)\"")
 	r := ParseLoaderRules(code)
-	want := LoaderRules{URLChecked: true, EntriesTolerated: true, HooksModules: true, PluginKeys: []string{"hooks", "name", "version"}}
+	want := LoaderRules{URLChecked: true, EntriesTolerated: true, HooksModules: true, PluginCommandOnly: true, PluginKeys: []string{"hooks", "name", "version"}}
 	if r.PluginStrict == nil || !*r.PluginStrict {
 		t.Errorf("PluginStrict = %v, want true", r.PluginStrict)
 	}

@@ -127,7 +127,7 @@ var Rules = []Rule{
 	{ID: RuleEmptyCommand, Consequence: Lint, First: PluginFloor,
 		Witness: "probe: command is string() with no minimum; the hook runs an empty shell command"},
 	{ID: RulePluginShape, Consequence: Rejected, First: PluginFloor,
-		Witness: "probe: name string min(1) without spaces, version/description/repository/license strings, homepage string().url(), author {name}, keywords string[] in 2.0.30, 2.1.33, 2.1.100 and 2.1.252; a version such as 2026.04.140 is any string and loads"},
+		Witness: "probe: name string min(1) without spaces, version/description/repository/license strings, homepage string().url(), author {name}, keywords string[], commands/agents/skills/outputStyles/hooks paths starting with ./ (hooks ending .json) in 2.0.30, 2.1.33, 2.1.100 and 2.1.252; a version such as 2026.04.140 is any string and loads"},
 	{ID: RulePluginKeyStrict, Consequence: Rejected, First: PluginFloor, Last: "2.1.75",
 		Witness: "seen: 2.1.33 refused a plugin over plugin.json's displayName (\"Unrecognized key\"); probe: .strict() in 2.0.30 and 2.1.33"},
 	{ID: RulePluginKeyStrict, Consequence: Ignored, First: "2.1.76",

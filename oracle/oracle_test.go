@@ -88,6 +88,9 @@ func TestPluginRules(t *testing.T) {
 		{"no name", "2.1.330", `{"version": "1"}`, compat.Rejected},
 		{"homepage not a url", "2.1.100", `{"name": "p", "homepage": "example"}`, compat.Rejected},
 		{"version a number", "2.1.100", `{"name": "p", "version": 1}`, compat.Rejected},
+		{"skills path without ./", "2.1.330", `{"name": "p", "skills": ["skills/a"]}`, compat.Rejected},
+		{"hooks path not json", "2.1.33", `{"name": "p", "hooks": "./hooks/extra.js"}`, compat.Rejected},
+		{"inline hooks object", "2.1.33", `{"name": "p", "hooks": {"Stop": []}}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -103,6 +103,26 @@ func pluginValue(k string, val any) (string, string) {
 				return "keywords must be a list of strings", "quote each keyword"
 			}
 		}
+	case "commands", "agents", "skills", "outputStyles", "hooks":
+		var paths []any
+		switch t := val.(type) {
+		case string:
+			paths = []any{t}
+		case []any:
+			paths = t
+		}
+		for _, x := range paths {
+			ps, ok := x.(string)
+			if !ok {
+				continue // an inline object: not modelled
+			}
+			if !strings.HasPrefix(ps, "./") {
+				return fmt.Sprintf("%s path %s must start with \"./\"", k, quote(ps)), fmt.Sprintf("write \"./%s\"", strings.TrimLeft(clip(ps, 30), "./"))
+			}
+			if k == "hooks" && !strings.HasSuffix(ps, ".json") {
+				return fmt.Sprintf("hooks path %s must end in .json", quote(ps)), "name the hooks file"
+			}
+		}
 	case "author":
 		m, ok := val.(map[string]any)
 		if !ok {

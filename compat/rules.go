@@ -67,22 +67,25 @@ var GuardEvents = []string{"PreToolUse", "PermissionRequest"}
 
 // The rule IDs.
 const (
-	RuleNotJSON         = "not-json"           // the file is not JSON, or not an object
-	RuleHooksShape      = "hooks-shape"        // "hooks" missing or not an object; description not a string
-	RuleUnknownEvent    = "unknown-event"      // an event the release does not know
-	RuleEntryInvalid    = "entry-invalid"      // a matcher group or handler the validator refuses
-	RuleGuardInvalid    = "guard-invalid"      // the same under PreToolUse/PermissionRequest
-	RuleTypeNotRun      = "type-not-run"       // a handler type the validator takes but plugins do not run yet
-	RuleTypeUnproven    = "type-unproven"      // a handler type the validator takes, never seen running
-	RuleTopLevelGuard   = "top-level-guard"    // PreToolUse/PermissionRequest hooks outside "hooks"
-	RuleTopLevelEvent   = "top-level-event"    // another event outside "hooks"
-	RuleUnknownKey      = "unknown-key"        // a key hooks.json's validator strips
-	RuleArgsDropped     = "args-dropped"       // "args" before 2.1.139
-	RuleLongTimeout     = "long-timeout"       // a timeout that looks like milliseconds
-	RuleIgnoredMatcher  = "ignored-matcher"    // a matcher on an event that takes none
-	RuleEmptyCommand    = "empty-command"      // "command": ""
-	RulePluginShape     = "plugin-shape"       // plugin.json not an object, name or a typed field wrong
-	RulePluginKeyStrict = "plugin-unknown-key" // a key plugin.json's schema lacks
+	RuleNotJSON         = "not-json"            // the file is not JSON, or not an object
+	RuleHooksShape      = "hooks-shape"         // "hooks" missing or not an object; description not a string
+	RuleUnknownEvent    = "unknown-event"       // an event the release does not know
+	RuleEntryInvalid    = "entry-invalid"       // a matcher group or handler the validator refuses
+	RuleGuardInvalid    = "guard-invalid"       // the same under PreToolUse/PermissionRequest
+	RuleTypeNotRun      = "type-not-run"        // a handler type the validator takes but plugins do not run yet
+	RuleTypeUnproven    = "type-unproven"       // a handler type the validator takes, never seen running
+	RuleTopLevelGuard   = "top-level-guard"     // PreToolUse/PermissionRequest hooks outside "hooks"
+	RuleTopLevelEvent   = "top-level-event"     // another event outside "hooks"
+	RuleUnknownKey      = "unknown-key"         // a key hooks.json's validator strips
+	RuleArgsDropped     = "args-dropped"        // "args" before 2.1.139
+	RuleLongTimeout     = "long-timeout"        // a timeout that looks like milliseconds
+	RuleIgnoredMatcher  = "ignored-matcher"     // a matcher on an event that takes none
+	RuleEmptyCommand    = "empty-command"       // "command": ""
+	RulePluginShape     = "plugin-shape"        // plugin.json not an object, name or a typed field wrong
+	RulePluginKeyStrict = "plugin-unknown-key"  // a key plugin.json's schema lacks
+	RuleNameControl     = "plugin-name-control" // a control or bidi character in the plugin name
+	RuleModules         = "hooks-modules"       // "modules" of more than one entry, or not strings
+	RuleSurfaceGone     = "hooks-surface"       // hooks.json "surface", refused from 2.1.330
 )
 
 // Rules is every rule the oracle (hookgen validate, hookgen audit)
@@ -128,6 +131,12 @@ var Rules = []Rule{
 		Witness: "probe: command is string() with no minimum; the hook runs an empty shell command"},
 	{ID: RulePluginShape, Consequence: Rejected, First: PluginFloor,
 		Witness: "probe: name string min(1) without spaces, version/description/repository/license strings, homepage string().url(), author {name}, keywords string[], commands/agents/skills/outputStyles/hooks paths starting with ./ (hooks ending .json) in 2.0.30, 2.1.33, 2.1.100 and 2.1.252; a version such as 2026.04.140 is any string and loads"},
+	{ID: RuleNameControl, Consequence: Rejected, First: "2.1.252",
+		Witness: "probe: 2.1.252 and 2.1.330 (\"Plugin name cannot contain control or bidirectional-formatting characters\"); 2.1.100 lacks it"},
+	{ID: RuleModules, Consequence: Rejected, First: HooksModulesSince,
+		Witness: "probe: 2.1.252 and 2.1.330: modules is string[] of at most 1 (\"a second entry is refused\"); hooks or a module is required"},
+	{ID: RuleSurfaceGone, Consequence: Rejected, First: "2.1.330",
+		Witness: "probe: 2.1.330's hooks-file schema fails on it (\"hooks.json `surface` is gone\"); 2.1.257 lacks the key"},
 	{ID: RulePluginKeyStrict, Consequence: Rejected, First: PluginFloor, Last: "2.1.75",
 		Witness: "seen: 2.1.33 refused a plugin over plugin.json's displayName (\"Unrecognized key\"); probe: .strict() in 2.0.30 and 2.1.33"},
 	{ID: RulePluginKeyStrict, Consequence: Ignored, First: "2.1.76",
@@ -197,6 +206,15 @@ var PluginKeys = []PluginKey{
 	{"$schema", "2.1.252", "probe: 2.1.252 declares it (ignored at load time)"},
 	{"displayName", "2.1.252", "probe: 2.1.252 has it; seen refused by 2.1.33"},
 	{"metadata", "2.1.252", "probe: 2.1.252 has it (free-form, not read)"},
+	{"defaultEnabled", "2.1.252", "probe: 2.1.252 has it, 2.1.100 lacks it"},
+	{"themes", "2.1.252", "probe: 2.1.252 has it, 2.1.100 lacks it"},
+	{"workflows", "2.1.252", "probe: 2.1.252 has it, 2.1.100 lacks it"},
+	{"monitors", "2.1.252", "probe: 2.1.252 has it, 2.1.100 lacks it"},
+	{"binaries", "2.1.252", "probe: 2.1.252 has it, 2.1.100 lacks it"},
+	{"experimental", "2.1.252", "probe: 2.1.252 has it, 2.1.100 lacks it"},
+	{"engines", "2.1.330", "probe: 2.1.330 has it, 2.1.257 lacks it"},
+	{"network", "2.1.330", "probe: 2.1.330 has it, 2.1.257 lacks it"},
+	{"types", "2.1.330", "probe: 2.1.330 has it, 2.1.257 lacks it"},
 }
 
 // PluginKeyKnown reports whether release v's manifest schema declares key.

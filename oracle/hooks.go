@@ -86,7 +86,13 @@ func (c *checker) topLevel(top map[string]any) {
 		case k == "$schema":
 			// Read past on every release; editors use it.
 		case k == "modules" && modules:
-			// A hooks module (2.1.252's code); its own checks are not modelled.
+			c.modules(p, val)
+		case k == "surface":
+			if r, ok := compat.RuleAt(compat.RuleSurfaceGone, c.v); ok && r.Consequence == compat.Rejected {
+				c.add(compat.RuleSurfaceGone, p, "", "", `"surface" is gone, so the whole hooks.json is refused`, "name the module in the Client element instead")
+			} else {
+				c.add(compat.RuleUnknownKey, p, "", "2.1.329", `unknown top-level key "surface" is read past`, "remove it")
+			}
 		case k == "modules":
 			c.add(compat.RuleUnknownKey, p, "", prevOf(compat.HooksModulesSince),
 				`"modules" (hooks modules) is read past: the module never loads`, "declare the hooks under \"hooks\" for these releases")
@@ -100,9 +106,27 @@ func (c *checker) topLevel(top map[string]any) {
 		}
 	}
 	if _, ok := top["hooks"]; !ok {
-		if _, m := top["modules"]; !(m && modules) {
+		if ms, _ := top["modules"].([]any); !(len(ms) > 0 && modules) {
 			c.add(compat.RuleHooksShape, "", "", "", `"hooks" is missing, so the whole file is refused`, `add "hooks": {...}`)
 		}
+	}
+}
+
+// modules checks a hooks.json "modules": at most one path.
+func (c *checker) modules(p string, val any) {
+	list, ok := val.([]any)
+	if !ok {
+		c.add(compat.RuleModules, p, "", "", "modules must be a list of paths, so the whole hooks.json is refused", `write "modules": ["./hooks.mjs"]`)
+		return
+	}
+	for _, x := range list {
+		if _, ok := x.(string); !ok {
+			c.add(compat.RuleModules, p, "", "", "modules must be a list of paths, so the whole hooks.json is refused", "quote each path")
+			return
+		}
+	}
+	if len(list) > 1 {
+		c.add(compat.RuleModules, p, "", "", "modules names more than one hooks module, so the whole hooks.json is refused", "keep one module per plugin")
 	}
 }
 

@@ -45,6 +45,10 @@ func TestNamedRules(t *testing.T) {
 		{"prompt on 2.0.29 rejects", "2.0.29", `{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "ok?"}]}]}}`, compat.Rejected},
 		{"modules known on 2.1.252", "2.1.252", `{"modules": ["./m.js"]}`, ""},
 		{"modules without hooks rejects 2.1.100", "2.1.100", `{"modules": ["./m.js"]}`, compat.Rejected},
+		{"two modules reject 2.1.252", "2.1.252", `{"modules": ["./a.js", "./b.js"]}`, compat.Rejected},
+		{"empty modules and no hooks reject 2.1.252", "2.1.252", `{"modules": []}`, compat.Rejected},
+		{"surface refused on 2.1.330", "2.1.330", `{"hooks": {}, "surface": "x"}`, compat.Rejected},
+		{"surface read past on 2.1.257", "2.1.257", `{"hooks": {}, "surface": "x"}`, compat.Ignored},
 		{"unknown event rejects 2.1.252", "2.1.252", `{"hooks": {"NoSuch": []}}`, compat.Rejected},
 		{"unknown event dropped 2.1.257", "2.1.257", `{"hooks": {"NoSuch": []}}`, compat.Dropped},
 		{"matcher on Stop is lint", "2.1.33", `{"hooks": {"Stop": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}}`, compat.Lint},
@@ -91,6 +95,12 @@ func TestPluginRules(t *testing.T) {
 		{"skills path without ./", "2.1.330", `{"name": "p", "skills": ["skills/a"]}`, compat.Rejected},
 		{"hooks path not json", "2.1.33", `{"name": "p", "hooks": "./hooks/extra.js"}`, compat.Rejected},
 		{"inline hooks object", "2.1.33", `{"name": "p", "hooks": {"Stop": []}}`, ""},
+		{"inline hooks with an unknown event", "2.1.33", `{"name": "p", "hooks": {"NoSuch": []}}`, compat.Rejected},
+		{"bidi in name 2.1.252", "2.1.252", "{\"name\": \"p\u202e\"}", compat.Rejected},
+		{"bidi in name loads 2.1.100", "2.1.100", "{\"name\": \"p\u202e\"}", ""},
+		{"guards under metadata refuse 2.1.330", "2.1.330", `{"name": "p", "metadata": {"PreToolUse": [{"hooks": []}]}}`, compat.Rejected},
+		{"engines known on 2.1.330", "2.1.330", `{"name": "p", "engines": {"claude-code": ">=2.1.320"}}`, ""},
+		{"defaultEnabled known on 2.1.252", "2.1.252", `{"name": "p", "defaultEnabled": false}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,7 +2,9 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
@@ -44,6 +46,19 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 		c.add(compat.RulePluginShape, "/name", "", "", "name is empty"+refused, `write "name": "my-plugin"`)
 	case strings.Contains(s, " "):
 		c.add(compat.RulePluginShape, "/name", "", "", "name contains a space"+refused, "use kebab-case, e.g. \"my-plugin\"")
+	case strings.IndexFunc(s, controlOrBidi) >= 0:
+		c.add(compat.RuleNameControl, "/name", "", "", "name holds a control or bidirectional-formatting character"+refused, "use plain kebab-case")
+	}
+	if r, ok := compat.RuleAt(compat.RuleTopLevelGuard, v); ok && r.Consequence == compat.Rejected {
+		for _, k := range sortedKeys(m) {
+			if k != "hooks" && (slices.Contains(compat.GuardEvents, k) && m[k] != nil || holdsGuard(m[k], 3)) {
+				c.add(compat.RuleTopLevelGuard, ptr("", k), "", "", fmt.Sprintf("PreToolUse/PermissionRequest hooks sit outside \"hooks\" (under %q)%s", clip(k, 30), refused), `move them under "hooks"`)
+			}
+		}
+	}
+	if hv, ok := m["hooks"].(map[string]any); ok {
+		// Inline hooks: the same checks as hooks.json's "hooks".
+		c.events(hv)
 	}
 	for _, k := range sortedKeys(m) {
 		p := ptr("", k)
@@ -65,6 +80,11 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	}
 	Sort(c.out)
 	return c.out, nil
+}
+
+// controlOrBidi reports a control or bidirectional-formatting character.
+func controlOrBidi(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
 }
 
 // knownFromPrev returns the last release that lacks key, or "" when no

@@ -101,6 +101,9 @@ func TestPluginRules(t *testing.T) {
 		{"guards under metadata refuse 2.1.330", "2.1.330", `{"name": "p", "metadata": {"PreToolUse": [{"hooks": []}]}}`, compat.Rejected},
 		{"engines known on 2.1.330", "2.1.330", `{"name": "p", "engines": {"claude-code": ">=2.1.320"}}`, ""},
 		{"defaultEnabled known on 2.1.252", "2.1.252", `{"name": "p", "defaultEnabled": false}`, ""},
+		{"defaultEnabled a string", "2.1.252", `{"name": "p", "defaultEnabled": "no"}`, compat.Rejected},
+		{"mcpServers path without ./", "2.1.100", `{"name": "p", "mcpServers": "mcp.json"}`, compat.Rejected},
+		{"mcpServers inline", "2.1.100", `{"name": "p", "mcpServers": {"s": {"command": "x"}}}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

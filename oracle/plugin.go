@@ -104,7 +104,7 @@ func knownFromPrev(key string) string {
 // pluginValue checks one known plugin.json key's value type.
 func pluginValue(k string, val any) (string, string) {
 	switch k {
-	case "version", "description", "repository", "license":
+	case "version", "description", "repository", "license", "displayName":
 		if _, ok := val.(string); !ok {
 			return k + " must be a string", fmt.Sprintf("write %q as a string", k)
 		}
@@ -150,6 +150,29 @@ func pluginValue(k string, val any) (string, string) {
 		}
 		if n, ok := m["name"].(string); !ok || n == "" {
 			return "author needs a non-empty name", `add "name" to author`
+		}
+		for _, f := range []string{"email", "url"} {
+			if x, has := m[f]; has {
+				if _, ok := x.(string); !ok {
+					return "author." + f + " must be a string", "quote it"
+				}
+			}
+		}
+	case "defaultEnabled":
+		if _, ok := val.(bool); !ok {
+			return "defaultEnabled must be true or false", "write true or false"
+		}
+	case "dependencies":
+		if _, ok := val.([]any); !ok {
+			return "dependencies must be a list of plugin names", `write ["other-plugin"]`
+		}
+	case "mcpServers", "lspServers":
+		if ps, ok := val.(string); ok && !strings.HasPrefix(ps, "./") {
+			return fmt.Sprintf("%s path %s must start with \"./\"", k, quote(ps)), "write a path relative to the plugin root, starting with ./"
+		}
+	case "settings", "userConfig":
+		if _, ok := val.(map[string]any); !ok {
+			return k + " must be an object", "write an object or remove it"
 		}
 	}
 	return "", ""

@@ -86,7 +86,12 @@ const (
 	RuleNameControl     = "plugin-name-control" // a control or bidi character in the plugin name
 	RuleModules         = "hooks-modules"       // "modules" of more than one entry, or not strings
 	RuleSurfaceGone     = "hooks-surface"       // hooks.json "surface", refused from 2.1.330
+	RuleDisplayKey      = "plugin-display-key"  // a bad value of a display-only plugin.json key
 )
+
+// PluginDisplayKeys are the plugin.json keys whose bad values 2.1.330
+// drops with a note instead of refusing the plugin.
+var PluginDisplayKeys = []string{"$schema", "displayName", "description", "author", "homepage", "repository", "license", "keywords"}
 
 // Rules is every rule the oracle (hookgen validate, hookgen audit)
 // applies beyond the matrix's events, handler types and keys, read from
@@ -137,6 +142,10 @@ var Rules = []Rule{
 		Witness: "probe: 2.1.252 and 2.1.330: modules is string[] of at most 1 (\"a second entry is refused\"); hooks or a module is required"},
 	{ID: RuleSurfaceGone, Consequence: Rejected, First: "2.1.330",
 		Witness: "probe: 2.1.330's hooks-file schema fails on it (\"hooks.json `surface` is gone\"); 2.1.257 lacks the key"},
+	{ID: RuleDisplayKey, Consequence: Rejected, First: PluginFloor, Last: "2.1.329",
+		Witness: "probe: one zod parse of the manifest in 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.257; the edge to 2.1.330 is not bisected"},
+	{ID: RuleDisplayKey, Consequence: Ignored, First: "2.1.330",
+		Witness: "probe: 2.1.330 deletes a display key that fails (author, homepage, keywords, ...) and loads the plugin (plugin_load_manifest_display_key_ignored); 2.1.257 lacks it"},
 	{ID: RulePluginKeyStrict, Consequence: Rejected, First: PluginFloor, Last: "2.1.75",
 		Witness: "seen: 2.1.33 refused a plugin over plugin.json's displayName (\"Unrecognized key\"); probe: .strict() in 2.0.30 and 2.1.33"},
 	{ID: RulePluginKeyStrict, Consequence: Ignored, First: "2.1.76",

@@ -75,7 +75,13 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 			continue
 		}
 		if msg, fix := pluginValue(k, val); msg != "" {
-			c.add(compat.RulePluginShape, p, "", "", msg+refused, fix)
+			if !slices.Contains(compat.PluginDisplayKeys, k) {
+				c.add(compat.RulePluginShape, p, "", "", msg+refused, fix)
+			} else if r, _ := compat.RuleAt(compat.RuleDisplayKey, v); r.Consequence == compat.Rejected {
+				c.add(compat.RuleDisplayKey, p, "", "", msg+refused, fix)
+			} else {
+				c.add(compat.RuleDisplayKey, p, "", "", msg+", so the release drops the key", fix)
+			}
 		}
 	}
 	Sort(c.out)

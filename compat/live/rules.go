@@ -27,6 +27,9 @@ type LoaderRules struct {
 	// PluginCommandOnly: the plugin-hook loader registers only "command"
 	// handlers and drops the others without a word.
 	PluginCommandOnly bool `json:"pluginCommandOnly"`
+	// DisplayKeysDropped: a bad plugin.json display key (author,
+	// homepage, ...) is dropped and the plugin loads.
+	DisplayKeysDropped bool `json:"displayKeysDropped"`
 	// HooksModules: hooks.json may hold "modules".
 	HooksModules bool `json:"hooksModules"`
 	// PluginStrict: plugin.json's schema refuses unknown keys; nil when
@@ -59,6 +62,7 @@ func ParseLoaderRules(code []byte) LoaderRules {
 		GuardsOutsideFatal: bytes.Contains(code, guardsOutside),
 		HooksModules:       bytes.Contains(code, hooksModules),
 		PluginCommandOnly:  commandOnly.Match(code),
+		DisplayKeysDropped: bytes.Contains(code, []byte("plugin_load_manifest_display_key_ignored")),
 	}
 	r.PluginKeys, r.PluginStrict = pluginManifest(code)
 	return r

@@ -65,6 +65,7 @@ func rulesDiff(r LoaderRules) []string {
 	check("hooks.json \"modules\" ("+compat.HooksModulesSince+")", r.HooksModules, atLeast(compat.HooksModulesSince))
 	check("http url checked as a URL", r.URLChecked, atLeast(compat.HandlerValidatorSince["http"]))
 	check("plugins' non-command handlers dropped", r.PluginCommandOnly, mustRule(compat.RuleTypeNotRun, v) == compat.Dropped)
+	check("bad plugin.json display keys dropped", r.DisplayKeysDropped, mustRule(compat.RuleDisplayKey, v) == compat.Ignored)
 	check("timeout has an upper bound (the oracle says lint)", r.TimeoutMax, false)
 	if r.PluginStrict != nil {
 		check("plugin.json refuses unknown keys", *r.PluginStrict, mustRule(compat.RulePluginKeyStrict, v) == compat.Rejected)

@@ -34,6 +34,8 @@ func TestAuditTable(t *testing.T) {
 		"unknown-event":   "refused refused loads, 1 dropped",
 		"skills-only":     "loads loads loads",
 		"escape":          "skipped skipped skipped",
+		"author-string":   "refused refused loads",
+		"guard-bad-url":   "refused refused refused",
 	}
 	for name, w := range want {
 		if rows[name] != w {
@@ -41,7 +43,7 @@ func TestAuditTable(t *testing.T) {
 		}
 	}
 	for _, w := range []string{`top-level-guard: rejected on 2.1.257 and later: hooks.json /PreToolUse`, "escape: skipped: marketplace: path leaves the marketplace root",
-		"10 plugins x 3 releases: 13 load, 5 load with drops, 6 refused, 6 skipped"} {
+		"12 plugins x 3 releases: 14 load, 5 load with drops, 11 refused, 6 skipped"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -66,7 +68,7 @@ func TestAuditJSONAndMarkdown(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Plugins) != 10 || doc.Summary["refused"] != 1 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
+	if len(doc.Plugins) != 12 || doc.Summary["refused"] != 2 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
 		!strings.Contains(doc.Plugins[2].Releases[0].Reason, "/PreToolUse") {
 		t.Errorf("json = %+v", doc)
 	}

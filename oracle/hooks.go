@@ -229,6 +229,11 @@ func (c *checker) events(val any) {
 		}
 		groups, ok := m[name].([]any)
 		if !ok {
+			if r, _ := compat.RuleAt(compat.RuleEntryInvalid, c.v); m[name] == nil && r.Consequence == compat.Dropped {
+				// 2.1.257 on: a null event is ignored even under the guards.
+				c.add(compat.RuleEntryInvalid, p, "", "", "an event takes a list of matcher groups, so the entry is ignored", "remove it or write a list")
+				continue
+			}
 			c.invalid(name, p, "an event takes a list of matcher groups", `write [{"matcher": "...", "hooks": [...]}]`)
 			continue
 		}

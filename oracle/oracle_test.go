@@ -64,6 +64,8 @@ func TestNamedRules(t *testing.T) {
 		{"mcp_tool needs server", "2.1.252", `{"hooks": {"Stop": [{"hooks": [{"type": "mcp_tool", "tool": "t"}]}]}}`, compat.Rejected},
 		{"empty rewakeMessage", "2.1.252", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "rewakeMessage": ""}]}]}}`, compat.Rejected},
 		{"any onFailure loads", "2.1.330", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "onFailure": "later"}]}]}}`, ""},
+		{"null PreToolUse dropped on 2.1.330", "2.1.330", `{"hooks": {"PreToolUse": null}}`, compat.Dropped},
+		{"object PreToolUse refuses 2.1.330", "2.1.330", `{"hooks": {"PreToolUse": {}}}`, compat.Rejected},
 		{"hooks not a list", "2.1.33", `{"hooks": {"Stop": [{"hooks": {"type": "command"}}]}}`, compat.Rejected},
 	}
 	for _, c := range cases {
@@ -104,6 +106,7 @@ func TestPluginRules(t *testing.T) {
 		{"author a string refused on 2.1.257", "2.1.257", `{"name": "p", "author": "Me"}`, compat.Rejected},
 		{"author a string dropped on 2.1.330", "2.1.330", `{"name": "p", "author": "Me"}`, compat.Ignored},
 		{"version a number still refused on 2.1.330", "2.1.330", `{"name": "p", "version": 2}`, compat.Rejected},
+		{"standard hooks file named again", "2.1.33", `{"name": "p", "hooks": "./hooks/hooks.json"}`, compat.Lint},
 		{"defaultEnabled a string", "2.1.252", `{"name": "p", "defaultEnabled": "no"}`, compat.Rejected},
 		{"mcpServers path without ./", "2.1.100", `{"name": "p", "mcpServers": "mcp.json"}`, compat.Rejected},
 		{"mcpServers inline", "2.1.100", `{"name": "p", "mcpServers": {"s": {"command": "x"}}}`, ""},

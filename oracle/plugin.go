@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -56,6 +57,11 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 			}
 		}
 	}
+	for _, x := range asList(m["hooks"]) {
+		if ps, _ := x.(string); path.Clean(ps) == "hooks/hooks.json" {
+			c.add(compat.RuleStandardHooks, "/hooks", "", "", "hooks names the standard hooks/hooks.json, which loads on its own; some releases log a duplicate error", "remove it from plugin.json")
+		}
+	}
 	if hv, ok := m["hooks"].(map[string]any); ok {
 		// Inline hooks: the same checks as hooks.json's "hooks".
 		c.events(hv)
@@ -86,6 +92,14 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	}
 	Sort(c.out)
 	return c.out, nil
+}
+
+// asList returns v as a list: itself when it is one, else a list of it.
+func asList(v any) []any {
+	if l, ok := v.([]any); ok {
+		return l
+	}
+	return []any{v}
 }
 
 // controlOrBidi reports a control or bidirectional-formatting character.

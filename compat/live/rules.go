@@ -121,11 +121,6 @@ func componentKeys(code []byte, name string) []string {
 	return keys
 }
 
-// isIdent reports whether c may be part of a JS identifier.
-func isIdent(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
 // ProbeLoaderRules reads version's loader rules, from the install cache
 // or a fetched package (see [ProbeRelease]).
 func ProbeLoaderRules(ctx context.Context, version string) (LoaderRules, string, error) {

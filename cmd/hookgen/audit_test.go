@@ -36,6 +36,9 @@ func TestAuditTable(t *testing.T) {
 		"escape":          "skipped skipped skipped",
 		"author-string":   "refused refused loads",
 		"guard-bad-url":   "refused refused refused",
+		"timeout-zero":    "refused refused loads, 1 dropped",
+		"schema-key":      "refused loads loads",
+		"path-no-dot":     "refused refused refused",
 	}
 	for name, w := range want {
 		if rows[name] != w {
@@ -43,7 +46,7 @@ func TestAuditTable(t *testing.T) {
 		}
 	}
 	for _, w := range []string{`top-level-guard: rejected on 2.1.257 and later: hooks.json /PreToolUse`, "escape: skipped: marketplace: path leaves the marketplace root",
-		"12 plugins x 3 releases: 14 load, 5 load with drops, 11 refused, 6 skipped"} {
+		"17 plugins x 3 releases: 16 load, 8 load with drops, 21 refused, 6 skipped"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -68,7 +71,7 @@ func TestAuditJSONAndMarkdown(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Plugins) != 12 || doc.Summary["refused"] != 2 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
+	if len(doc.Plugins) != 17 || doc.Summary["refused"] != 3 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
 		!strings.Contains(doc.Plugins[2].Releases[0].Reason, "/PreToolUse") {
 		t.Errorf("json = %+v", doc)
 	}

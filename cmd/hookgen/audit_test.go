@@ -39,6 +39,8 @@ func TestAuditTable(t *testing.T) {
 		"timeout-zero":    "refused refused loads, 1 dropped",
 		"schema-key":      "refused loads loads",
 		"path-no-dot":     "refused refused refused",
+		"shell-zsh":       "loads refused loads, 1 dropped",
+		"top-level-stop":  "loads, 1 dropped loads, 1 dropped loads, 1 dropped",
 	}
 	for name, w := range want {
 		if rows[name] != w {
@@ -46,7 +48,7 @@ func TestAuditTable(t *testing.T) {
 		}
 	}
 	for _, w := range []string{`top-level-guard: rejected on 2.1.257 and later: hooks.json /PreToolUse`, "escape: skipped: marketplace: path leaves the marketplace root",
-		"17 plugins x 3 releases: 16 load, 8 load with drops, 21 refused, 6 skipped"} {
+		"21 plugins x 3 releases: 20 load, 14 load with drops, 23 refused, 6 skipped"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -71,7 +73,7 @@ func TestAuditJSONAndMarkdown(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Plugins) != 17 || doc.Summary["refused"] != 3 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
+	if len(doc.Plugins) != 21 || doc.Summary["refused"] != 3 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
 		!strings.Contains(doc.Plugins[2].Releases[0].Reason, "/PreToolUse") {
 		t.Errorf("json = %+v", doc)
 	}

@@ -110,3 +110,26 @@ func TestAuditExitLevels(t *testing.T) {
 		t.Errorf("no marketplace.json: exit %d, %s", code, errb)
 	}
 }
+
+// TestValidateRejectionFirst: an unknown event among a hundred other
+// findings is the first line, and the exit code is 1 for it alone.
+func TestValidateRejectionFirst(t *testing.T) {
+	var hs []string
+	for i := 0; i < 100; i++ {
+		hs = append(hs, `{"type":"command","command":"x","timeout":5000,"note":1}`)
+	}
+	e, out, _ := fakeEnv(t)
+	e.In = strings.NewReader(`{"hooks":{"Stop":[{"matcher":"Bash","hooks":[` + strings.Join(hs, ",") + `]}],"NoSuchEvent":[]}}`)
+	if code := hookgen(t, e, "validate", "--cc-version", "2.1.33", "-"); code != exitInvalid {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 202 || !strings.HasPrefix(lines[0], "rejected hooks.json /hooks/NoSuchEvent ") {
+		t.Errorf("%d lines, first %q; want 202, the unknown event first", len(lines), lines[0])
+	}
+	e, out, _ = fakeEnv(t)
+	e.In = strings.NewReader(`{"hooks":{"Stop":[{"matcher":"Bash","hooks":[` + strings.Join(hs, ",") + `]}]}}`)
+	if code := hookgen(t, e, "validate", "--cc-version", "2.1.33", "-"); code != exitOK {
+		t.Errorf("lints and ignored keys alone: exit %d, want 0\n%s", code, out)
+	}
+}

@@ -37,7 +37,7 @@ func IDMap() []Mapping {
 		{"COMPAT-01", ByLoader, "every manifest a release before 2.1.33 may load, checked for TeammateIdle/TaskCompleted"},
 		{"COMPAT-02", ByLoader, "top-level keys of every manifest"},
 		{"COMPAT-03", ByContent, "each manifest parsed strictly: UTF-8, no BOM, one object, no duplicate key"},
-		{"COMPAT-04", ByLoader, "each manifest against the JSON Schema of every release under test that may load it"},
+		{"COMPAT-04", ByLoader, "each manifest through hookgen validate's oracle on every release under test that may load it"},
 		{"COMPAT-05", ByContent, "events and matcher groups compared with what hookgen generates from the spec for the band"},
 		{"COMPAT-06", ByBehaviour, "not only that the command's file exists: the launcher is run as if on each of 6 platforms, and the binary it picks must be an executable ELF, Mach-O or PE for that platform"},
 		{"COMPAT-07", ByContent, "every timeout read as whole seconds from 1 to 600"},

@@ -67,27 +67,28 @@ var GuardEvents = []string{"PreToolUse", "PermissionRequest"}
 
 // The rule IDs.
 const (
-	RuleNotJSON         = "not-json"              // the file is not JSON, or not an object
-	RuleHooksShape      = "hooks-shape"           // "hooks" missing or not an object; description not a string
-	RuleUnknownEvent    = "unknown-event"         // an event the release does not know
-	RuleEntryInvalid    = "entry-invalid"         // a matcher group or handler the validator refuses
-	RuleGuardInvalid    = "guard-invalid"         // the same under PreToolUse/PermissionRequest
-	RuleTypeNotRun      = "type-not-run"          // a handler type the validator takes but plugins do not run yet
-	RuleTypeUnproven    = "type-unproven"         // a handler type the validator takes, never seen running
-	RuleTopLevelGuard   = "top-level-guard"       // PreToolUse/PermissionRequest hooks outside "hooks"
-	RuleTopLevelEvent   = "top-level-event"       // another event outside "hooks"
-	RuleUnknownKey      = "unknown-key"           // a key hooks.json's validator strips
-	RuleArgsDropped     = "args-dropped"          // "args" before 2.1.139
-	RuleLongTimeout     = "long-timeout"          // a timeout that looks like milliseconds
-	RuleIgnoredMatcher  = "ignored-matcher"       // a matcher on an event that takes none
-	RuleEmptyCommand    = "empty-command"         // "command": ""
-	RulePluginShape     = "plugin-shape"          // plugin.json not an object, name or a typed field wrong
-	RulePluginKeyStrict = "plugin-unknown-key"    // a key plugin.json's schema lacks
-	RuleNameControl     = "plugin-name-control"   // a control or bidi character in the plugin name
-	RuleModules         = "hooks-modules"         // "modules" of more than one entry, or not strings
-	RuleSurfaceGone     = "hooks-surface"         // hooks.json "surface", refused from 2.1.330
-	RuleDisplayKey      = "plugin-display-key"    // a bad value of a display-only plugin.json key
-	RuleStandardHooks   = "plugin-standard-hooks" // plugin.json's hooks names hooks/hooks.json again
+	RuleNotJSON         = "not-json"                    // the file is not JSON, or not an object
+	RuleHooksShape      = "hooks-shape"                 // "hooks" missing or not an object; description not a string
+	RuleUnknownEvent    = "unknown-event"               // an event the release does not know
+	RuleEntryInvalid    = "entry-invalid"               // a matcher group or handler the validator refuses
+	RuleGuardInvalid    = "guard-invalid"               // the same under PreToolUse/PermissionRequest
+	RuleTypeNotRun      = "type-not-run"                // a handler type the validator takes but plugins do not run yet
+	RuleTypeUnproven    = "type-unproven"               // a handler type the validator takes, never seen running
+	RuleTopLevelGuard   = "top-level-guard"             // PreToolUse/PermissionRequest hooks outside "hooks"
+	RuleTopLevelEvent   = "top-level-event"             // another event outside "hooks"
+	RuleUnknownKey      = "unknown-key"                 // a key hooks.json's validator strips
+	RuleArgsDropped     = "args-dropped"                // "args" before 2.1.139
+	RuleLongTimeout     = "long-timeout"                // a timeout that looks like milliseconds
+	RuleIgnoredMatcher  = "ignored-matcher"             // a matcher on an event that takes none
+	RuleEmptyCommand    = "empty-command"               // "command": ""
+	RulePluginShape     = "plugin-shape"                // plugin.json not an object, name or a typed field wrong
+	RulePluginKeyStrict = "plugin-unknown-key"          // a key plugin.json's schema lacks
+	RuleNameControl     = "plugin-name-control"         // a control or bidi character in the plugin name
+	RuleModules         = "hooks-modules"               // "modules" of more than one entry, or not strings
+	RuleSurfaceGone     = "hooks-surface"               // hooks.json "surface", refused from 2.1.330
+	RuleDisplayKey      = "plugin-display-key"          // a bad value of a display-only plugin.json key
+	RuleStandardHooks   = "plugin-standard-hooks"       // plugin.json's hooks names hooks/hooks.json again
+	RuleStandardTwice   = "plugin-standard-hooks-twice" // ... and the release loads it twice
 )
 
 // PluginDisplayKeys are the plugin.json keys whose bad values 2.1.330
@@ -147,8 +148,10 @@ var Rules = []Rule{
 		Witness: "probe: one zod parse of the manifest in 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.257; the edge to 2.1.330 is not bisected"},
 	{ID: RuleDisplayKey, Consequence: Ignored, First: "2.1.330",
 		Witness: "probe: 2.1.330 deletes a display key that fails (author, homepage, keywords, ...) and loads the plugin (plugin_load_manifest_display_key_ignored); 2.1.257 lacks it"},
-	{ID: RuleStandardHooks, Consequence: Lint, First: PluginFloor,
-		Witness: "probe: 2.1.33 and 2.1.100 skip the duplicate and may log \"Duplicate hooks file detected\"; 2.1.330 loads it once; no refusal seen"},
+	{ID: RuleStandardTwice, Consequence: Lint, First: PluginFloor, Last: "2.0.30",
+		Witness: "seen: 2.0.30 registered the standard hooks.json's hooks twice when plugin.json's hooks named it; its code has no duplicate check"},
+	{ID: RuleStandardHooks, Consequence: Lint, First: "2.1.33",
+		Witness: "probe: 2.1.33, 2.1.100 and 2.1.330 skip the duplicate (\"Skipping duplicate hooks file\"); seen registering once on 2.1.33 to 2.1.330"},
 	{ID: RulePluginKeyStrict, Consequence: Rejected, First: PluginFloor, Last: "2.1.75",
 		Witness: "seen: 2.1.33 refused a plugin over plugin.json's displayName (\"Unrecognized key\"); probe: .strict() in 2.0.30 and 2.1.33"},
 	{ID: RulePluginKeyStrict, Consequence: Ignored, First: "2.1.76",

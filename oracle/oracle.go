@@ -283,6 +283,11 @@ func Registers(v *semver.Version, hooks, manifest []byte) (int, error) {
 			}
 		}
 	}
+	for _, f := range fs {
+		if f.Rule == compat.RuleStandardTwice {
+			return 2 * n, nil // the release loads hooks/hooks.json twice
+		}
+	}
 	return n, nil
 }
 

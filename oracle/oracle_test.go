@@ -107,6 +107,7 @@ func TestPluginRules(t *testing.T) {
 		{"author a string dropped on 2.1.330", "2.1.330", `{"name": "p", "author": "Me"}`, compat.Ignored},
 		{"version a number still refused on 2.1.330", "2.1.330", `{"name": "p", "version": 2}`, compat.Rejected},
 		{"standard hooks file named again", "2.1.33", `{"name": "p", "hooks": "./hooks/hooks.json"}`, compat.Lint},
+		{"standard hooks file twice on 2.0.30", "2.0.30", `{"name": "p", "hooks": ["./hooks/hooks.json"]}`, compat.Lint},
 		{"defaultEnabled a string", "2.1.252", `{"name": "p", "defaultEnabled": "no"}`, compat.Rejected},
 		{"mcpServers path without ./", "2.1.100", `{"name": "p", "mcpServers": "mcp.json"}`, compat.Rejected},
 		{"mcpServers inline", "2.1.100", `{"name": "p", "mcpServers": {"s": {"command": "x"}}}`, ""},

@@ -59,7 +59,8 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	}
 	for _, x := range asList(m["hooks"]) {
 		if ps, _ := x.(string); path.Clean(ps) == "hooks/hooks.json" {
-			c.add(compat.RuleStandardHooks, "/hooks", "", "", "hooks names the standard hooks/hooks.json, which loads on its own; some releases log a duplicate error", "remove it from plugin.json")
+			c.add(compat.RuleStandardTwice, "/hooks", "", "", "hooks names the standard hooks/hooks.json, which loads on its own: each of its hooks runs twice", "remove it from plugin.json")
+			c.add(compat.RuleStandardHooks, "/hooks", "", "", "hooks names the standard hooks/hooks.json, which loads on its own (the duplicate is skipped)", "remove it from plugin.json")
 		}
 	}
 	if hv, ok := m["hooks"].(map[string]any); ok {

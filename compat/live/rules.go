@@ -30,6 +30,9 @@ type LoaderRules struct {
 	// DisplayKeysDropped: a bad plugin.json display key (author,
 	// homepage, ...) is dropped and the plugin loads.
 	DisplayKeysDropped bool `json:"displayKeysDropped"`
+	// DuplicateHooksSkipped: plugin.json's hooks naming the standard
+	// hooks/hooks.json is skipped, not loaded twice.
+	DuplicateHooksSkipped bool `json:"duplicateHooksSkipped"`
 	// HooksModules: hooks.json may hold "modules".
 	HooksModules bool `json:"hooksModules"`
 	// PluginStrict: plugin.json's schema refuses unknown keys; nil when
@@ -56,13 +59,14 @@ var (
 // ParseLoaderRules reads a release's loader rules out of its bundled code.
 func ParseLoaderRules(code []byte) LoaderRules {
 	r := LoaderRules{
-		URLChecked:         urlChecked.Match(code),
-		TimeoutMax:         timeoutMax.Match(code),
-		EntriesTolerated:   bytes.Contains(code, entryIgnored),
-		GuardsOutsideFatal: bytes.Contains(code, guardsOutside),
-		HooksModules:       bytes.Contains(code, hooksModules),
-		PluginCommandOnly:  commandOnly.Match(code),
-		DisplayKeysDropped: bytes.Contains(code, []byte("plugin_load_manifest_display_key_ignored")),
+		URLChecked:            urlChecked.Match(code),
+		TimeoutMax:            timeoutMax.Match(code),
+		EntriesTolerated:      bytes.Contains(code, entryIgnored),
+		GuardsOutsideFatal:    bytes.Contains(code, guardsOutside),
+		HooksModules:          bytes.Contains(code, hooksModules),
+		PluginCommandOnly:     commandOnly.Match(code),
+		DisplayKeysDropped:    bytes.Contains(code, []byte("plugin_load_manifest_display_key_ignored")),
+		DuplicateHooksSkipped: bytes.Contains(code, []byte("Skipping duplicate hooks file")),
 	}
 	r.PluginKeys, r.PluginStrict = pluginManifest(code)
 	return r

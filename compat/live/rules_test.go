@@ -66,6 +66,9 @@ func rulesDiff(r LoaderRules) []string {
 	check("http url checked as a URL", r.URLChecked, atLeast(compat.HandlerValidatorSince["http"]))
 	check("plugins' non-command handlers dropped", r.PluginCommandOnly, mustRule(compat.RuleTypeNotRun, v) == compat.Dropped)
 	check("bad plugin.json display keys dropped", r.DisplayKeysDropped, mustRule(compat.RuleDisplayKey, v) == compat.Ignored)
+	if _, twice := compat.RuleAt(compat.RuleStandardTwice, v); twice || atLeast("2.1.33") {
+		check("a repeated hooks/hooks.json is skipped", r.DuplicateHooksSkipped, !twice)
+	}
 	check("timeout has an upper bound (the oracle says lint)", r.TimeoutMax, false)
 	if r.PluginStrict != nil {
 		check("plugin.json refuses unknown keys", *r.PluginStrict, mustRule(compat.RulePluginKeyStrict, v) == compat.Rejected)

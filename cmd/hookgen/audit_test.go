@@ -41,6 +41,9 @@ func TestAuditTable(t *testing.T) {
 		"path-no-dot":     "refused refused refused",
 		"shell-zsh":       "loads refused loads, 1 dropped",
 		"top-level-stop":  "loads, 1 dropped loads, 1 dropped loads, 1 dropped",
+		"surface-key":     "loads loads refused",
+		"bidi-name":       "loads refused refused",
+		"null-guard":      "refused refused loads, 1 dropped",
 	}
 	for name, w := range want {
 		if rows[name] != w {
@@ -48,7 +51,7 @@ func TestAuditTable(t *testing.T) {
 		}
 	}
 	for _, w := range []string{`top-level-guard: rejected on 2.1.257 and later: hooks.json /PreToolUse`, "escape: skipped: marketplace: path leaves the marketplace root",
-		"22 plugins x 3 releases: 23 load, 14 load with drops, 23 refused, 6 skipped"} {
+		"28 plugins x 3 releases: 27 load, 15 load with drops, 36 refused, 6 skipped"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -73,7 +76,7 @@ func TestAuditJSONAndMarkdown(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Plugins) != 22 || doc.Summary["refused"] != 3 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
+	if len(doc.Plugins) != 28 || doc.Summary["refused"] != 8 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
 		!strings.Contains(doc.Plugins[2].Releases[0].Reason, "/PreToolUse") {
 		t.Errorf("json = %+v", doc)
 	}

@@ -189,6 +189,11 @@ var HandlerValidatorBefore = map[string]string{
 	"mcp_tool": "2.1.117",
 }
 
+// SkillsDotSince is the first release seen taking "." for the plugin
+// root in plugin.json's skills (probe: 2.1.252 and 2.1.330 have
+// union(literal("."), path); 2.1.100 takes only "./" paths).
+const SkillsDotSince = "2.1.252"
+
 // HooksModulesSince is the first release seen taking a top-level "modules"
 // (a hooks module) in hooks.json beside or instead of "hooks" (probe:
 // 2.1.252's code has it, 2.1.100's lacks it; the edge between is not

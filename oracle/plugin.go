@@ -81,7 +81,7 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 			c.add(compat.RulePluginKeyStrict, p, "", hi, what, "remove it for these releases")
 			continue
 		}
-		if msg, fix := pluginValue(k, val); msg != "" {
+		if msg, fix := pluginValue(k, val, v); msg != "" {
 			if !slices.Contains(compat.PluginDisplayKeys, k) {
 				c.add(compat.RulePluginShape, p, "", "", msg+refused, fix)
 			} else if r, _ := compat.RuleAt(compat.RuleDisplayKey, v); r.Consequence == compat.Rejected {
@@ -123,7 +123,7 @@ func knownFromPrev(key string) string {
 }
 
 // pluginValue checks one known plugin.json key's value type.
-func pluginValue(k string, val any) (string, string) {
+func pluginValue(k string, val any, v *semver.Version) (string, string) {
 	switch k {
 	case "version", "description", "repository", "license", "displayName":
 		if _, ok := val.(string); !ok {
@@ -157,11 +157,17 @@ func pluginValue(k string, val any) (string, string) {
 			if !ok {
 				continue // an inline object: not modelled
 			}
+			if k == "skills" && ps == "." && !v.LessThan(semver.MustParse(compat.SkillsDotSince)) {
+				continue
+			}
 			if !strings.HasPrefix(ps, "./") {
 				return fmt.Sprintf("%s path %s must start with \"./\"", k, quote(ps)), fmt.Sprintf("write \"./%s\"", strings.TrimLeft(clip(ps, 30), "./"))
 			}
 			if k == "hooks" && !strings.HasSuffix(ps, ".json") {
 				return fmt.Sprintf("hooks path %s must end in .json", quote(ps)), "name the hooks file"
+			}
+			if k == "agents" && !strings.HasSuffix(ps, ".md") {
+				return fmt.Sprintf("agents path %s must name a .md file", quote(ps)), "list the agent files, or drop the key to load agents/"
 			}
 		}
 	case "author":

@@ -114,6 +114,8 @@ func TestPluginRules(t *testing.T) {
 		{"standard hooks file twice on 2.0.30", "2.0.30", `{"name": "p", "hooks": ["./hooks/hooks.json"]}`, compat.Lint},
 		{"defaultEnabled a string", "2.1.252", `{"name": "p", "defaultEnabled": "no"}`, compat.Rejected},
 		{"mcpServers path without ./", "2.1.100", `{"name": "p", "mcpServers": "mcp.json"}`, compat.Rejected},
+		{"mcpServers bundle url", "2.1.100", `{"name": "p", "mcpServers": "https://example.com/s.mcpb"}`, ""},
+		{"lspServers not json", "2.1.330", `{"name": "p", "lspServers": "./lsp"}`, compat.Rejected},
 		{"mcpServers inline", "2.1.100", `{"name": "p", "mcpServers": {"s": {"command": "x"}}}`, ""},
 	}
 	for _, c := range cases {

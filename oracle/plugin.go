@@ -194,8 +194,19 @@ func pluginValue(k string, val any, v *semver.Version) (string, string) {
 			return "dependencies must be a list of plugin names", `write ["other-plugin"]`
 		}
 	case "mcpServers", "lspServers":
-		if ps, ok := val.(string); ok && !strings.HasPrefix(ps, "./") {
-			return fmt.Sprintf("%s path %s must start with \"./\"", k, quote(ps)), "write a path relative to the plugin root, starting with ./"
+		for _, x := range asList(val) {
+			ps, ok := x.(string)
+			if !ok {
+				continue // inline servers: not modelled
+			}
+			bundle := strings.HasSuffix(ps, ".mcpb") || strings.HasSuffix(ps, ".dxt")
+			switch {
+			case k == "mcpServers" && bundle && validURL(ps):
+			case !strings.HasPrefix(ps, "./"):
+				return fmt.Sprintf("%s path %s must start with \"./\"", k, quote(ps)), "write a path relative to the plugin root, starting with ./"
+			case !strings.HasSuffix(ps, ".json") && !(k == "mcpServers" && bundle):
+				return fmt.Sprintf("%s path %s must name a .json file", k, quote(ps)), "point at the .json configuration file"
+			}
 		}
 	case "settings", "userConfig":
 		if _, ok := val.(map[string]any); !ok {

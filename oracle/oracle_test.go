@@ -116,6 +116,9 @@ func TestPluginRules(t *testing.T) {
 		{"mcpServers path without ./", "2.1.100", `{"name": "p", "mcpServers": "mcp.json"}`, compat.Rejected},
 		{"mcpServers bundle url", "2.1.100", `{"name": "p", "mcpServers": "https://example.com/s.mcpb"}`, ""},
 		{"lspServers not json", "2.1.330", `{"name": "p", "lspServers": "./lsp"}`, compat.Rejected},
+		{"mcp env number", "2.1.33", `{"name": "p", "mcpServers": {"s": {"command": "x", "env": {"PORT": 8080}}}}`, compat.Rejected},
+		{"mcp http", "2.1.33", `{"name": "p", "mcpServers": {"s": {"type": "http", "url": "https://e.com/mcp"}}}`, ""},
+		{"mcp unknown type", "2.1.33", `{"name": "p", "mcpServers": {"s": {"type": "grpc", "url": "x"}}}`, compat.Rejected},
 		{"mcpServers inline", "2.1.100", `{"name": "p", "mcpServers": {"s": {"command": "x"}}}`, ""},
 	}
 	for _, c := range cases {

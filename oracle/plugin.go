@@ -95,6 +95,61 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	return c.out, nil
 }
 
+// serverTypes are the MCP server types of the releases' union (stdio,
+// sse, sse-ide, http, ws, ws-ide, sdk, claudeai-proxy).
+var serverTypes = []string{"stdio", "sse", "sse-ide", "http", "ws", "ws-ide", "sdk", "claudeai-proxy"}
+
+// inlineServers checks an inline mcpServers object as the releases' zod
+// union does: a stdio server (no type, or "stdio") needs a non-empty
+// command, string args and string env values; others need a known type.
+// lspServers are not modelled.
+func inlineServers(k string, x any) string {
+	servers, ok := x.(map[string]any)
+	if !ok || k != "mcpServers" {
+		return ""
+	}
+	for _, name := range sortedKeys(servers) {
+		srv, ok := servers[name].(map[string]any)
+		if !ok {
+			return fmt.Sprintf("MCP server %q must be an object", clip(name, 30))
+		}
+		typ, hasType := srv["type"]
+		ts, _ := typ.(string)
+		if hasType && !slices.Contains(serverTypes, ts) {
+			return fmt.Sprintf("MCP server %q has an unknown type %s", clip(name, 30), quote(typ))
+		}
+		if hasType && ts != "stdio" {
+			continue
+		}
+		if c, _ := srv["command"].(string); c == "" {
+			return fmt.Sprintf("MCP server %q needs a non-empty command", clip(name, 30))
+		}
+		if a, has := srv["args"]; has {
+			list, ok := a.([]any)
+			for _, y := range list {
+				if _, isStr := y.(string); !isStr {
+					ok = false
+				}
+			}
+			if !ok {
+				return fmt.Sprintf("MCP server %q: args must be a list of strings", clip(name, 30))
+			}
+		}
+		if e, has := srv["env"]; has {
+			env, ok := e.(map[string]any)
+			for _, y := range env {
+				if _, isStr := y.(string); !isStr {
+					ok = false
+				}
+			}
+			if !ok {
+				return fmt.Sprintf("MCP server %q: env values must be strings", clip(name, 30))
+			}
+		}
+	}
+	return ""
+}
+
 // asList returns v as a list: itself when it is one, else a list of it.
 func asList(v any) []any {
 	if l, ok := v.([]any); ok {
@@ -197,7 +252,10 @@ func pluginValue(k string, val any, v *semver.Version) (string, string) {
 		for _, x := range asList(val) {
 			ps, ok := x.(string)
 			if !ok {
-				continue // inline servers: not modelled
+				if msg := inlineServers(k, x); msg != "" {
+					return msg, "fix the server's entry (see the release's MCP docs)"
+				}
+				continue
 			}
 			bundle := strings.HasSuffix(ps, ".mcpb") || strings.HasSuffix(ps, ".dxt")
 			switch {

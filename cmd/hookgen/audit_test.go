@@ -51,7 +51,7 @@ func TestAuditTable(t *testing.T) {
 		}
 	}
 	for _, w := range []string{`top-level-guard: rejected on 2.1.257 and later: hooks.json /PreToolUse`, "escape: skipped: marketplace: path leaves the marketplace root",
-		"30 plugins x 3 releases: 29 load, 15 load with drops, 40 refused, 6 skipped"} {
+		"31 plugins x 3 releases: 29 load, 15 load with drops, 43 refused, 6 skipped"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -76,7 +76,7 @@ func TestAuditJSONAndMarkdown(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Plugins) != 30 || doc.Summary["refused"] != 9 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
+	if len(doc.Plugins) != 31 || doc.Summary["refused"] != 10 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
 		!strings.Contains(doc.Plugins[2].Releases[0].Reason, "/PreToolUse") {
 		t.Errorf("json = %+v", doc)
 	}

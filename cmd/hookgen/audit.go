@@ -352,7 +352,12 @@ func isGitURL(s string) bool {
 	if _, err := os.Stat(s); err == nil {
 		return false
 	}
-	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "ssh://") || strings.HasPrefix(s, "git@") || strings.HasPrefix(s, "git://")
+	for _, p := range []string{"https://", "ssh://", "git@", "git://", "file://"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // cloneShallow clones url at depth 1 into a temporary folder, without
@@ -366,7 +371,7 @@ func cloneShallow(ctx context.Context, url string) (string, func(), error) {
 	cleanup := func() { os.RemoveAll(dir) }
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.hooksPath=/dev/null", "-c", "protocol.file.allow=never",
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.hooksPath=/dev/null",
 		"clone", "--quiet", "--depth", "1", "--no-recurse-submodules", "--", url, dir)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_LFS_SKIP_SMUDGE=1")
 	if out, err := cmd.CombinedOutput(); err != nil {

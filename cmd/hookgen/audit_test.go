@@ -2,6 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -135,4 +139,52 @@ func TestValidateRejectionFirst(t *testing.T) {
 	if code := hookgen(t, e, "validate", "--cc-version", "2.1.33", "-"); code != exitOK {
 		t.Errorf("lints and ignored keys alone: exit %d, want 0\n%s", code, out)
 	}
+}
+
+// TestAuditGitURL clones a marketplace (a local repository by file://
+// URL, standing in for a remote) shallow into a temporary folder, audits
+// it and removes the clone.
+func TestAuditGitURL(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	if err := copyDir(fixtures, repo); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "m"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "hookgen-audit-*"))
+	e, out, errb := fakeEnv(t)
+	if code := hookgen(t, e, "audit", "--cc-version", "2.1.330", "file://"+repo); code != exitInvalid ||
+		!strings.Contains(out.String(), "top-level-guard: rejected on 2.1.257 and later") {
+		t.Errorf("exit %d\n%s%s", code, out, errb)
+	}
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "hookgen-audit-*"))
+	if len(after) > len(before) {
+		t.Errorf("clone left behind: %v", after)
+	}
+}
+
+// copyDir copies the regular files under src into dst.
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
 }

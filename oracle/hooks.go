@@ -96,7 +96,7 @@ func (c *checker) topLevel(top map[string]any) {
 		case k == "modules":
 			c.add(compat.RuleUnknownKey, p, "", prevOf(compat.HooksModulesSince),
 				`"modules" (hooks modules) is read past: the module never loads`, "declare the hooks under \"hooks\" for these releases")
-		case slices.Contains(compat.GuardEvents, k) || holdsGuard(val, 3):
+		case isGuardEntry(k, val) || !slices.Contains(hooksUnscanned, k) && holdsGuard(val, 3):
 			c.add(compat.RuleTopLevelGuard, p, "", "",
 				fmt.Sprintf("%s hooks sit outside \"hooks\"", k)+c.guardTail(), `move them under "hooks"`)
 		case isEvent(k):
@@ -138,6 +138,20 @@ func (c *checker) guardTail() string {
 	return ", so they never run"
 }
 
+// hooksUnscanned are the hooks.json top-level keys 2.1.330 does not
+// search for guard hooks (its code's list).
+var hooksUnscanned = []string{"mcpServers", "managedMcpServers", "lspServers", "pluginConfigs", "enabledPlugins", "extraKnownMarketplaces", "env", "skillOverrides", "modelSettings"}
+
+// isGuardEntry reports whether key k with value v is a PreToolUse or
+// PermissionRequest entry that counts: not null and not an empty list.
+func isGuardEntry(k string, v any) bool {
+	if !slices.Contains(compat.GuardEvents, k) || v == nil {
+		return false
+	}
+	a, isList := v.([]any)
+	return !isList || len(a) > 0
+}
+
 // holdsGuard reports whether v holds a PreToolUse or PermissionRequest key
 // with a non-empty value within depth levels (2.1.257's check).
 func holdsGuard(v any, depth int) bool {
@@ -147,10 +161,8 @@ func holdsGuard(v any, depth int) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			if slices.Contains(compat.GuardEvents, k) && x != nil {
-				if a, ok := x.([]any); !ok || len(a) > 0 {
-					return true
-				}
+			if isGuardEntry(k, x) {
+				return true
 			}
 			if holdsGuard(x, depth-1) {
 				return true

@@ -52,7 +52,7 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	}
 	if r, ok := compat.RuleAt(compat.RuleTopLevelGuard, v); ok && r.Consequence == compat.Rejected {
 		for _, k := range sortedKeys(m) {
-			if k != "hooks" && (slices.Contains(compat.GuardEvents, k) && m[k] != nil || holdsGuard(m[k], 3)) {
+			if k != "hooks" && (isGuardEntry(k, m[k]) || !slices.Contains(pluginUnscanned, k) && holdsGuard(m[k], 3)) {
 				c.add(compat.RuleTopLevelGuard, ptr("", k), "", "", fmt.Sprintf("PreToolUse/PermissionRequest hooks sit outside \"hooks\" (under %q)%s", clip(k, 30), refused), `move them under "hooks"`)
 			}
 		}
@@ -149,6 +149,10 @@ func inlineServers(k string, x any) string {
 	}
 	return ""
 }
+
+// pluginUnscanned are the plugin.json keys 2.1.330 does not search for
+// guard hooks (its code's list; "experimental" is searched on its own).
+var pluginUnscanned = []string{"metadata", "mcpServers", "lspServers"}
 
 // asList returns v as a list: itself when it is one, else a list of it.
 func asList(v any) []any {

@@ -29,25 +29,27 @@ func TestAuditTable(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"clean":           "loads loads loads",
-		"http-var":        "refused refused loads, 1 dropped",
-		"top-level-guard": "loads, 1 dropped loads, 1 dropped refused",
-		"long-timeout":    "loads loads loads",
-		"prompt-handlers": "loads, 2 dropped loads loads",
-		"display-name":    "refused loads loads",
-		"unknown-event":   "refused refused loads, 1 dropped",
-		"skills-only":     "loads loads loads",
-		"escape":          "skipped skipped skipped",
-		"author-string":   "refused refused loads",
-		"guard-bad-url":   "refused refused refused",
-		"timeout-zero":    "refused refused loads, 1 dropped",
-		"schema-key":      "refused loads loads",
-		"path-no-dot":     "refused refused refused",
-		"shell-zsh":       "loads refused loads, 1 dropped",
-		"top-level-stop":  "loads, 1 dropped loads, 1 dropped loads, 1 dropped",
-		"surface-key":     "loads loads refused",
-		"bidi-name":       "loads refused refused",
-		"null-guard":      "refused refused loads, 1 dropped",
+		"clean":                  "loads loads loads",
+		"http-var":               "refused refused loads, 1 dropped",
+		"top-level-guard":        "loads, 1 dropped loads, 1 dropped refused",
+		"long-timeout":           "loads loads loads",
+		"prompt-handlers":        "loads, 2 dropped loads loads",
+		"display-name":           "refused loads loads",
+		"unknown-event":          "refused refused loads, 1 dropped",
+		"skills-only":            "loads loads loads",
+		"escape":                 "skipped skipped skipped",
+		"author-string":          "refused refused loads",
+		"guard-bad-url":          "refused refused refused",
+		"timeout-zero":           "refused refused loads, 1 dropped",
+		"schema-key":             "refused loads loads",
+		"path-no-dot":            "refused refused refused",
+		"shell-zsh":              "loads refused loads, 1 dropped",
+		"top-level-stop":         "loads, 1 dropped loads, 1 dropped loads, 1 dropped",
+		"surface-key":            "loads loads refused",
+		"guards-in-metadata":     "refused loads loads",
+		"guards-in-experimental": "refused loads refused",
+		"bidi-name":              "loads refused refused",
+		"null-guard":             "refused refused loads, 1 dropped",
 	}
 	for name, w := range want {
 		if rows[name] != w {
@@ -55,7 +57,7 @@ func TestAuditTable(t *testing.T) {
 		}
 	}
 	for _, w := range []string{`top-level-guard: rejected on 2.1.257 and later: hooks.json /PreToolUse`, "escape: skipped: marketplace: path leaves the marketplace root",
-		"31 plugins x 3 releases: 29 load, 15 load with drops, 43 refused, 6 skipped"} {
+		"33 plugins x 3 releases: 32 load, 15 load with drops, 46 refused, 6 skipped"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
@@ -80,7 +82,7 @@ func TestAuditJSONAndMarkdown(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Plugins) != 31 || doc.Summary["refused"] != 10 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
+	if len(doc.Plugins) != 33 || doc.Summary["refused"] != 11 || doc.Plugins[2].Releases[0].Verdict != "refused" ||
 		!strings.Contains(doc.Plugins[2].Releases[0].Reason, "/PreToolUse") {
 		t.Errorf("json = %+v", doc)
 	}

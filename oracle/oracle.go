@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -339,5 +340,56 @@ func Edges() []*semver.Version {
 		addV(s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
+	return out
+}
+
+// CheckExtraHooks is [CheckHooks] for a hooks file that plugin.json's
+// "hooks" names beside the standard hooks/hooks.json. A release that
+// refuses such a file skips it and loads the rest of the plugin (2.1.33's
+// loader: "Failed to load hooks from <file>"), so what would refuse the
+// standard file only drops this one's hooks. name is the path as
+// plugin.json writes it.
+func CheckExtraHooks(v *semver.Version, name string, doc []byte) ([]Finding, error) {
+	fs, err := CheckHooks(v, doc)
+	if err != nil {
+		return nil, err
+	}
+	for i := range fs {
+		fs[i].File = File(clip(name, 60))
+		if fs[i].Consequence == compat.Rejected {
+			fs[i].Consequence = compat.Dropped
+			what := fs[i].What
+			if j := strings.Index(what, ", so "); j > 0 {
+				what = what[:j]
+			}
+			fs[i].What = what + ", so the release skips this file: none of its hooks run"
+		}
+	}
+	Sort(fs)
+	return fs, nil
+}
+
+// ExtraHooksPaths returns the hooks files a plugin.json names besides the
+// standard hooks/hooks.json: its "hooks" strings ending in .json.
+func ExtraHooksPaths(manifest []byte) []string {
+	inst, err := decode(manifest)
+	if err != nil {
+		return nil
+	}
+	m, _ := inst.(map[string]any)
+	var out []string
+	var list []any
+	switch h := m["hooks"].(type) {
+	case string:
+		list = []any{h}
+	case []any:
+		list = h
+	}
+	for _, x := range list {
+		s, ok := x.(string)
+		if ok && strings.HasPrefix(s, "./") && strings.HasSuffix(s, ".json") && path.Clean(s) != "hooks/hooks.json" {
+			out = append(out, s)
+		}
+	}
 	return out
 }

@@ -213,3 +213,19 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// A refused extra hooks file is skipped, not the plugin: its rejections
+// become drops of its own hooks.
+func TestCheckExtraHooks(t *testing.T) {
+	fs, err := CheckExtraHooks(semver.MustParse("2.1.100"), "./hooks/extra.json", []byte(`{"hooks": {"NoSuch": []}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := Worst(fs); w != compat.Dropped || fs[0].File != "./hooks/extra.json" || !strings.Contains(fs[0].What, "skips this file") {
+		t.Errorf("findings = %v", fs)
+	}
+	got := ExtraHooksPaths([]byte(`{"name": "p", "hooks": ["./hooks/hooks.json", "./hooks/extra.json", {"Stop": []}, "./x.js"]}`))
+	if len(got) != 1 || got[0] != "./hooks/extra.json" {
+		t.Errorf("ExtraHooksPaths = %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -173,6 +174,10 @@ func auditPlugin(p marketplace.Plugin, vs []*semver.Version) (row, []oracle.Find
 			m, _ := oracle.CheckPlugin(v, p.Manifest)
 			fs = append(fs, m...)
 		}
+		for _, name := range sortedNames(p.Extra) {
+			x, _ := oracle.CheckExtraHooks(v, name, p.Extra[name])
+			fs = append(fs, x...)
+		}
 		oracle.Sort(fs)
 		c.Findings = fs
 		c.Dropped = oracle.Count(fs, compat.Dropped)
@@ -192,6 +197,16 @@ func auditPlugin(p marketplace.Plugin, vs []*semver.Version) (row, []oracle.Find
 	merged := oracle.Merge(per...)
 	r.Findings = toJSON(merged)
 	return r, merged
+}
+
+// sortedNames returns a map's keys in order.
+func sortedNames(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // firstClause is a finding's text up to ", so": the cause alone.

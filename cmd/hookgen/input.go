@@ -45,9 +45,3 @@ func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
 }
-
-// exists reports whether path names anything.
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
-}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookwright/hookwright/compat"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/marketplace"
 	"github.com/hookwright/hookwright/oracle"
 )
 
@@ -174,20 +175,22 @@ type input struct {
 // a file named plugin.json is a manifest, anything else a hooks.json.
 func (o *validateOptions) inputs() ([]input, error) {
 	if o.file != "-" && isDir(o.file) {
+		hooks, manifest, extra, err := marketplace.ReadPlugin(o.file)
+		if err != nil {
+			return nil, fmt.Errorf("reading the plugin: %w", err)
+		}
 		var out []input
-		for _, f := range []struct {
-			rel   string
-			check func(*semver.Version, []byte) ([]oracle.Finding, error)
-		}{{filepath.Join("hooks", "hooks.json"), oracle.CheckHooks}, {filepath.Join(".claude-plugin", "plugin.json"), oracle.CheckPlugin}} {
-			path := filepath.Join(o.file, f.rel)
-			if !exists(path) {
-				continue
-			}
-			b, err := readInput(path, nil)
-			if err != nil {
-				return nil, fmt.Errorf("reading %s: %w", f.rel, err)
-			}
-			out = append(out, input{b, f.check})
+		if hooks != nil {
+			out = append(out, input{hooks, oracle.CheckHooks})
+		}
+		if manifest != nil {
+			out = append(out, input{manifest, oracle.CheckPlugin})
+		}
+		for name, b := range extra {
+			name := name
+			out = append(out, input{b, func(v *semver.Version, doc []byte) ([]oracle.Finding, error) {
+				return oracle.CheckExtraHooks(v, name, doc)
+			}})
 		}
 		if len(out) == 0 {
 			return nil, fmt.Errorf("%s holds neither hooks/hooks.json nor .claude-plugin/plugin.json", o.file)

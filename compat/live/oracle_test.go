@@ -113,6 +113,17 @@ func loadFixtures(t *testing.T, v *semver.Version) []fixture {
 		if f.registers, err = oracle.Registers(v, f.hooks, f.manifest); err != nil {
 			t.Fatal(err)
 		}
+		// The other hooks files plugin.json names load on their own: a
+		// refused one is skipped and the rest of the plugin still loads.
+		if mfs, _ := oracle.CheckPlugin(v, orEmpty(f.manifest)); f.manifest == nil || oracle.Count(mfs, compat.Rejected) == 0 {
+			for _, name := range oracle.ExtraHooksPaths(f.manifest) {
+				n, err := oracle.Registers(v, readOptional(t, filepath.Join(dir, filepath.FromSlash(name))), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.registers += n
+			}
+		}
 		for _, doc := range []struct {
 			b     []byte
 			check func(*semver.Version, []byte) ([]oracle.Finding, error)
@@ -138,6 +149,14 @@ func loadFixtures(t *testing.T, v *semver.Version) []fixture {
 		t.Fatalf("no fixtures in %s", oracleFixtures)
 	}
 	return out
+}
+
+// orEmpty is b, or an empty object for nil.
+func orEmpty(b []byte) []byte {
+	if b == nil {
+		return []byte(`{"name":"x"}`)
+	}
+	return b
 }
 
 // table renders what the oracle says of each fixture, for a failure.

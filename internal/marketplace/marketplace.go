@@ -18,6 +18,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookwright/hookwright/oracle"
 )
 
 // MaxFile bounds every file read.
@@ -36,6 +38,9 @@ type Plugin struct {
 	// Hooks and Manifest are hooks/hooks.json and
 	// .claude-plugin/plugin.json; nil when the plugin has none.
 	Hooks, Manifest []byte
+	// Extra holds the other hooks files plugin.json's "hooks" names, by
+	// the path it writes; a file that is missing or unsafe is left out.
+	Extra map[string][]byte
 	// Err is a read error of one of the plugin's files.
 	Err error
 }
@@ -113,13 +118,36 @@ func readPlugin(root, pluginRoot string, i int, raw json.RawMessage) Plugin {
 		p.Skip = err.Error()
 		return p
 	}
-	p.Hooks, err = readOptional(dir, "hooks/hooks.json")
-	if err != nil {
-		p.Err = err
-		return p
-	}
-	p.Manifest, p.Err = readOptional(dir, ".claude-plugin/plugin.json")
+	p.Hooks, p.Manifest, p.Extra, p.Err = ReadPlugin(dir)
 	return p
+}
+
+// ReadPlugin reads a plugin folder's hooks/hooks.json,
+// .claude-plugin/plugin.json and the other hooks files plugin.json names
+// (see oracle.ExtraHooksPaths), each confined to dir, regular and bounded.
+// A file that does not exist is nil.
+func ReadPlugin(dir string) (hooks, manifest []byte, extra map[string][]byte, err error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if hooks, err = readOptional(real, "hooks/hooks.json"); err != nil {
+		return nil, nil, nil, err
+	}
+	if manifest, err = readOptional(real, ".claude-plugin/plugin.json"); err != nil {
+		return hooks, nil, nil, err
+	}
+	for _, name := range oracle.ExtraHooksPaths(manifest) {
+		b, err := readOptional(real, name)
+		if err != nil || b == nil {
+			continue // missing: the release logs it and loads the rest
+		}
+		if extra == nil {
+			extra = map[string][]byte{}
+		}
+		extra[name] = b
+	}
+	return hooks, manifest, extra, nil
 }
 
 // resolve turns a relative source into a folder inside root, following

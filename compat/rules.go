@@ -89,6 +89,7 @@ const (
 	RuleDisplayKey      = "plugin-display-key"          // a bad value of a display-only plugin.json key
 	RuleStandardHooks   = "plugin-standard-hooks"       // plugin.json's hooks names hooks/hooks.json again
 	RuleStandardTwice   = "plugin-standard-hooks-twice" // ... and the release loads it twice
+	RuleEngines         = "plugin-engines"              // engines["claude-code"] excludes the release
 )
 
 // PluginDisplayKeys are the plugin.json keys whose bad values 2.1.330
@@ -148,6 +149,8 @@ var Rules = []Rule{
 		Witness: "probe: one zod parse of the manifest in 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.257; the edge to 2.1.330 is not bisected"},
 	{ID: RuleDisplayKey, Consequence: Ignored, First: "2.1.330",
 		Witness: "probe: 2.1.330 deletes a display key that fails (author, homepage, keywords, ...) and loads the plugin (plugin_load_manifest_display_key_ignored); 2.1.257 lacks it"},
+	{ID: RuleEngines, Consequence: Lint, First: "2.1.330",
+		Witness: "probe: 2.1.330's manifest schema says a release outside engines[\"claude-code\"] does not install, update or load the plugin; seen: --plugin-dir loads it anyway on 2.1.330, so no refusal is proven"},
 	{ID: RuleStandardTwice, Consequence: Lint, First: PluginFloor, Last: "2.0.30",
 		Witness: "seen: 2.0.30 registered the standard hooks.json's hooks twice when plugin.json's hooks named it; its code has no duplicate check"},
 	{ID: RuleStandardHooks, Consequence: Lint, First: "2.1.33",

@@ -105,6 +105,8 @@ func TestPluginRules(t *testing.T) {
 		{"guards under metadata are not searched on 2.1.330", "2.1.330", `{"name": "p", "metadata": {"PreToolUse": [{"hooks": []}]}}`, ""},
 		{"guards under experimental refuse 2.1.330", "2.1.330", `{"name": "p", "experimental": {"x": {"PreToolUse": [{"hooks": []}]}}}`, compat.Rejected},
 		{"guards at plugin.json top level refuse 2.1.330", "2.1.330", `{"name": "p", "PreToolUse": [{"hooks": []}]}`, compat.Rejected},
+		{"engines excludes 2.1.330: a lint (--plugin-dir loads it)", "2.1.330", `{"name": "p", "engines": {"claude-code": ">=9.0.0"}}`, compat.Lint},
+		{"engines includes 2.1.330", "2.1.330", `{"name": "p", "engines": {"claude-code": ">=2.1.320"}}`, ""},
 		{"engines known on 2.1.330", "2.1.330", `{"name": "p", "engines": {"claude-code": ">=2.1.320"}}`, ""},
 		{"defaultEnabled known on 2.1.252", "2.1.252", `{"name": "p", "defaultEnabled": false}`, ""},
 		{"author a string refused on 2.1.257", "2.1.257", `{"name": "p", "author": "Me"}`, compat.Rejected},

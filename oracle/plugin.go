@@ -63,6 +63,14 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 			c.add(compat.RuleStandardHooks, "/hooks", "", "", "hooks names the standard hooks/hooks.json, which loads on its own (the duplicate is skipped)", "remove it from plugin.json")
 		}
 	}
+	if eng, ok := m["engines"].(map[string]any); ok && compat.PluginKeyKnown("engines", v) {
+		if rng, ok := eng["claude-code"].(string); ok {
+			if con, err := semver.NewConstraint(rng); err == nil && !con.Check(v) {
+				c.add(compat.RuleEngines, "/engines/claude-code", v.String(), v.String(),
+					fmt.Sprintf("the plugin says it runs on Claude Code %s, which excludes this release: a marketplace install may skip it", quote(rng)), "widen the range if the plugin works here")
+			}
+		}
+	}
 	if hv, ok := m["hooks"].(map[string]any); ok {
 		// Inline hooks: the same checks as hooks.json's "hooks".
 		c.events(hv)

@@ -45,10 +45,10 @@ func validateCommand(e env) *cli.Command {
 		Usage:     "say what Claude Code releases do with a hooks.json or plugin.json",
 		UsageText: "hookgen validate [--cc-version VERSION ...] [--strict | --fail-on LEVEL] [--json] FILE   (FILE - reads stdin)",
 		Description: `Checks FILE, a hooks.json, a plugin.json (by its name) or a plugin folder
-(hooks/hooks.json and .claude-plugin/plugin.json), on each --cc-version
-(default: every band's first release and every release where a rule
-changes, 2.0.12 on), with the rules the
-releases' own loaders apply. One line per finding:
+(hooks/hooks.json, .claude-plugin/plugin.json and the hooks files it
+names), on each --cc-version (default: every band's first release and
+every release where a rule changes, 2.0.12 on), with the rules the
+releases' own loaders apply. One line per finding, gravest first:
 
    CONSEQUENCE FILE POINTER (RELEASES): what happens. Fix: what to do
 

@@ -39,3 +39,9 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}

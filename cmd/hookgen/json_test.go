@@ -17,8 +17,9 @@ func TestValidateJSON(t *testing.T) {
 	if code := hookgen(t, e, "validate", "--json", "--cc-version", "2.0.30", "-"); code != exitInvalid {
 		t.Fatalf("exit %d, want %d: %s", code, exitInvalid, errb)
 	}
-	var vs []struct{ Pointer, Message string }
-	if err := json.Unmarshal(out.Bytes(), &vs); err != nil || len(vs) != 1 || vs[0].Pointer != "/hooks/TeammateIdle" || !strings.Contains(vs[0].Message, "2.1.33") {
+	var vs []struct{ Pointer, Message, Consequence, To string }
+	if err := json.Unmarshal(out.Bytes(), &vs); err != nil || len(vs) != 1 || vs[0].Pointer != "/hooks/TeammateIdle" ||
+		!strings.Contains(vs[0].Message, "2.1.33") || vs[0].Consequence != "rejected" || vs[0].To != "2.1.32" {
 		t.Errorf("violations = %+v (%v) from %s", vs, err, out)
 	}
 	e, out, _ = fakeEnv(t)

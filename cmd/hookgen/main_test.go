@@ -75,58 +75,59 @@ func TestGenerateToFileAndValidateIt(t *testing.T) {
 	if code := hookgen(t, e, "validate", "--cc-version", "2.1.32", path); code != exitInvalid {
 		t.Errorf("2.1.33 manifest on 2.1.32: exit %d, want %d", code, exitInvalid)
 	}
-	want := "/hooks/TaskCompleted: event TaskCompleted arrives in Claude Code 2.1.33"
-	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "/hooks/TeammateIdle: ") {
+	want := "rejected hooks.json /hooks/TaskCompleted (up to 2.1.32): event TaskCompleted arrives in 2.1.33"
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "/hooks/TeammateIdle (") {
 		t.Errorf("violations:\n%s\nwant a line starting %q", out, want)
 	}
 }
 
 func TestValidateStdinAndEveryViolation(t *testing.T) {
-	e, out, errOut := fakeEnv(t)
-	e.In = strings.NewReader(`{"$schema":"x","hooks":{"Stop":[{"matcher":"*","note":1,"hooks":[{"type":"command","command":["a"],"timeout":5000}]}]}}`)
+	e, out, _ := fakeEnv(t)
+	e.In = strings.NewReader(`{"$schema":"x","hooks":{"Stop":[{"matcher":"Bash","note":1,"hooks":[{"type":"command","command":["a"],"timeout":5000}]}]}}`)
 	if code := hookgen(t, e, "validate", "--cc-version", "2.1.50", "-"); code != exitInvalid {
 		t.Fatalf("exit %d", code)
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 { // command is not a string; timeout 5000 looks like ms
-		t.Errorf("want 2 errors on stdout, got:\n%s", out)
+	// command is not a string (rejected); "note" (ignored); the matcher on
+	// Stop and timeout 5000 (lint), in that order.
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		c, rest, _ := strings.Cut(l, " ")
+		_, p, _ := strings.Cut(rest, " ")
+		p, _, _ = strings.Cut(p, " ")
+		got = append(got, c+" "+p)
 	}
-	for _, l := range lines {
-		if !strings.HasPrefix(l, "/") || !strings.Contains(l, ": ") || strings.Contains(l, "warning") {
-			t.Errorf("not a pointer: message error line: %q", l)
-		}
+	want := []string{"rejected /hooks/Stop/0/hooks/0/command", "ignored /hooks/Stop/0/note", "lint /hooks/Stop/0/hooks/0/timeout", "lint /hooks/Stop/0/matcher"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant, in this order:\n%s", out, strings.Join(want, "\n"))
 	}
-	warnings := strings.Split(strings.TrimSpace(errOut.String()), "\n")
-	if len(warnings) != 2 || !strings.Contains(errOut.String(), "/hooks/Stop/0/matcher: warning: ") ||
-		!strings.Contains(errOut.String(), "/hooks/Stop/0/note: warning: ") {
-		t.Errorf("want the matcher and note warnings on stderr, got:\n%s", errOut)
-	}
-	if strings.Contains(out.String()+errOut.String(), "$schema") {
-		t.Errorf("$schema reported:\n%s%s", out, errOut)
+	if strings.Contains(out.String(), "$schema") {
+		t.Errorf("$schema reported:\n%s", out)
 	}
 }
 
-// TestValidateSeverityByBand: an unknown event is fatal where the release
-// rejects the whole file (up to 2.1.252) and a warning where it ignores the
-// entry (2.1.257 on); a top-level $schema loads on every band.
-func TestValidateSeverityByBand(t *testing.T) {
+// TestValidateConsequenceByRelease: an unknown event rejects the file up
+// to 2.1.252 (exit 1) and is dropped from 2.1.257 (exit 0, or 1 with
+// --strict); a top-level $schema loads on every band; a lint alone exits 0.
+func TestValidateConsequenceByRelease(t *testing.T) {
 	const unknown = `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}],"NoSuchEvent":[{"hooks":[{"type":"command","command":"true"}]}]}}`
 	for _, tt := range []struct {
-		release string
-		code    int
-		stream  string
-	}{{"2.0.30", exitInvalid, "stdout"}, {"2.1.252", exitInvalid, "stdout"}, {"2.1.257", 0, "stderr"}, {"2.1.330", 0, "stderr"}} {
+		release, flag string
+		code          int
+		line          string
+	}{{"2.0.30", "", exitInvalid, "rejected hooks.json /hooks/NoSuchEvent"}, {"2.1.252", "", exitInvalid, "rejected hooks.json /hooks/NoSuchEvent"},
+		{"2.1.257", "", 0, "dropped hooks.json /hooks/NoSuchEvent"}, {"2.1.330", "", 0, "dropped hooks.json /hooks/NoSuchEvent"},
+		{"2.1.330", "--strict", exitInvalid, "dropped hooks.json /hooks/NoSuchEvent"}, {"2.1.330", "--fail-on=dropped", exitInvalid, "dropped"}} {
 		e, out, errOut := fakeEnv(t)
 		e.In = strings.NewReader(unknown)
-		if code := hookgen(t, e, "validate", "--cc-version", tt.release, "-"); code != tt.code {
-			t.Errorf("%s: exit %d, want %d\nstdout %s\nstderr %s", tt.release, code, tt.code, out, errOut)
+		args := []string{"validate", "--cc-version", tt.release, "-"}
+		if tt.flag != "" {
+			args = append(args[:1], append([]string{tt.flag}, args[1:]...)...)
 		}
-		got := out.String()
-		if tt.stream == "stderr" {
-			got = errOut.String()
+		if code := hookgen(t, e, args...); code != tt.code {
+			t.Errorf("%v: exit %d, want %d\nstdout %s\nstderr %s", args, code, tt.code, out, errOut)
 		}
-		if !strings.Contains(got, `/hooks/NoSuchEvent: `) {
-			t.Errorf("%s: want the unknown event on %s, got stdout %q stderr %q", tt.release, tt.stream, out, errOut)
+		if !strings.HasPrefix(out.String(), tt.line) {
+			t.Errorf("%v: want a first line %q, got %q", args, tt.line, out)
 		}
 	}
 	for _, band := range compat.Bands() {
@@ -135,6 +136,11 @@ func TestValidateSeverityByBand(t *testing.T) {
 		if code := hookgen(t, e, "validate", "--cc-version", band.String(), "-"); code != 0 || out.Len()+errOut.Len() > 0 {
 			t.Errorf("$schema on %s: exit %d\nstdout %s\nstderr %s", band, code, out, errOut)
 		}
+	}
+	e, out, _ := fakeEnv(t)
+	e.In = strings.NewReader(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true","timeout":345600}]}]}}`)
+	if code := hookgen(t, e, "validate", "-"); code != exitOK || !strings.HasPrefix(out.String(), "lint ") {
+		t.Errorf("a four-day timeout on every band: exit %d, want 0 and a lint:\n%s", code, out)
 	}
 }
 
@@ -151,7 +157,8 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"--nope"}, exitUsage, "flag provided but not defined"},
 		{[]string{"--cc-version", "2.0.11"}, exitFailure, "predates plugin hooks"},
 		{[]string{"--cc-version", "2.1.33", "--spec", "/no/such/spec.json"}, exitFailure, "reading the spec"},
-		{[]string{"validate", "x.json"}, exitUsage, "validate needs --cc-version"},
+		{[]string{"validate", "--fail-on", "never", "x.json"}, exitUsage, "--fail-on"},
+		{[]string{"validate", "--cc-version", "2.0.11", "x.json"}, exitUsage, "older than 2.0.12"},
 		{[]string{"validate", "--cc-version", "2.1.33"}, exitUsage, "exactly one FILE"},
 		{[]string{"validate", "--cc-version", "2.1.33", "/no/such/file"}, exitFailure, "reading the manifest"},
 		{[]string{"explain"}, exitUsage, "explain needs --cc-version"},

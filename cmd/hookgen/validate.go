@@ -3,125 +3,234 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/hookwright/hookwright/compat"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
-	"github.com/hookwright/hookwright/schemas"
+	"github.com/hookwright/hookwright/internal/marketplace"
+	"github.com/hookwright/hookwright/internal/oracle"
 )
 
 // validateOptions are `hookgen validate`'s flags and argument.
 type validateOptions struct {
 	env
-	ccVersion string
-	file      string // "-" is stdin
-	json      bool
+	ccVersions []string
+	file       string // "-" is stdin
+	json       bool
+	failOn     string
 }
+
+// failOnHelp documents the levels of --fail-on, shared with audit.
+const failOnHelp = `Every finding is one of four consequences, printed in this order:
+
+   rejected  the release refuses the whole hooks.json or the whole plugin;
+             nothing of it runs
+   dropped   the file loads, but this entry never runs (as written)
+   ignored   a key the release reads past, with no effect
+   lint      loads and runs, but probably not what you meant (a timeout
+             that looks like milliseconds, a matcher on Stop)
+
+The exit code is 1 when a finding is at or above --fail-on: "rejected" by
+default; --strict is --fail-on dropped.`
 
 func validateCommand(e env) *cli.Command {
 	o := &validateOptions{env: e}
 	return &cli.Command{
 		Name:      "validate",
-		Usage:     "check a hooks.json against a release's band; print every violation",
-		UsageText: "hookgen validate --cc-version VERSION FILE   (FILE - reads stdin)",
-		Description: `Prints one line per violation, "JSON-pointer: message".
+		Usage:     "say what Claude Code releases do with a hooks.json or plugin.json",
+		UsageText: "hookgen validate [--cc-version VERSION ...] [--strict | --fail-on LEVEL] [--json] FILE   (FILE - reads stdin)",
+		Description: `Checks FILE, a hooks.json, a plugin.json (by its name) or a plugin folder
+(hooks/hooks.json, .claude-plugin/plugin.json and the hooks files it
+names), on each --cc-version (default: every band's first release and
+every release where a rule changes, 2.0.12 on), with the rules the
+releases' own loaders apply. One line per finding, gravest first:
 
-Errors (the release rejects the whole file, or a hook would not run as
-written; each names the release and the run that showed it) go to stdout,
-and the exit code is 1. Warnings (the release loads the file but ignores
-something in it, or the claim is unverified) go to stderr as
-"JSON-pointer: warning: message" and leave the exit code 0. An unknown
-event is an error up to 2.1.252 (the whole file is rejected) and a warning
-from 2.1.257 (the entry is ignored). A top-level "$schema" is accepted on
-every release.
+   CONSEQUENCE FILE POINTER (RELEASES): what happens. Fix: what to do
 
-With --json it prints one JSON array of {"pointer", "message", "severity"}
-objects ("error" or "warning"; [] when clean) on stdout and exits the same
-way; a file that is not JSON is one violation at the root.
+` + failOnHelp + `
+
+With --json it prints one JSON array of {"file", "pointer", "consequence",
+"from", "to", "message", "fix", "rule"} objects ([] when clean); "to" is
+empty for "and later". A file that is not JSON is one rejection at the root.
 
 Examples:
    hookgen validate --cc-version 2.0.30 plugin/hooks/bands/2.1.33.json
-   /hooks/TeammateIdle: event TeammateIdle arrives in Claude Code 2.1.33 (hookgen writes a fallback ...
-   hookgen validate --cc-version 2.1.257 hooks.json    an unknown event: a warning, exit 0
+   rejected hooks.json /hooks/TaskCompleted (up to 2.1.32): event TaskCompleted arrives in 2.1.33, so ...
+   hookgen validate --cc-version 2.1.257 hooks.json    an unknown event: dropped, exit 0
    hookgen --cc-version 2.1.32 | hookgen validate --cc-version 2.1.32 -
-   hookgen validate --json --cc-version 2.0.30 hooks/hooks.json
+   hookgen validate --strict --json .
 
 ` + hwcli.ExitCodesHelp,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cc-version", Usage: "Claude Code release to check for (required)", Destination: &o.ccVersion},
-			&cli.BoolFlag{Name: "json", Usage: "print the violations as one JSON array of {pointer, message, severity}", Destination: &o.json},
+			&cli.StringSliceFlag{Name: "cc-version", Usage: "a Claude Code release to check for; repeat it (default: every band edge and rule edge)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the findings as one JSON array", Destination: &o.json},
+			&cli.BoolFlag{Name: "strict", Usage: "exit 1 on dropped entries too (--fail-on dropped)"},
+			&cli.StringFlag{Name: "fail-on", Usage: "the least grave `LEVEL` that exits 1: rejected, dropped, ignored or lint", Value: string(compat.Rejected), Destination: &o.failOn},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErr("validate takes exactly one FILE")
 			}
 			o.file = c.Args().First()
+			o.ccVersions = c.StringSlice("cc-version")
+			if c.Bool("strict") {
+				o.failOn = string(compat.Dropped)
+			}
 			return runValidate(o)
 		},
 	}
 }
 
-// runValidate prints the violations of one file.
+// releases parses the --cc-version values, or returns every release where
+// a verdict can change (oracle.Edges: the band edges and the rules' edges).
+func releases(vs []string) ([]*semver.Version, error) {
+	if len(vs) == 0 {
+		return oracle.Edges(), nil
+	}
+	var out []*semver.Version
+	for _, s := range vs {
+		v, err := parseVersion(s)
+		if err != nil {
+			return nil, err
+		}
+		if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+			return nil, usageErr("Claude Code %s is older than %s, the first release that loads plugins", v, compat.PluginFloor)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// failLevel parses --fail-on.
+func failLevel(s string) (compat.Consequence, error) {
+	switch c := compat.Consequence(strings.ToLower(s)); c {
+	case compat.Rejected, compat.Dropped, compat.Ignored, compat.Lint:
+		return c, nil
+	}
+	return "", usageErr("--fail-on %q: want rejected, dropped, ignored or lint", s)
+}
+
+// fails reports whether any finding is at or above level.
+func fails(fs []oracle.Finding, level compat.Consequence) bool {
+	for _, f := range fs {
+		if f.Consequence.Rank() <= level.Rank() {
+			return true
+		}
+	}
+	return false
+}
+
+// runValidate prints the findings of one file.
 func runValidate(o *validateOptions) error {
-	v, err := requiredVersion("validate", o.ccVersion)
+	level, err := failLevel(o.failOn)
 	if err != nil {
 		return err
 	}
-	doc, err := o.read()
+	vs, err := releases(o.ccVersions)
 	if err != nil {
 		return err
 	}
-	vs, err := schemas.Validate(v, doc)
-	if err != nil && o.json {
-		vs, err = []schemas.Violation{{Message: err.Error()}}, nil
-	}
+	inputs, err := o.inputs()
 	if err != nil {
 		return err
 	}
-	errs := 0
-	for _, viol := range vs {
-		if viol.Severity != schemas.Warning {
-			errs++
-		}
-	}
-	if o.json {
-		type violation struct {
-			Pointer  string `json:"pointer"`
-			Message  string `json:"message"`
-			Severity string `json:"severity"`
-		}
-		out := make([]violation, 0, len(vs))
-		for _, viol := range vs {
-			sev := "error"
-			if viol.Severity == schemas.Warning {
-				sev = "warning"
+	var per [][]oracle.Finding
+	for _, v := range vs {
+		for _, in := range inputs {
+			fs, err := in.check(v, in.doc)
+			if err != nil {
+				return err
 			}
-			out = append(out, violation{viol.Pointer, viol.Message, sev})
+			per = append(per, fs)
 		}
-		enc := json.NewEncoder(o.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+	}
+	fs := oracle.Merge(per...)
+	if o.json {
+		if err := writeFindingsJSON(o.Out, fs); err != nil {
 			return err
 		}
 	} else {
-		for _, viol := range vs {
-			if viol.Severity == schemas.Warning {
-				fmt.Fprintln(o.Err, viol)
-				continue
-			}
-			fmt.Fprintln(o.Out, viol)
+		for _, f := range fs {
+			fmt.Fprintln(o.Out, f)
 		}
 	}
-	if errs > 0 {
+	if fails(fs, level) {
 		return errViolations
 	}
 	return nil
 }
 
-func (o *validateOptions) read() ([]byte, error) {
+// input is one file to check and its checker.
+type input struct {
+	doc   []byte
+	check func(*semver.Version, []byte) ([]oracle.Finding, error)
+}
+
+// inputs reads FILE: a plugin folder gives its hooks.json and plugin.json,
+// a file named plugin.json is a manifest, anything else a hooks.json.
+func (o *validateOptions) inputs() ([]input, error) {
+	if o.file != "-" && isDir(o.file) {
+		hooks, manifest, extra, err := marketplace.ReadPlugin(o.file)
+		if err != nil {
+			return nil, fmt.Errorf("reading the plugin: %w", err)
+		}
+		var out []input
+		if hooks != nil {
+			out = append(out, input{hooks, oracle.CheckHooks})
+		}
+		if manifest != nil {
+			out = append(out, input{manifest, oracle.CheckPlugin})
+		}
+		for name, b := range extra {
+			name := name
+			out = append(out, input{b, func(v *semver.Version, doc []byte) ([]oracle.Finding, error) {
+				return oracle.CheckExtraHooks(v, name, doc)
+			}})
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%s holds neither hooks/hooks.json nor .claude-plugin/plugin.json", o.file)
+		}
+		return out, nil
+	}
 	b, err := readInput(o.file, o.In)
 	if err != nil {
 		return nil, fmt.Errorf("reading the manifest: %w", err)
 	}
-	return b, nil
+	if filepath.Base(o.file) == "plugin.json" {
+		return []input{{b, oracle.CheckPlugin}}, nil
+	}
+	return []input{{b, oracle.CheckHooks}}, nil
+}
+
+// jsonFinding is one finding in --json output.
+type jsonFinding struct {
+	File        string `json:"file"`
+	Pointer     string `json:"pointer"`
+	Consequence string `json:"consequence"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	Message     string `json:"message"`
+	Fix         string `json:"fix"`
+	Rule        string `json:"rule"`
+}
+
+// toJSON converts findings for --json.
+func toJSON(fs []oracle.Finding) []jsonFinding {
+	out := make([]jsonFinding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, jsonFinding{string(f.File), f.Pointer, string(f.Consequence), f.From, f.To, f.What, f.Fix, f.Rule})
+	}
+	return out
+}
+
+// writeFindingsJSON prints findings as one indented JSON array.
+func writeFindingsJSON(w io.Writer, fs []oracle.Finding) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(toJSON(fs))
 }

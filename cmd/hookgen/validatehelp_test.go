@@ -29,7 +29,7 @@ func TestValidateHelpExamplesAreReal(t *testing.T) {
 	examples := 0
 	for i, l := range lines {
 		cmd, ok := strings.CutPrefix(strings.TrimSpace(l), "hookgen validate ")
-		if !ok || i+1 >= len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[i+1]), "/") {
+		if !ok || i+1 >= len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[i+1]), "rejected ") {
 			continue
 		}
 		examples++

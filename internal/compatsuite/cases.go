@@ -15,7 +15,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/schemas"
+	"github.com/hookwright/hookwright/internal/oracle"
 )
 
 // Cases returns the 31 cases in order: HWC-01..07, HWF-01..10,
@@ -180,9 +180,9 @@ func compat03(_ context.Context, s *Session) (string, error) {
 	return plural(len(ms), "manifest") + " parse as one object without duplicate keys", bad.err()
 }
 
-// compat04 validates each manifest against each release's band: errors
-// (the release rejects the file, or a hook would not run as written) fail,
-// warnings (the release loads it and ignores something) warn.
+// compat04 asks the oracle (hookgen validate) about each manifest on each
+// release: rejected or dropped (the release refuses the file, or a hook
+// would not run as written) fails; ignored keys and lints warn.
 func compat04(_ context.Context, s *Session) (string, error) {
 	var bad, odd problems
 	checked := map[string]bool{}
@@ -197,15 +197,15 @@ func compat04(_ context.Context, s *Session) (string, error) {
 				continue
 			}
 			checked[key] = true
-			vs, err := schemas.Validate(v, m.Raw)
+			fs, err := oracle.CheckHooks(v, m.Raw)
 			if err != nil {
 				bad.add("%s on %s: %v", m.name(), v, err)
 			}
-			for _, viol := range vs {
-				if viol.Severity == schemas.Warning {
-					odd.add("%s on %s: %s", m.name(), v, viol)
+			for _, f := range fs {
+				if f.Consequence == compat.Rejected || f.Consequence == compat.Dropped {
+					bad.add("%s on %s: %s", m.name(), v, f)
 				} else {
-					bad.add("%s on %s: %s", m.name(), v, viol)
+					odd.add("%s on %s: %s", m.name(), v, f)
 				}
 			}
 		}

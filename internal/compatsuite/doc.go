@@ -56,12 +56,12 @@
 //	           release seen (compat/FACTS.md); any other key is a WARN (none seen rejected).
 //	HWC-03  Every manifest is one JSON object: valid UTF-8, no byte order mark, no
 //	           trailing data, no duplicate keys (JSON.parse keeps the last, losing a hook).
-//	HWC-04  Every manifest fits the JSON Schema of each release under test that may
-//	           load it (package schemas): events on the band's whitelist, only fields and
-//	           handler types the band has. Errors (the release rejects the file: an unknown
-//	           event up to 2.1.252) FAIL; what the release loads and ignores (an unknown
-//	           event from 2.1.257, unknown group or handler keys, a matcher on an event
-//	           that takes none) is a WARN.
+//	HWC-04  Every manifest loads as written on each release under test that may load
+//	           it, as hookgen validate says (package oracle): what the release refuses
+//	           (an unknown event up to 2.1.252, an invalid value) or drops (an unknown
+//	           event from 2.1.257, an invalid entry from 2.1.257, "args" before 2.1.139)
+//	           FAILs; what it reads past (unknown group or handler keys) and lints (a
+//	           matcher on an event that takes none, a timeout over an hour) WARN.
 //	HWC-05  Each manifest's events and matcher groups equal what the spec gives for
 //	           its band: nothing lost, nothing extra.
 //	HWC-06  Every file a command names under ${CLAUDE_PLUGIN_ROOT} exists; the program

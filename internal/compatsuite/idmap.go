@@ -88,7 +88,7 @@ func IDMap() []Mapping {
 		{"HWC-01", []string{"COMPAT-01", "COMPAT-02"}, ByLoader, "every manifest a release before 2.1.33 may load, checked for TeammateIdle/TaskCompleted event keys (not strings: a command may name them)"},
 		{"HWC-02", []string{"COMPAT-03"}, ByLoader, "top-level keys of every manifest against what every release loads ($schema loads everywhere, so it is allowed)"},
 		{"HWC-03", []string{"COMPAT-05"}, ByContent, "each manifest parsed strictly: UTF-8, no BOM, one object, no duplicate key"},
-		{"HWC-04", []string{"COMPAT-06"}, ByLoader, "each manifest against the JSON Schema of every release under test that may load it"},
+		{"HWC-04", []string{"COMPAT-06"}, ByLoader, "each manifest through hookgen validate's oracle on every release under test that may load it"},
 		{"HWC-05", []string{"COMPAT-04"}, ByContent, "events and matcher groups compared with what hookgen generates from the spec for the band"},
 		{"HWC-06", []string{"COMPAT-07"}, ByBehaviour, "not only that the command's file exists: the launcher is run as if on each of 6 platforms, and the binary it picks must be an executable ELF, Mach-O or PE for that platform"},
 		{"HWC-07", nil, ByContent, "every timeout read as whole seconds from 1 to 600"},

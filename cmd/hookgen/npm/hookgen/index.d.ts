@@ -12,11 +12,23 @@ export interface Spec {
   }>;
 }
 
-/** One reason a release would reject a manifest. */
+/** One thing a release's loader does with a plugin's file. */
 export interface Violation {
+  /** "hooks.json" or "plugin.json". */
+  file: string;
   /** JSON pointer of the offending value; "" is the whole file. */
   pointer: string;
+  /** "rejected" (nothing of it runs), "dropped" (this entry never runs), "ignored" (read past) or "lint". */
+  consequence: "rejected" | "dropped" | "ignored" | "lint";
+  /** The first and last release it holds on; to is "" for "and later". */
+  from: string;
+  to: string;
+  /** What happens, in an author's words. */
   message: string;
+  /** How to fix it. */
+  fix: string;
+  /** The rule's ID in hookwright's release table. */
+  rule: string;
 }
 
 /** One row of the support table. */

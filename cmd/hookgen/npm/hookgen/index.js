@@ -59,9 +59,10 @@ function generate({ ccVersion, spec } = {}) {
 }
 
 /**
- * Every reason release ccVersion would reject the manifest, as
- * {pointer, message}; [] when it loads. manifest is a hooks.json path or
- * the manifest as an object.
+ * What release ccVersion's loader does with the manifest, one
+ * {file, pointer, consequence, from, to, message, fix, rule} per finding,
+ * rejections first; [] when it loads and runs as written. manifest is a
+ * hooks.json path or the manifest as an object.
  */
 function validate({ ccVersion, manifest } = {}) {
   needVersion(ccVersion);

@@ -1,0 +1,116 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+)
+
+// bandEdgeReleases are the releases the loader rules were read from and
+// the oracle's live test loads plugins into.
+var bandEdgeReleases = []string{"2.0.30", "2.1.33", "2.1.100", "2.1.252", "2.1.330"}
+
+// TestLoaderRules re-derives compat.Rules' and compat.PluginKeys' facts
+// from each release's code and fails where the table disagrees; it logs
+// what it read. For a new release:
+//
+//	go test ./internal/live -run TestLoaderRules -v -release 2.1.331
+func TestLoaderRules(t *testing.T) {
+	Available(t)
+	releases := bandEdgeReleases
+	if *releaseFlag != "" {
+		releases = strings.Split(*releaseFlag, ",")
+	} else {
+		for _, v := range releases {
+			installT(t, v)
+		}
+	}
+	for _, v := range releases {
+		v = strings.TrimSpace(v)
+		t.Run(v, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			r, source, err := ProbeLoaderRules(ctx, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(r)
+			t.Logf("%s (%s): %s", v, source, b)
+			for _, d := range rulesDiff(r) {
+				t.Errorf("compat.Rules disagrees with %s's code: %s", v, d)
+			}
+		})
+	}
+}
+
+// rulesDiff lists how the table contradicts what release r's code does.
+func rulesDiff(r LoaderRules) []string {
+	v := semver.MustParse(r.Release)
+	var out []string
+	check := func(what string, code, table bool) {
+		if code != table {
+			out = append(out, fmt.Sprintf("%s: code %v, table %v", what, code, table))
+		}
+	}
+	atLeast := func(s string) bool { return !v.LessThan(semver.MustParse(s)) }
+	check("invalid entries dropped, not fatal ("+compat.EntriesTolerated+")", r.EntriesTolerated, atLeast(compat.EntriesTolerated))
+	check("guards outside \"hooks\" refuse the plugin", r.GuardsOutsideFatal, mustRule(compat.RuleTopLevelGuard, v) == compat.Rejected)
+	check("hooks.json \"modules\" ("+compat.HooksModulesSince+")", r.HooksModules, atLeast(compat.HooksModulesSince))
+	check("http url checked as a URL", r.URLChecked, atLeast(compat.HandlerValidatorSince["http"]))
+	check("plugins' non-command handlers dropped", r.PluginCommandOnly, mustRule(compat.RuleTypeNotRun, v) == compat.Dropped)
+	check("bad plugin.json display keys dropped", r.DisplayKeysDropped, mustRule(compat.RuleDisplayKey, v) == compat.Ignored)
+	if _, twice := compat.RuleAt(compat.RuleStandardTwice, v); twice || atLeast("2.1.33") {
+		check("a repeated hooks/hooks.json is skipped", r.DuplicateHooksSkipped, !twice)
+	}
+	check("timeout has an upper bound (the oracle says lint)", r.TimeoutMax, false)
+	if r.PluginStrict != nil {
+		check("plugin.json refuses unknown keys", *r.PluginStrict, mustRule(compat.RulePluginKeyStrict, v) == compat.Rejected)
+	}
+	if len(r.PluginKeys) > 0 {
+		var table []string
+		for _, k := range compat.PluginKeys {
+			if compat.PluginKeyKnown(k.Name, v) {
+				table = append(table, k.Name)
+			}
+		}
+		slices.Sort(table)
+		if !slices.Equal(table, r.PluginKeys) {
+			out = append(out, fmt.Sprintf("plugin.json keys: code %v, table %v", r.PluginKeys, table))
+		}
+	}
+	return out
+}
+
+// mustRule is the consequence of rule id on v, "" when no row holds.
+func mustRule(id string, v *semver.Version) compat.Consequence {
+	r, _ := compat.RuleAt(id, v)
+	return r.Consequence
+}
+
+// TestParseLoaderRules reads the marks out of code shaped as the releases
+// bundle it.
+func TestParseLoaderRules(t *testing.T) {
+	code := []byte(`x;Ab=k.object({name:k.string().min(1,"Plugin name cannot be empty"),version:k.string().optional()}),Hk=k.object({hooks:k.string()}),` +
+		`Mf=k.object({...Ab.shape,...Hk.partial().shape}).strict(),` +
+		`_=L.object({type:L.literal("http").describe("HTTP hook type"),url:L.string().url().describe("URL to POST the hook input JSON to"),timeout:L.number().positive().optional()});` +
+		"a=`hooks.${m}: unknown hook event; entry ignored`;for(let J of Z.hooks)if(J.type===\"command\")Y.push(J);b=\"hooks.json must have `hooks` (the hook matchers)\"")
+	r := ParseLoaderRules(code)
+	want := LoaderRules{URLChecked: true, EntriesTolerated: true, HooksModules: true, PluginCommandOnly: true, PluginKeys: []string{"hooks", "name", "version"}}
+	if r.PluginStrict == nil || !*r.PluginStrict {
+		t.Errorf("PluginStrict = %v, want true", r.PluginStrict)
+	}
+	r.PluginStrict = nil
+	if a, b := fmt.Sprint(r), fmt.Sprint(want); a != b {
+		t.Errorf("ParseLoaderRules = %s, want %s", a, b)
+	}
+	if r := ParseLoaderRules([]byte(`timeout:L.number().positive().max(3600)`)); !r.TimeoutMax || r.URLChecked {
+		t.Errorf("bounded timeout: %+v", r)
+	}
+}

@@ -225,7 +225,7 @@ func TestNPMInstallOffline(t *testing.T) {
 	if _, err := runIn(dir, env, "go", "version"); err == nil {
 		t.Skip("go sits next to node or in /usr/bin: no PATH without go")
 	}
-	spec, _ := filepath.Abs(filepath.Join("..", "..", "compat", "suite", "testdata", "jsplugin", "spec.json"))
+	spec, _ := filepath.Abs(filepath.Join("..", "..", "internal", "compatsuite", "testdata", "jsplugin", "spec.json"))
 	broken, _ := filepath.Abs(filepath.Join("..", "..", "compat", "testdata", "broken", "teammateidle-2.0.30", "hooks", "hooks.json"))
 	ref := goHookgen(t)
 	want, err := exec.Command(ref, "--cc-version", "2.1.32", "--spec", spec).Output()

@@ -274,6 +274,8 @@ func (cc *cmdCtx) check() {
 		cc.crontab()
 	case name == "claude" || name == "hookgen":
 		cc.selfCLI(name)
+	case name == "hwctl":
+		cc.hwctlLoop()
 	case name == "gpg" || name == "gpg2":
 		for _, a := range cc.args() {
 			if strings.HasPrefix(a.Text, "--export-secret") {

@@ -52,7 +52,13 @@ func groundRoots(getenv func(string) string, home, project string) []string {
 	if x := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
 		add(x + "/hookwright")
 	}
+	// the user's state folder: the receipts of hwctl loop start, which
+	// let the runtime run an armed check (internal/state/loop)
+	if x := getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+		add(x + "/hookwright")
+	}
 	if home != "" {
+		add(home + "/.local/state/hookwright")
 		add(home + "/.config/hookwright")
 		add(home + "/.claude/plugins")
 		add(home + "/.claude/settings.json")
@@ -172,7 +178,7 @@ func (cc *cmdCtx) unknownGround(arg string) bool {
 func groundWord(t string) bool {
 	switch t {
 	case ".hookwright", "hookwright", ".claude.json", "settings.json", "settings.local.json", "hooks.json", "plugins",
-		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl", "claude", "hookgen", "sponge", "patch", "yq", "ed", "ex":
+		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl", "claude", "hookgen", "hwctl", "sponge", "patch", "yq", "ed", "ex":
 		return true
 	}
 	return false
@@ -474,6 +480,25 @@ func (cc *cmdCtx) gitStashGround(args []shell.Word) {
 		}
 		if t == "--" {
 			return
+		}
+	}
+}
+
+// hwctlLoop judges hwctl loop start: the check it arms runs at every
+// stop, outside the guard, so it is judged now as if the model ran it
+// (hwctl loop start --check 'rm -rf ~' is rm -rf ~).
+func (cc *cmdCtx) hwctlLoop() {
+	args := cc.args()
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "--check" || t == "-check":
+			if k+1 < len(args) {
+				cc.nested(args[k+1].Text, "hwctl loop start --check")
+				k++
+			}
+		case strings.HasPrefix(t, "--check="):
+			cc.nested(strings.TrimPrefix(t, "--check="), "hwctl loop start --check")
 		}
 	}
 }

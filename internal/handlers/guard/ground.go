@@ -556,6 +556,7 @@ func (cc *cmdCtx) pathspecHoldsGround(paths []string, def string) bool {
 	}
 	return false
 }
+
 // hwctlLoop judges hwctl loop start: the check it arms runs at every
 // stop, outside the guard, so it is judged now as if the model ran it
 // (hwctl loop start --check 'rm -rf ~' is rm -rf ~).

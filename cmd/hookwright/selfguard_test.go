@@ -3,6 +3,9 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -269,5 +272,40 @@ func TestClonedLoopStateThroughTheHook(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(project, "pwned")); err != nil {
 		t.Errorf("the check the user armed did not run: %v", err)
+	}
+}
+
+// An archive unpacked at the project root whose members write the
+// guard's ground is stopped through the binary (from a subfolder, with
+// -C ..); one of ordinary files passes.
+func TestArchiveIntoGroundThroughTheHook(t *testing.T) {
+	project := t.TempDir()
+	sub := filepath.Join(project, "src")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tgz := func(name string, members ...string) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(zw)
+		for _, m := range members {
+			tw.WriteHeader(&tar.Header{Name: m, Mode: 0o644, Size: 2, Typeflag: tar.TypeReg})
+			tw.Write([]byte("{}"))
+		}
+		tw.Close()
+		zw.Close()
+		if err := os.WriteFile(filepath.Join(project, name), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tgz("evil.tgz", "README.md", ".claude/settings.json")
+	tgz("ok.tgz", "README.md", "src/x.go")
+	out, errs, code := hook(t, project, "PreToolUse", bashCall(t, sub, "tar -xzf ../evil.tgz -C .."))
+	if !denied(out, code) || !strings.Contains(out+errs, "guard-ground") {
+		t.Errorf("evil.tgz at the root: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	out, errs, code = hook(t, project, "PreToolUse", bashCall(t, sub, "tar -xzf ../ok.tgz -C .."))
+	if denied(out, code) {
+		t.Errorf("ok.tgz at the root: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

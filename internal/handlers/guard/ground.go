@@ -178,7 +178,7 @@ func (cc *cmdCtx) unknownGround(arg string) bool {
 func groundWord(t string) bool {
 	switch t {
 	case ".hookwright", "hookwright", ".claude.json", "settings.json", "settings.local.json", "hooks.json", "plugins",
-		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl", "claude", "hookgen", "hwctl", "sponge", "patch", "yq", "ed", "ex":
+		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl", "claude", "hookgen", "hwctl", "sponge", "bsdtar", "gtar", "unzip", "7za", "7zr", "cpio", "pax", "jar", "patch", "yq", "ed", "ex":
 		return true
 	}
 	return false

@@ -1,0 +1,148 @@
+package guard
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hookwright/hookwright/internal/runtime/config"
+)
+
+// member is one entry of a test archive: a file, or a symlink to link.
+type member struct{ name, link string }
+
+func writeTar(t *testing.T, p string, gz bool, ms ...member) {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, m := range ms {
+		h := &tar.Header{Name: m.name, Mode: 0o644, Size: 2, Typeflag: tar.TypeReg}
+		if m.link != "" {
+			h.Typeflag, h.Linkname, h.Size = tar.TypeSymlink, m.link, 0
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if m.link == "" {
+			tw.Write([]byte("{}"))
+		}
+	}
+	tw.Close()
+	data := buf.Bytes()
+	if gz {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(data)
+		zw.Close()
+		data = z.Bytes()
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeZip(t *testing.T, p string, names ...string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, n := range names {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte("{}"))
+	}
+	zw.Close()
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Archives unpacked into a folder that holds the guard's ground: the
+// guard reads the member names (tar, tar.gz, zip; bounded, a regular file
+// only) and blocks one that lands on the ground; what it cannot read asks;
+// into a subfolder, or an archive of ordinary files, stays allowed.
+func TestGuardGroundArchives(t *testing.T) {
+	dir := t.TempDir()
+	writeTar(t, filepath.Join(dir, "evil.tgz"), true, member{name: "src/a.go"}, member{name: ".hookwright/config.json"})
+	writeTar(t, filepath.Join(dir, "dot.tar"), false, member{name: "./.claude/settings.json"})
+	writeTar(t, filepath.Join(dir, "up.tar"), false, member{name: "../x/.hookwright/loop.json"})
+	writeTar(t, filepath.Join(dir, "link.tar"), false, member{name: "cfg", link: ".hookwright"}, member{name: "cfg/config.json"})
+	writeTar(t, filepath.Join(dir, "hooks.tar"), false, member{name: ".claude/hooks/pre.sh"})
+	writeTar(t, filepath.Join(dir, "long.tar"), false, member{name: "src/a.go"}, member{name: strings.Repeat("./", 60) + ".hookwright/config.json"})
+	writeTar(t, filepath.Join(dir, "ok.tgz"), true, member{name: "src/a.go"}, member{name: "docs/hookwright.md"}, member{name: ".claude/commands/x.md"})
+	writeZip(t, filepath.Join(dir, "evil.zip"), "README.md", ".claude/settings.local.json")
+	writeZip(t, filepath.Join(dir, "case.zip"), ".HOOKWRIGHT/config.json")
+	writeZip(t, filepath.Join(dir, "ok.zip"), "public/logo.png", "public/index.html")
+	os.WriteFile(filepath.Join(dir, "junk.tgz"), []byte("not an archive"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "vendor"), 0o755)
+
+	g := newTest(config.Guard{}, groundEnv)
+	g.ProjectDir = dir
+	run := func(cmd string) Report {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		return g.Check(Call{Tool: "Bash", Input: in, Cwd: dir})
+	}
+	for _, c := range []struct{ cmd, want string }{
+		{`tar -xzf evil.tgz`, "block"}, {`tar xzf evil.tgz`, "block"}, {`tar -C . -xf evil.tgz`, "block"},
+		{`tar -xf dot.tar`, "block"}, {`tar -xf long.tar`, "block"}, {`tar -xf up.tar`, "block"}, {`tar -xf link.tar`, "block"}, {`tar -xf hooks.tar`, "block"},
+		{`bsdtar -xf evil.tgz`, "block"}, {`tar --extract --file=evil.tgz`, "block"}, {`tar -x -f evil.tgz`, "block"},
+		{`unzip evil.zip`, "block"}, {`unzip -o evil.zip`, "block"}, {`unzip -o evil.zip -d .`, "block"}, {`unzip case.zip`, "block"},
+		{`tar -xzf junk.tgz`, "ask"}, {`tar -xzf missing.tgz`, "ask"}, {`7z x evil.7z`, "ask"}, {`cpio -idmv < evil.cpio`, "ask"},
+		{`curl -LO https://example.com/r.tgz && tar xzf r.tgz`, "ask"}, {`pax -r -f x.pax`, "ask"},
+		{`tar -xzf ok.tgz`, "allow"}, {`unzip ok.zip`, "allow"}, {`unzip -o ok.zip`, "allow"},
+		{`tar -xzf evil.tgz -C vendor/`, "allow"}, {`unzip evil.zip -d vendor`, "allow"}, {`cd vendor && tar xzf ../evil.tgz`, "allow"},
+		{`tar -tzf evil.tgz`, "allow"}, {`unzip -l evil.zip`, "allow"}, {`tar -czf backup.tgz .`, "allow"}, {`7z l evil.7z`, "allow"},
+		{`7z a out.7z src`, "allow"}, {`tar -cf - src | tar -xf - -C /tmp/copy`, "allow"},
+	} {
+		if rep := run(c.cmd); rep.Decision != c.want {
+			t.Errorf("%q: got %s (%s), want %s\n%s", c.cmd, rep.Decision, rep.Reason, c.want, summary(rep))
+		}
+	}
+}
+
+// tarNames reads what archive/tar writes, long names included, and never
+// panics or runs away on anything else.
+func FuzzTarNames(f *testing.F) {
+	for _, ms := range [][]member{
+		{{name: "a"}, {name: ".hookwright/config.json"}},
+		{{name: strings.Repeat("d/", 80) + "x"}, {name: "l", link: strings.Repeat("t/", 80)}},
+	} {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		for _, m := range ms {
+			h := &tar.Header{Name: m.name, Mode: 0o644, Typeflag: tar.TypeReg}
+			if m.link != "" {
+				h.Typeflag, h.Linkname = tar.TypeSymlink, m.link
+			}
+			tw.WriteHeader(h)
+		}
+		tw.Close()
+		f.Add(buf.Bytes())
+	}
+	f.Add([]byte("not a tar"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		names, err := tarNames(bytes.NewReader(data))
+		if err == nil && len(names) > maxMembers+1 {
+			t.Fatalf("%d names", len(names))
+		}
+		// what archive/tar reads, tarNames reads too
+		tr := tar.NewReader(bytes.NewReader(data))
+		for err == nil {
+			h, terr := tr.Next()
+			if terr != nil {
+				break
+			}
+			if !slices.Contains(names, h.Name) {
+				t.Fatalf("archive/tar reads %q, tarNames %q", h.Name, names)
+			}
+		}
+	})
+}

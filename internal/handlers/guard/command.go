@@ -514,6 +514,9 @@ func (cc *cmdCtx) files(name string) {
 		return
 	case "sponge", "patch", "ed", "ex", "yq":
 		cc.editorWrites(name, args)
+		if name == "patch" {
+			cc.applyPatch("patch", args)
+		}
 	case "awk", "gawk", "mawk", "nawk":
 		cc.awkWrites(args)
 	case "cp", "mv", "install", "ln", "rsync", "scp":
@@ -775,12 +778,11 @@ func (cc *cmdCtx) extractTo(name string, args []shell.Word) {
 			}
 		}
 	}
-	if archive == "" || !known {
-		cc.unseenInto(name, d, archive, nil, errUnseen)
-		return
-	}
 	ap, ok := e.expand(archive, cc.cwd)
-	if !ok {
+	if ok && archive != "" && cc.absent(archive, ap) {
+		return // no such archive, and the line does not make it: nothing is unpacked
+	}
+	if archive == "" || !known || !ok {
 		cc.unseenInto(name, d, archive, nil, errUnseen)
 		return
 	}

@@ -139,6 +139,8 @@ func (cc *cmdCtx) git() {
 		if reset && update {
 			cc.find("git-force-discard", "", "git read-tree --reset -u overwrites the working tree, dropping uncommitted changes.")
 		}
+	case "apply", "am":
+		cc.applyPatch("git "+sub, rest)
 	case "mv":
 		cc.gitMoveGround(rest)
 	case "rm":

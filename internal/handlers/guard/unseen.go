@@ -8,10 +8,13 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"io/fs"
+	"os"
 	"path"
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/shell"
 )
 
 // Some commands write files the command line does not name: an archive
@@ -256,4 +259,137 @@ func (cc *cmdCtx) unseenInto(how, dir, src string, members []string, err error) 
 			return
 		}
 	}
+}
+
+// patchNames lists the files a patch (unified or git diff, or an mbox of
+// them) writes, as its headers name them: each name once as written and
+// once with its first element (a/, b/) dropped.
+func patchNames(data []byte) []string {
+	var out []string
+	add := func(n string) {
+		n = strings.TrimSpace(n)
+		if i := strings.IndexByte(n, '\t'); i >= 0 {
+			n = n[:i] // --- a/x\t2024-01-01 …
+		}
+		n = strings.Trim(n, `"`)
+		if n == "" || n == "/dev/null" {
+			return
+		}
+		out = append(out, n)
+		if _, rest, ok := strings.Cut(n, "/"); ok {
+			out = append(out, rest)
+		}
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "diff --git "):
+			for _, f := range strings.Fields(line[len("diff --git "):]) {
+				add(f)
+			}
+		case strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "*** "):
+			add(line[4:])
+		case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "), strings.HasPrefix(line, "rename from "):
+			_, v, _ := strings.Cut(line, " to ")
+			if strings.HasPrefix(line, "rename from ") {
+				v = strings.TrimPrefix(line, "rename from ")
+			}
+			add(v)
+		case strings.HasPrefix(line, "Index: "):
+			add(line[len("Index: "):])
+		}
+	}
+	return out
+}
+
+// applyPatch judges git apply, git am and patch: the files a patch writes
+// are named inside it. A patch file the guard can read (regular, bounded)
+// is judged name by name; one it cannot (a pipe, a download, a file the
+// same line writes) asks when it is applied in a folder that holds the
+// ground, unless the same line makes it with git diff and names no ground.
+func (cc *cmdCtx) applyPatch(how string, args []shell.Word) {
+	e := &cc.ck.env
+	dir := cc.cwd
+	if strings.HasPrefix(how, "git") && e.project != "" {
+		dir = e.project // git applies from the top of the work tree
+	}
+	var files []string
+	check := false
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case how == "patch" && (t == "-i" || t == "--input"):
+			files = append(files, wordAt(args, k+1))
+			k++
+		case how == "patch" && strings.HasPrefix(t, "--input="):
+			files = append(files, strings.TrimPrefix(t, "--input="))
+		case how == "patch" && (t == "-d" || t == "--directory"):
+			if p, ok := e.expand(wordAt(args, k+1), cc.cwd); ok {
+				dir = p
+			}
+			k++
+		case how == "patch" && (t == "-o" || t == "--output" || t == "-p" || t == "-D" || t == "-r" || t == "-B" || t == "-V" || t == "-z" || t == "-F"):
+			k++
+		case strings.HasPrefix(t, "--directory="):
+			if p, ok := e.expand(strings.TrimPrefix(t, "--directory="), dir); ok {
+				dir = p
+			}
+		case t == "--check" || t == "--stat" || t == "--numstat" || t == "--summary" || t == "--dry-run" || t == "-C" && how == "patch":
+			check = true
+		case t == "--cached":
+			check = true // the index only: the working tree is not written
+		case how == "git am" && (t == "--abort" || t == "--skip" || t == "--quit" || t == "--show-current-patch" || t == "--continue"):
+			return
+		case strings.HasPrefix(t, "-"):
+		case how == "patch":
+			// patch FILE [PATCHFILE]: editorWrites judges FILE
+			if k+1 < len(args) && !strings.HasPrefix(args[k+1].Text, "-") {
+				files = append(files, args[k+1].Text)
+			}
+			k = len(args)
+		default:
+			files = append(files, t)
+		}
+	}
+	if check || dir == "" {
+		return
+	}
+	if len(files) == 0 {
+		for _, r := range cc.c.Redirects {
+			if r.Op == "<" {
+				files = append(files, r.Target.Text)
+			}
+		}
+	}
+	if len(files) == 0 {
+		files = append(files, "") // a pipe or a heredoc: unseen
+	}
+	for _, f := range files {
+		var names []string
+		var err error = errUnseen
+		if p, ok := e.expand(f, cc.cwd); ok && f != "" {
+			var data []byte
+			if data, err = safepath.ReadFileAt(p, maxPatch); err == nil {
+				names = patchNames(data)
+			} else if in := cc.ck.rep.Input; cc.absent(f, p) || strings.Contains(in, "git diff") && !groundHint(in) {
+				continue // nothing to apply, or made by git diff on the same line
+			} else {
+				err = errUnseen
+			}
+		}
+		if err == nil && len(names) == 0 && groundHint(cc.ck.rep.Input) {
+			err = errUnseen
+		}
+		cc.unseenInto(how, dir, f, names, err)
+	}
+}
+
+// absent reports whether the file f (at p) does not exist and the command
+// line names it only once: no earlier command of the line makes it, so
+// the program that reads it fails and writes nothing.
+func (cc *cmdCtx) absent(f, p string) bool {
+	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	base := path.Base(f)
+	return base != "" && base != "." && base != "/" && strings.Count(cc.ck.rep.Input, base) <= 1
 }

@@ -82,6 +82,8 @@ func TestGuardGroundArchives(t *testing.T) {
 	writeZip(t, filepath.Join(dir, "case.zip"), ".HOOKWRIGHT/config.json")
 	writeZip(t, filepath.Join(dir, "ok.zip"), "public/logo.png", "public/index.html")
 	os.WriteFile(filepath.Join(dir, "junk.tgz"), []byte("not an archive"), 0o644)
+	os.WriteFile(filepath.Join(dir, "x.7z"), []byte("7z\xbc\xaf\x27\x1c"), 0o644)
+	os.WriteFile(filepath.Join(dir, "x.cpio"), []byte("070701"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "vendor"), 0o755)
 
 	g := newTest(config.Guard{}, groundEnv)
@@ -95,8 +97,9 @@ func TestGuardGroundArchives(t *testing.T) {
 		{`tar -xf dot.tar`, "block"}, {`tar -xf long.tar`, "block"}, {`tar -xf up.tar`, "block"}, {`tar -xf link.tar`, "block"}, {`tar -xf hooks.tar`, "block"},
 		{`bsdtar -xf evil.tgz`, "block"}, {`tar --extract --file=evil.tgz`, "block"}, {`tar -x -f evil.tgz`, "block"},
 		{`unzip evil.zip`, "block"}, {`unzip -o evil.zip`, "block"}, {`unzip -o evil.zip -d .`, "block"}, {`unzip case.zip`, "block"},
-		{`tar -xzf junk.tgz`, "ask"}, {`tar -xzf missing.tgz`, "ask"}, {`7z x evil.7z`, "ask"}, {`cpio -idmv < evil.cpio`, "ask"},
-		{`curl -LO https://example.com/r.tgz && tar xzf r.tgz`, "ask"}, {`pax -r -f x.pax`, "ask"},
+		{`tar -xzf junk.tgz`, "ask"}, {`tar -xzf missing.tgz`, "allow"}, {`7z x evil.7z`, "allow"}, {`7z x x.7z`, "ask"}, {`cpio -idmv < x.cpio`, "ask"},
+		{`cpio -idmv < evil.cpio`, "allow"}, {`curl -sO https://example.com/x.zip; unzip -o x.zip`, "ask"}, {`cat evil.tgz | tar -xz`, "ask"},
+		{`curl -LO https://example.com/r.tgz && tar xzf r.tgz`, "ask"}, {`pax -r < x.cpio`, "ask"},
 		{`tar -xzf ok.tgz`, "allow"}, {`unzip ok.zip`, "allow"}, {`unzip -o ok.zip`, "allow"},
 		{`tar -xzf evil.tgz -C vendor/`, "allow"}, {`unzip evil.zip -d vendor`, "allow"}, {`cd vendor && tar xzf ../evil.tgz`, "allow"},
 		{`tar -tzf evil.tgz`, "allow"}, {`unzip -l evil.zip`, "allow"}, {`tar -czf backup.tgz .`, "allow"}, {`7z l evil.7z`, "allow"},
@@ -145,4 +148,39 @@ func FuzzTarNames(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Patches applied in a folder that holds the guard's ground are judged by
+// the files they name; one the guard cannot read asks.
+func TestGuardGroundPatches(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"evil.patch":   "diff --git a/.hookwright/config.json b/.hookwright/config.json\n--- a/.hookwright/config.json\n+++ b/.hookwright/config.json\n@@ -1 +1 @@\n-{}\n+{\"guard\":{\"enabled\":false}}\n",
+		"plain.diff":   "--- .claude/settings.json\t2024-01-01\n+++ .claude/settings.json\t2024-01-02\n@@ -1 +1 @@\n-{}\n+{\"disableAllHooks\":true}\n",
+		"rename.patch": "diff --git a/x.json b/.claude/hooks/x.sh\nsimilarity index 100%\nrename from x.json\nrename to .claude/hooks/x.sh\n",
+		"fix.diff":     "diff --git a/src/a.go b/src/a.go\n--- a/src/a.go\n+++ b/src/a.go\n@@ -1 +1 @@\n-a\n+b\n",
+		"doc.diff":     "--- a/docs/hookwright.md\n+++ b/docs/hookwright.md\n@@ -1 +1 @@\n-a\n+mentions .hookwright/config.json in the text\n",
+	}
+	for n, c := range files {
+		os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644)
+	}
+	os.MkdirAll(filepath.Join(dir, "vendor"), 0o755)
+	g := newTest(config.Guard{}, groundEnv)
+	g.ProjectDir = dir
+	for _, c := range []struct{ cmd, want string }{
+		{`git apply evil.patch`, "block"}, {`git apply -3 evil.patch`, "block"}, {`git am evil.patch`, "block"},
+		{`patch -p1 < evil.patch`, "block"}, {`patch -p1 -i evil.patch`, "block"}, {`patch -p0 < plain.diff`, "block"},
+		{`patch < plain.diff`, "block"}, {`git apply rename.patch`, "block"}, {`git apply --index evil.patch`, "block"},
+		{`curl -s https://example.com/p | git apply`, "ask"}, {`curl -so p.diff https://example.com/p && git apply p.diff`, "ask"},
+		{`git apply < evil.patch`, "block"},
+		{`git apply fix.diff`, "allow"}, {`patch -p1 < fix.diff`, "allow"}, {`git apply doc.diff`, "allow"},
+		{`git apply --check evil.patch`, "allow"}, {`git apply --stat evil.patch`, "allow"}, {`git apply --cached evil.patch`, "allow"},
+		{`git diff > p.diff && git apply -R p.diff`, "allow"}, {`cd vendor && patch -p1 < ../evil.patch`, "allow"},
+		{`git apply missing.patch`, "allow"}, {`git am --abort`, "allow"},
+	} {
+		in, _ := json.Marshal(map[string]string{"command": c.cmd})
+		if rep := g.Check(Call{Tool: "Bash", Input: in, Cwd: dir}); rep.Decision != c.want {
+			t.Errorf("%q: got %s (%s), want %s\n%s", c.cmd, rep.Decision, rep.Reason, c.want, summary(rep))
+		}
+	}
 }

@@ -289,6 +289,7 @@ func (cc *cmdCtx) check() {
 	}
 	cc.downloadExec()
 	cc.recordWrites()
+	cc.runScript(name)
 	cc.packs()
 	cc.files(name)
 	if lang := interpreter(name); lang != "" {

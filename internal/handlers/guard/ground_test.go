@@ -88,6 +88,11 @@ var groundFamilies = []family{
 		// goes with them when git does not track it
 		`git stash -u`, `git stash --include-untracked`, `git stash push -u`, `git stash push --all`, `git stash save -u wip`,
 		`git stash push -u -- .`, `git stash push -u -- :/`,
+		// a script the same line writes, then runs
+		`echo 'rm -rf .hookwright' > x.sh && sh x.sh`, `echo 'rm -rf .hookwright' > x.sh; bash x.sh`,
+		`printf 'rm -rf .hookwright' > x.sh && chmod +x x.sh && ./x.sh`, `echo 'rm -rf .hookwright' > x.sh && source x.sh`,
+		`echo "import shutil; shutil.rmtree('.hookwright')" > x.py && python3 x.py`,
+		"cat > x.sh <<'END'\necho {} > .hookwright/config.json\nEND\nsh x.sh",
 	}},
 	{"the guard's own ground: reads and harmless neighbours", "allow", []string{
 		`cat .hookwright/journal.jsonl`, `tail -f .hookwright/journal.jsonl`, `jq . .hookwright/config.json`,
@@ -111,6 +116,7 @@ var groundFamilies = []family{
 		`hwctl explain -- rm -rf .hookwright`, `hwctl ingest`, `claude --version`, `claude -p "uninstall the plugin"`,
 		`git stash`, `git stash push -m wip`, `git stash push -u -- src/`, `git stash show -u`, `git stash pop`, `git stash apply`, `chmod -R u+w src`,
 		`claude plugin list`, `claude mcp list`, `claude config get -g theme`, `claude plugin validate .`,
+		`echo 'echo hi' > x.sh && sh x.sh`, `echo 'print(1)' > x.py && python3 x.py`, `bash scripts/missing.sh`, `./build.sh`,
 		`hwctl loop start --check 'make test'`, `hwctl loop start --promise DONE`, `hwctl loop stop`, `hwctl loop status`,
 		`hookgen install --settings project --dry-run`, `hookgen --cc-version 2.1.33 -o plugin/hooks/hooks.json`, `hookgen matrix`,
 	}},

@@ -184,3 +184,24 @@ func TestGuardGroundPatches(t *testing.T) {
 		}
 	}
 }
+
+// A script already on disk (an earlier Write, say) is read and judged for
+// the guard's ground only: a script that deletes .hookwright blocks; one
+// that does what the guard would otherwise ask about is the user's.
+func TestGuardGroundScriptsOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "wipe.sh"), []byte("#!/bin/sh\nset -e\nrm -rf .hookwright\n"), 0o755)
+	os.WriteFile(filepath.Join(dir, "cfg.py"), []byte("open('.claude/settings.json', 'w').write('{}')\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "clean.sh"), []byte("#!/bin/sh\nrm -rf build dist\nrm -rf ~/.cache/tool\n"), 0o755)
+	g := newTest(config.Guard{}, groundEnv)
+	g.ProjectDir = dir
+	for _, c := range []struct{ cmd, want string }{
+		{`sh wipe.sh`, "block"}, {`bash -e wipe.sh`, "block"}, {`./wipe.sh`, "block"}, {`. ./wipe.sh`, "block"}, {`python3 cfg.py`, "block"},
+		{`sh clean.sh`, "allow"}, {`./clean.sh`, "allow"}, {`sh -c 'echo hi' wipe.sh`, "allow"},
+	} {
+		in, _ := json.Marshal(map[string]string{"command": c.cmd})
+		if rep := g.Check(Call{Tool: "Bash", Input: in, Cwd: dir}); rep.Decision != c.want {
+			t.Errorf("%q: got %s (%s), want %s\n%s", c.cmd, rep.Decision, rep.Reason, c.want, summary(rep))
+		}
+	}
+}

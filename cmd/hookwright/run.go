@@ -146,7 +146,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	project, cfg := c.Root(), c.Config()
 	notice, shown := configNotice(project, c.Layers())
 	// The Stop loop may need longer than the default (builtin.Deadline).
-	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline); d != deadline {
+	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline, c.Getenv); d != deadline {
 		deadline = d
 		dog.extend(d)
 	}

@@ -3,11 +3,16 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 )
 
 // bashCall is a PreToolUse event for one Bash command, run in cwd.
@@ -226,5 +231,81 @@ func TestProjectQualityCommandThroughTheHook(t *testing.T) {
 	}
 	if _, err := os.Stat(file + ".ran"); err != nil {
 		t.Errorf("a trusted project's quality command did not run: %v", err)
+	}
+}
+
+// A cloned repository that ships .hookwright/loop.json with an armed
+// check must not run a command at the first stop: the runtime honours an
+// arming only with the receipt hwctl loop start leaves in the user's state
+// folder. Armed there (loop.Arm, what hwctl loop start runs), the same
+// check runs (and passes).
+func TestClonedLoopStateThroughTheHook(t *testing.T) {
+	project := t.TempDir()
+	sub := filepath.Join(project, "src")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	set := loopstate.Settings{Check: "touch pwned", MaxRounds: 2}
+	if err := loopstate.Start(project, set); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": sub, "hook_event_name": "Stop", "stop_hook_active": false})
+	stateHome := t.TempDir()
+	env := "XDG_STATE_HOME=" + stateHome
+	out, errs, code := hook(t, project, "Stop", string(ev), env)
+	if code != 0 || strings.Contains(out, `"decision":"block"`) || !strings.Contains(out, "did not arm") {
+		t.Errorf("cloned arming: exit %d, stdout %q, stderr %q; want a stop let through with a systemMessage", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(project, "pwned")); err == nil {
+		t.Fatal("the check a cloned loop.json armed ran")
+	}
+	if err := loopstate.Arm(project, set, func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return stateHome
+		}
+		return ""
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if out, errs, code := hook(t, project, "Stop", string(ev), env); code != 0 || !strings.Contains(out, "check passed") {
+		t.Errorf("armed by the user: exit %d, stdout %q, stderr %q; want the check to run and pass", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(project, "pwned")); err != nil {
+		t.Errorf("the check the user armed did not run: %v", err)
+	}
+}
+
+// An archive unpacked at the project root whose members write the
+// guard's ground is stopped through the binary (from a subfolder, with
+// -C ..); one of ordinary files passes.
+func TestArchiveIntoGroundThroughTheHook(t *testing.T) {
+	project := t.TempDir()
+	sub := filepath.Join(project, "src")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tgz := func(name string, members ...string) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(zw)
+		for _, m := range members {
+			tw.WriteHeader(&tar.Header{Name: m, Mode: 0o644, Size: 2, Typeflag: tar.TypeReg})
+			tw.Write([]byte("{}"))
+		}
+		tw.Close()
+		zw.Close()
+		if err := os.WriteFile(filepath.Join(project, name), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tgz("evil.tgz", "README.md", ".claude/settings.json")
+	tgz("ok.tgz", "README.md", "src/x.go")
+	out, errs, code := hook(t, project, "PreToolUse", bashCall(t, sub, "tar -xzf ../evil.tgz -C .."))
+	if !denied(out, code) || !strings.Contains(out+errs, "guard-ground") {
+		t.Errorf("evil.tgz at the root: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	out, errs, code = hook(t, project, "PreToolUse", bashCall(t, sub, "tar -xzf ../ok.tgz -C .."))
+	if denied(out, code) {
+		t.Errorf("ok.tgz at the root: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

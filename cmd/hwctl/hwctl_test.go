@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,8 +22,26 @@ import (
 func hwctl(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), append([]string{"hwctl"}, args...), &out, &errb, func(string) string { return "" })
+	home := stateHome(t)
+	code := run(context.Background(), append([]string{"hwctl"}, args...), &out, &errb, func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return home // where hwctl loop start leaves its receipts
+		}
+		return ""
+	})
 	return out.String(), errb.String(), code
+}
+
+// stateHomes holds one state folder per test.
+var stateHomes sync.Map
+
+func stateHome(t *testing.T) string {
+	if v, ok := stateHomes.Load(t.Name()); ok {
+		return v.(string)
+	}
+	d := t.TempDir()
+	stateHomes.Store(t.Name(), d)
+	return d
 }
 
 func TestPDCAStatus(t *testing.T) {

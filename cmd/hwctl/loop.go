@@ -60,7 +60,7 @@ func loopCommand(s streams) *cli.Command {
 					if eff.Check == "" && eff.Promise == "" {
 						return usageError("nothing could end the loop: give --check or --promise (or set loop.check in the config)")
 					}
-					if err := loop.Start(dir, set); err != nil {
+					if err := loop.Arm(dir, set, s.Getenv); err != nil {
 						return err
 					}
 					fmt.Fprintf(s.Out, "loop armed: %s\n", describeLoop(eff))
@@ -89,6 +89,7 @@ func loopCommand(s streams) *cli.Command {
 					if err != nil {
 						return err
 					}
+					st, dropped := st.Honoured(dir, s.Getenv)
 					eff := st.Effective(cfg.Loop)
 					if c.Bool("json") {
 						return s.printJSON(struct {
@@ -98,6 +99,8 @@ func loopCommand(s streams) *cli.Command {
 					}
 					state := "off"
 					switch {
+					case dropped && !eff.Enabled:
+						state = "off (" + loop.File + " is armed, but not by hwctl loop start for you here: ignored)"
 					case st.Cancelled:
 						state = "cancelled (hwctl loop stop)"
 					case st.Armed != nil:

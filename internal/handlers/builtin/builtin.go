@@ -155,7 +155,7 @@ func FailsClosed(cfg config.Config, event hooks.Event) string {
 // 1 s more while quality checks are on; the Stop loop's check may run up to its
 // timeout, so Stop and SubagentStop get that and 10 s more while the loop
 // is on (by config, or armed with hwctl loop start).
-func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duration) time.Duration {
+func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duration, getenv func(string) string) time.Duration {
 	if event == hooks.EventPostToolUse && (cfg.Quality.Lint || cfg.Quality.Format) {
 		budget := 4 * time.Second
 		if t := cfg.Quality.Timeout; t > 0 {
@@ -168,6 +168,7 @@ func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duratio
 	}
 	l := cfg.Loop
 	if st, err := loopstate.Load(dir); err == nil {
+		st, _ = st.Honoured(dir, getenv)
 		l = st.Effective(l)
 	}
 	if !l.Enabled {

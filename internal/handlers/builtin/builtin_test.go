@@ -50,7 +50,19 @@ func TestDeadline(t *testing.T) {
 	quality := config.Default()
 	quality.Quality.Lint, quality.Quality.Timeout = true, 8
 	armed := t.TempDir()
-	if err := loopstate.Start(armed, loopstate.Settings{Check: "true", Timeout: 90}); err != nil {
+	stateHome := t.TempDir()
+	getenv := func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return stateHome
+		}
+		return ""
+	}
+	if err := loopstate.Arm(armed, loopstate.Settings{Check: "true", Timeout: 90}, getenv); err != nil {
+		t.Fatal(err)
+	}
+	// the same arming, copied into a clone without a receipt, is ignored
+	cloned := t.TempDir()
+	if err := loopstate.Start(cloned, loopstate.Settings{Check: "true", Timeout: 90}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -65,11 +77,12 @@ func TestDeadline(t *testing.T) {
 		{"loop on, SubagentStop", on, t.TempDir(), hooks.EventSubagentStop, 40 * time.Second},
 		{"loop on, another event", on, t.TempDir(), hooks.EventPreToolUse, def},
 		{"armed by hwctl", config.Default(), armed, hooks.EventStop, 100 * time.Second},
+		{"armed, no receipt", config.Default(), cloned, hooks.EventStop, def},
 		{"quality on, PostToolUse", quality, t.TempDir(), hooks.EventPostToolUse, 9 * time.Second},
 		{"quality off, PostToolUse", config.Default(), t.TempDir(), hooks.EventPostToolUse, def},
 	}
 	for _, tt := range tests {
-		if got := Deadline(tt.cfg, tt.dir, tt.event, def); got != tt.want {
+		if got := Deadline(tt.cfg, tt.dir, tt.event, def, getenv); got != tt.want {
 			t.Errorf("%s: Deadline = %v, want %v", tt.name, got, tt.want)
 		}
 	}

@@ -274,6 +274,8 @@ func (cc *cmdCtx) check() {
 		cc.crontab()
 	case name == "claude" || name == "hookgen":
 		cc.selfCLI(name)
+	case name == "hwctl":
+		cc.hwctlLoop()
 	case name == "gpg" || name == "gpg2":
 		for _, a := range cc.args() {
 			if strings.HasPrefix(a.Text, "--export-secret") {
@@ -287,6 +289,7 @@ func (cc *cmdCtx) check() {
 	}
 	cc.downloadExec()
 	cc.recordWrites()
+	cc.runScript(name)
 	cc.packs()
 	cc.files(name)
 	if lang := interpreter(name); lang != "" {
@@ -512,6 +515,9 @@ func (cc *cmdCtx) files(name string) {
 		return
 	case "sponge", "patch", "ed", "ex", "yq":
 		cc.editorWrites(name, args)
+		if name == "patch" {
+			cc.applyPatch("patch", args)
+		}
 	case "awk", "gawk", "mawk", "nawk":
 		cc.awkWrites(args)
 	case "cp", "mv", "install", "ln", "rsync", "scp":
@@ -590,7 +596,7 @@ func (cc *cmdCtx) files(name string) {
 	case "curl", "wget", "http", "xh", "nc", "ncat", "socat":
 		cc.upload(name, args)
 		cc.downloadTo(name, args)
-	case "tar", "bsdtar", "unzip":
+	case "tar", "bsdtar", "gtar", "unzip", "7z", "7za", "7zr", "cpio", "pax", "jar":
 		cc.extractTo(name, args)
 	}
 	if isKeyUse(name) {
@@ -660,32 +666,136 @@ func (cc *cmdCtx) downloadTo(name string, args []shell.Word) {
 	}
 }
 
-// extractTo checks the folder tar -x -C DIR or unzip -d DIR extracts
-// into: a write there (an archive of hooks unpacked into .git/hooks).
+// extractTo checks where an archive is unpacked: tar -x (-C DIR), bsdtar,
+// unzip (-d DIR), 7z x (-oDIR), cpio -i (-D DIR), pax -r, jar x. The
+// folder is a write (an archive of hooks unpacked into .git/hooks); in a
+// folder that holds the guard's ground the members decide (unseenInto).
 func (cc *cmdCtx) extractTo(name string, args []shell.Word) {
 	extract := name == "unzip"
-	var dir string
+	var dir, archive string
+	known := true // the archive is the file named (not a stream)
 	for k := 0; k < len(args); k++ {
 		t := args[k].Text
 		next := wordAt(args, k+1)
-		switch {
-		case name == "unzip" && t == "-d":
-			dir = next
-			k++
-		case name != "unzip" && (t == "-C" || t == "--directory"):
-			dir = next
-			k++
-		case name != "unzip" && strings.HasPrefix(t, "--directory="):
-			dir = strings.TrimPrefix(t, "--directory=")
-		case name != "unzip" && (t == "--extract" || t == "--get"):
-			extract = true
-		case name != "unzip" && (k == 0 && !strings.HasPrefix(t, "-") || len(t) > 1 && t[0] == '-' && t[1] != '-') && strings.Contains(t, "x"):
-			extract = true // xzf, -xzf
+		switch name {
+		case "unzip":
+			switch {
+			case t == "-d":
+				dir = next
+				k++
+			case t == "-l" || t == "-v" || t == "-t" || t == "-Z" || t == "-z" || t == "-p" || t == "-c":
+				return // lists, tests or prints: writes nothing
+			case t == "-x":
+				k = len(args) // the rest are exclusions
+			case strings.HasPrefix(t, "-"):
+			case archive == "":
+				archive = t
+			}
+		case "7z", "7za", "7zr":
+			switch {
+			case k == 0:
+				extract = t == "x" || t == "e"
+			case strings.HasPrefix(t, "-o"):
+				dir = t[2:]
+			case strings.HasPrefix(t, "-"):
+			case archive == "":
+				archive = t
+			}
+			known = false // 7z's formats are not read
+		case "cpio":
+			switch {
+			case t == "-i" || t == "--extract":
+				extract = true
+			case t == "-D" || t == "--directory":
+				dir = next
+				k++
+			case strings.HasPrefix(t, "--directory="):
+				dir = strings.TrimPrefix(t, "--directory=")
+			case len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t, "i") && !strings.Contains(t, "t"):
+				extract = true
+			}
+			known = false
+		case "pax":
+			extract = extract || t == "-r" || len(t) > 1 && t[0] == '-' && strings.Contains(t, "r") && !strings.Contains(t, "w")
+			known = false
+		default: // tar, bsdtar, gtar, jar
+			switch {
+			case t == "-C" || t == "--directory":
+				dir = next
+				k++
+			case strings.HasPrefix(t, "--directory="):
+				dir = strings.TrimPrefix(t, "--directory=")
+			case t == "-f" || t == "--file":
+				archive = next
+				k++
+			case strings.HasPrefix(t, "--file="):
+				archive = strings.TrimPrefix(t, "--file=")
+			case t == "--extract" || t == "--get":
+				extract = true
+			case t == "--list" || t == "--create" || t == "--append" || t == "--diff" || t == "--compare":
+				return
+			case k == 0 && !strings.HasPrefix(t, "-") || len(t) > 1 && t[0] == '-' && t[1] != '-':
+				// xzf, -xzf, -xf FILE: f takes the next word unless its
+				// value is glued on (-fFILE)
+				if strings.ContainsAny(t, "tc") && !strings.Contains(t, "x") {
+					return // -t lists, -c creates
+				}
+				if strings.Contains(t, "x") {
+					extract = true
+				}
+				if i := strings.IndexByte(t, 'f'); i >= 0 {
+					if i == len(t)-1 {
+						archive = next
+						k++
+					} else if t[0] == '-' {
+						archive = t[i+1:]
+					}
+				}
+			}
 		}
 	}
-	if extract && dir != "" {
+	if !extract {
+		return
+	}
+	if dir != "" {
 		cc.write(dir, name)
 	}
+	e := &cc.ck.env
+	d := cc.cwd
+	if dir != "" {
+		p, ok := e.expand(dir, cc.cwd)
+		if !ok {
+			return // judged by write
+		}
+		d = p
+	}
+	if d == "" {
+		return
+	}
+	if archive == "" || archive == "-" {
+		for _, r := range cc.c.Redirects {
+			if r.Op == "<" {
+				archive = r.Target.Text
+			}
+		}
+	}
+	ap, ok := e.expand(archive, cc.cwd)
+	if ok && archive != "" && cc.absent(archive, ap) {
+		return // no such archive, and the line does not make it: nothing is unpacked
+	}
+	if archive == "" || !known || !ok {
+		cc.unseenInto(name, d, archive, nil, errUnseen)
+		return
+	}
+	var members []string
+	var err error
+	if e.holdsGround(d) || e.holdsGround(e.real(d)) {
+		members, err = archiveMembers(ap)
+		if err != nil {
+			err = errUnseen
+		}
+	}
+	cc.unseenInto(name, d, archive, members, err)
 }
 
 // upload checks the files curl, wget and friends send.

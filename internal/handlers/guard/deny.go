@@ -249,7 +249,7 @@ func (g *Guard) guardedToken(raw string) bool {
 
 var (
 	guardedPrefixes = []string{"python", "pypy", "perl", "node", "mkfs", ".env", "id_", "credential", "cron", ".bash", ".zsh", ".ksh", ".tcsh", ".csh", ".x", ".login", "secring", "application_default", "kubeconfig"}
-	guardedSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", "rc", ".gpg"}
+	guardedSuffixes = []string{".sh", ".pem", ".key", ".p12", ".pfx", ".ppk", ".jks", ".keystore", "rc", ".gpg"}
 )
 
 // names reports whether a program or path word is one the project's

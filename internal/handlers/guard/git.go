@@ -118,6 +118,7 @@ func (cc *cmdCtx) git() {
 		}
 		if force && !dry {
 			cc.find("git-clean-force", "", "git clean -f deletes untracked files for good. List them with git clean -n first, and remove what you mean by name.")
+			cc.gitCleanGround(rest)
 		}
 	case "worktree":
 		if len(rest) > 0 && (rest[0].Text == "remove" || rest[0].Text == "rm") && gitForce(rest[1:]) {
@@ -138,6 +139,8 @@ func (cc *cmdCtx) git() {
 		if reset && update {
 			cc.find("git-force-discard", "", "git read-tree --reset -u overwrites the working tree, dropping uncommitted changes.")
 		}
+	case "apply", "am":
+		cc.applyPatch("git "+sub, rest)
 	case "mv":
 		cc.gitMoveGround(rest)
 	case "rm":

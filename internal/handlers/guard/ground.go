@@ -52,7 +52,13 @@ func groundRoots(getenv func(string) string, home, project string) []string {
 	if x := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
 		add(x + "/hookwright")
 	}
+	// the user's state folder: the receipts of hwctl loop start, which
+	// let the runtime run an armed check (internal/state/loop)
+	if x := getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+		add(x + "/hookwright")
+	}
 	if home != "" {
+		add(home + "/.local/state/hookwright")
 		add(home + "/.config/hookwright")
 		add(home + "/.claude/plugins")
 		add(home + "/.claude/settings.json")
@@ -172,7 +178,7 @@ func (cc *cmdCtx) unknownGround(arg string) bool {
 func groundWord(t string) bool {
 	switch t {
 	case ".hookwright", "hookwright", ".claude.json", "settings.json", "settings.local.json", "hooks.json", "plugins",
-		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl", "claude", "hookgen", "sponge", "patch", "yq", "ed", "ex":
+		"claude_plugin_root", "claude_plugin_data", "claude-code", "truncate", "chattr", "setfacl", "claude", "hookgen", "hwctl", "sponge", "bsdtar", "gtar", "unzip", "7za", "7zr", "cpio", "pax", "jar", "patch", "yq", "ed", "ex":
 		return true
 	}
 	return false
@@ -459,21 +465,113 @@ func (cc *cmdCtx) selfCLI(name string) {
 	}
 }
 
-// gitStashGround judges git stash --all (-a): it stashes the ignored
-// files too, .hookwright among them, and removes them from the working
-// tree: the guard's config and journal are gone until the stash is
-// applied.
+// gitStashGround judges git stash with --include-untracked (-u) or --all
+// (-a): it stashes the untracked files (with --all the ignored ones too),
+// .hookwright among them when git does not track it, and removes them from
+// the working tree: the guard's config and journal are gone until the
+// stash is applied. A pathspec that leaves the ground out (git stash push
+// -u -- src/) is allowed; so is git stash of tracked changes only.
 func (cc *cmdCtx) gitStashGround(args []shell.Word) {
-	for _, a := range args {
-		t := a.Text
-		if t == "--all" || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t, "a") {
-			if cc.ck.env.project != "" {
-				cc.ck.groundFinding(cc.idx, "git stash --all stashes and removes the ignored files, which include", cc.ck.env.project+"/.hookwright")
+	untracked := false
+	var paths []string
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "--all" || t == "--include-untracked":
+			untracked = true
+		case t == "-m" || t == "--message" || t == "--pathspec-from-file":
+			k++
+			if t == "--pathspec-from-file" {
+				paths = append(paths, "") // unknown: the whole tree
 			}
-			return
+		case t == "--":
+			for _, a := range args[k+1:] {
+				paths = append(paths, a.Text)
+			}
+			k = len(args)
+		case len(t) > 1 && t[0] == '-' && t[1] != '-':
+			untracked = untracked || strings.ContainsAny(t, "au")
+		case strings.HasPrefix(t, "-"):
+		case k == 0 && (t == "push" || t == "save"):
+		case k == 0:
+			return // list, show, apply, pop, drop, …: they remove nothing untracked
+		default:
+			if args[0].Text == "push" {
+				paths = append(paths, t)
+			}
 		}
-		if t == "--" {
-			return
+	}
+	if untracked && cc.pathspecHoldsGround(paths, cc.ck.env.project) {
+		cc.ck.groundFinding(cc.idx, "git stash -u or --all stashes and removes the untracked (or ignored) files, which may include", cc.ck.env.project+"/.hookwright")
+	}
+}
+
+// gitCleanGround judges git clean -f with -x or -X (the ignored files go
+// too) or -d (untracked folders go too): .hookwright, untracked or
+// ignored, is deleted unless the pathspec leaves it out. Without a
+// pathspec git clean works from the current folder down.
+func (cc *cmdCtx) gitCleanGround(args []shell.Word) {
+	wide := false
+	var paths []string
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "-e" || t == "--exclude":
+			k++
+		case t == "--":
+			for _, a := range args[k+1:] {
+				paths = append(paths, a.Text)
+			}
+			k = len(args)
+		case len(t) > 1 && t[0] == '-' && t[1] != '-':
+			wide = wide || strings.ContainsAny(t, "xXd")
+		case strings.HasPrefix(t, "-"):
+		default:
+			paths = append(paths, t)
+		}
+	}
+	if wide && cc.pathspecHoldsGround(paths, cc.cwd) {
+		cc.ck.groundFinding(cc.idx, "git clean -d, -x or -X deletes untracked or ignored files and folders, which may include", cc.ck.env.project+"/.hookwright")
+	}
+}
+
+// pathspecHoldsGround reports whether a git pathspec (none: def) may name
+// the guard's ground or a folder that holds it.
+func (cc *cmdCtx) pathspecHoldsGround(paths []string, def string) bool {
+	e := &cc.ck.env
+	if len(paths) == 0 {
+		if def == "" {
+			return true
+		}
+		return e.holdsGround(def)
+	}
+	for _, p := range paths {
+		if p == "" || strings.HasPrefix(p, ":") {
+			return true // a magic pathspec (:/, :!x): the safer reading
+		}
+		a, ok := e.expand(p, cc.cwd)
+		if !ok || e.holdsGround(a) || hasGlob(p) && e.isGround(a, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// hwctlLoop judges hwctl loop start: the check it arms runs at every
+// stop, outside the guard, so it is judged now as if the model ran it
+// (hwctl loop start --check 'rm -rf ~' is rm -rf ~).
+func (cc *cmdCtx) hwctlLoop() {
+	args := cc.args()
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "--check" || t == "-check":
+			if k+1 < len(args) {
+				cc.nested(args[k+1].Text, "hwctl loop start --check")
+				k++
+			}
+		case strings.HasPrefix(t, "--check="):
+			cc.nested(strings.TrimPrefix(t, "--check="), "hwctl loop start --check")
 		}
 	}
 }

@@ -92,6 +92,7 @@ var Rules = []Rule{
 	{"git-internals-write", Block, Block, Block, true, "a write to another file inside .git"},
 	{"home-write", Ask, Ask, Block, true, "a file-tool write outside the project and the temp folders"},
 	{"guard-ground", Block, Block, Block, false, "a write, delete, move, truncation or permission change, through any tool, of the guard's own ground: hookwright's config, journal and state (.hookwright/, the user config), the installed plugin, Claude Code's settings and hooks"},
+	{"unseen-into-ground", Ask, Ask, Block, false, "an archive unpacked, a patch applied or a list fed to a destructive xargs in a folder that holds the guard's ground, when the guard cannot read what it writes or deletes"},
 	{"system-file-write", Block, Block, Block, false, "a write, delete, truncation or permission change of one system file (/etc, /usr, /bin, /boot, /var, /System, /Library, …)"},
 	{"file-outside-project", Ask, Ask, Block, true, "a delete, truncation or overwrite of one file outside the project and the temp folders (rm, unlink, truncate, > file, cp onto it, mv it away, dd of=, os.remove)"},
 	{"protected-path", Block, Block, Block, false, "a write to a path the project's guard.protect lists"},

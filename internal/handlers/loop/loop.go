@@ -105,8 +105,12 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 	if err != nil {
 		return letGo(active, err)
 	}
+	st, dropped := st.Honoured(dir, s.call.Getenv)
 	cfg := st.Effective(s.cfg)
 	if !cfg.Enabled {
+		if dropped {
+			return hooks.Result{SystemMessage: "hookwright loop: " + state.File + " holds a loop that hwctl loop start did not arm for you in this project (a state file from a clone or a copy, or written by hand); it is ignored. Run hwctl loop start to arm one."}, nil
+		}
 		return hooks.Result{}, nil
 	}
 	id := in.Base().SessionID

@@ -136,7 +136,7 @@ func TestArmAndCancel(t *testing.T) {
 	dir := t.TempDir()
 	off := config.Default().Loop
 	s := stopper(off, dir)
-	if err := state.Start(dir, state.Settings{Check: "exit 4", MaxRounds: 1}); err != nil {
+	if err := state.Arm(dir, state.Settings{Check: "exit 4", MaxRounds: 1}, stateEnv(dir)); err != nil {
 		t.Fatal(err)
 	}
 	res, _ := s.Handle(context.Background(), stop(false, ""))
@@ -151,7 +151,7 @@ func TestArmAndCancel(t *testing.T) {
 		t.Fatalf("a cancelled loop still answers: %+v", res)
 	}
 	// A fresh start forgets the rounds.
-	if err := state.Start(dir, state.Settings{}); err != nil {
+	if err := state.Arm(dir, state.Settings{}, stateEnv(dir)); err != nil {
 		t.Fatal(err)
 	}
 	if res, _ := on.Handle(context.Background(), stop(false, "")); !strings.Contains(res.Reason, "round 1 of 5") {
@@ -298,5 +298,16 @@ func TestLastAssistantAfterRound(t *testing.T) {
 
 // stopper is the Stopper of a call in the project at dir with loop config cfg.
 func stopper(cfg config.Loop, dir string) Stopper {
-	return New(call.New(call.Spec{Root: dir, Config: config.Config{Loop: cfg}, Env: project.Env{Now: time.Now}}))
+	return New(call.New(call.Spec{Root: dir, Config: config.Config{Loop: cfg}, Env: project.Env{Now: time.Now, Getenv: stateEnv(dir)}}))
+}
+
+// stateEnv is an environment whose XDG_STATE_HOME (where hwctl loop start
+// records what it armed) is a folder beside the project dir.
+func stateEnv(dir string) func(string) string {
+	return func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return dir + ".state"
+		}
+		return ""
+	}
 }

@@ -17,7 +17,8 @@
 #
 # The release tree holds only what a marketplace install needs:
 # .claude-plugin/marketplace.json and plugin/ with plugin/bin/*: the
-# runtime for every platform, its launcher, the hookgen and hwctl launchers
+# runtime for every platform (gzip-compressed: the launcher unpacks and
+# checks it on first use), its launcher, the hookgen and hwctl launchers
 # (which fetch their binary from the download location on first use, see
 # plugin/README.md), SHA256SUMS over every binary the release ships or
 # points to, and plugin/sbom/ with the SBOM of every runtime. It prints
@@ -62,6 +63,12 @@ for f in "$bins"/hookwright-* "$bins"/hookgen-* "$bins"/hwctl-*; do
 	cp "$f" "$dist/"
 	go run "$cyclonedx" bin -json -noserial -notimestamp -output "$dist/${f##*/}.cdx.json" "$f"
 done
+# The plugin carries each runtime gzip-compressed (no name, no time stamp:
+# the same bytes every build); the launcher unpacks this platform's on the
+# first call and checks it against the binary's SHA-256 below.
+for f in "$bins"/hookwright-*; do
+	gzip -9 -n -c "$f" >"$dist/${f##*/}.gz"
+done
 {
 	(cd "$dist" && sha256sum hookwright-* hookgen-* hwctl-* | grep -v '\.cdx\.json$')
 	(cd "$bins" && sha256sum hookwright hookgen hwctl) # the launchers
@@ -75,7 +82,7 @@ git ls-tree -r "$from" -- .claude-plugin/marketplace.json plugin |
 	grep -v -e '	plugin/plugin_test\.go$' -e '	plugin/release\.sh$' |
 	git update-index --index-info
 for f in "$bins"/hookwright-*; do
-	printf '100755 %s\tplugin/bin/%s\n' "$(git hash-object -w "$f")" "${f##*/}"
+	printf '100644 %s\tplugin/bin/%s.gz\n' "$(git hash-object -w "$dist/${f##*/}.gz")" "${f##*/}"
 	printf '100644 %s\tplugin/sbom/%s.cdx.json\n' "$(git hash-object -w "$dist/${f##*/}.cdx.json")" "${f##*/}"
 done | git update-index --index-info
 printf '100644 %s\tplugin/bin/SHA256SUMS\n' "$(git hash-object -w "$tmp/SHA256SUMS")" | git update-index --index-info
@@ -88,6 +95,8 @@ for f in "$dist"/hookwright-* "$dist"/hookgen-* "$dist"/hwctl-*; do
 	case $f in *.cdx.json) continue ;; esac
 	where=download
 	[ -e "$tmp/tree/plugin/bin/${f##*/}" ] && where=plugin
+	[ -e "$tmp/tree/plugin/bin/${f##*/}.gz" ] && where="plugin as .gz, $(wc -c <"$f.gz") bytes; unpacked on first use"
+	case $f in *.gz) continue ;; esac
 	printf 'release: %-34s %9d bytes (%s)\n' "${f##*/}" "$(wc -c <"$f")" "$where"
 done
 size=$(find "$tmp/tree/plugin" -type f -exec cat {} + | wc -c)

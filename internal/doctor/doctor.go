@@ -197,14 +197,24 @@ func plugin(o Options) Report {
 	if bad[name] {
 		return r // not the shipped binary: doctor does not run it
 	}
+	run := []string{bin, "version"}
 	fi, err := os.Stat(bin)
-	if err != nil || fi.IsDir() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
+	if err != nil && !bad[name+".gz"] {
+		if gz, gerr := os.Stat(bin + ".gz"); gerr == nil && gz.Mode().IsRegular() {
+			// A release ships it compressed: the launcher unpacks and
+			// checks it, as the first hook call would.
+			run = []string{"sh", filepath.Join(root, "bin", "hookwright"), "version"}
+			err = nil
+			fi = gz
+		}
+	}
+	if err != nil || fi.IsDir() || (run[0] == bin && runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
 		add("binary", false, "run make plugin (from source) or reinstall a release of the plugin", "no executable binary for %s/%s at %s: hooks will only print a warning", runtime.GOOS, runtime.GOARCH, bin)
 		return r
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "version").Output()
+	out, err := exec.CommandContext(ctx, run[0], run[1:]...).Output()
 	if err != nil {
 		add("binary", false, "reinstall the plugin; the binary may be for another platform or damaged", "%s does not run: %v", bin, err)
 		return r

@@ -3,7 +3,7 @@
 // the dashboard, the OpenTelemetry service.version):
 //
 //   - a module build (go install github.com/hookwright/hookwright/cmd/...@v0.1.0)
-//     reports the module version Go recorded, v0.1.0;
+//     reports the module version Go recorded, without its v: 0.1.0;
 //   - else a release build reports what the Makefile stamped with
 //     -X main.version= (from plugin/.claude-plugin/plugin.json), 0.1.0;
 //   - else it is a development build and says so plainly, with the commit
@@ -44,7 +44,9 @@ func Version(stamped string) string {
 func From(bi *debug.BuildInfo, stamped string) string {
 	if bi != nil {
 		if v := bi.Main.Version; v != "" && v != "(devel)" && !isPseudo(v) {
-			return v
+			// The tag v0.1.0 is version 0.1.0, as plugin.json and the
+			// Makefile's stamp spell it.
+			return strings.TrimPrefix(v, "v")
 		}
 	}
 	if stamped != "" && stamped != "dev" {

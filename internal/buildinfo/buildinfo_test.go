@@ -13,11 +13,11 @@ func TestFrom(t *testing.T) {
 		stamped string
 		want    string
 	}{
-		{"go install of a release", &debug.BuildInfo{Main: debug.Module{Version: "v0.1.0"}}, "dev", "v0.1.0"},
+		{"go install of a release", &debug.BuildInfo{Main: debug.Module{Version: "v0.1.0"}}, "dev", "0.1.0"},
 		{"make release", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs}, "0.1.0", "0.1.0"},
 		{"make release in a checkout", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261125132400-2e5c137abcde+dirty"}}, "0.1.0", "0.1.0"},
 		{"make release, prerelease base", &debug.BuildInfo{Main: debug.Module{Version: "v0.1.1-0.20261125132400-2e5c137abcde"}}, "0.1.0", "0.1.0"},
-		{"a tagged prerelease", &debug.BuildInfo{Main: debug.Module{Version: "v0.2.0-rc.1"}}, "0.1.0", "v0.2.0-rc.1"},
+		{"a tagged prerelease", &debug.BuildInfo{Main: debug.Module{Version: "v0.2.0-rc.1"}}, "0.1.0", "0.2.0-rc.1"},
 		{"go build in a checkout", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs}, "dev", "devel 2e5c137abcde+dirty"},
 		{"go build, clean tree", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs[:1]}, "", "devel 2e5c137abcde"},
 		{"no commit recorded", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev", "devel"},

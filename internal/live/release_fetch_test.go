@@ -243,11 +243,11 @@ func TestReleaseRefusesAHeavyPlugin(t *testing.T) {
 	src := filepath.Join(scratchRoot, "src")
 	cmd := exec.Command("sh", "-c", "./plugin/release.sh")
 	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "RELEASE_TAG=0", "RELEASE_BRANCH=too-heavy", "RELEASE_MAX_BYTES=20000000",
+	cmd.Env = append(os.Environ(), "RELEASE_TAG=0", "RELEASE_BRANCH=too-heavy", "RELEASE_MAX_BYTES=10000000",
 		"TOOLS_PLATFORMS="+runtime.GOOS+"/"+runtime.GOARCH, "RELEASE_DIST="+t.TempDir())
 	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "over the limit of 20000000") {
-		t.Errorf("release.sh with a 20 MB limit: %v, want a failure naming the limit:\n%s", err, out)
+	if err == nil || !strings.Contains(string(out), "over the limit of 10000000") {
+		t.Errorf("release.sh with a 10 MB limit: %v, want a failure naming the limit:\n%s", err, out)
 	}
 	for _, want := range []string{"release: hookwright-" + native.Platform() + " ", "release: plugin folder "} {
 		if !strings.Contains(string(out), want) {

@@ -196,15 +196,19 @@ type Call struct {
 	Project string
 }
 
-// Handle checks a PreToolUse call.
-func (g *Guard) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.PreToolUse)
-	if g == nil || !ok || !g.Config.Enabled {
+// Handle serves [Guard.PreToolUse] and ignores every other event.
+func (g *Guard) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(g.PreToolUse).Handle(ctx, in)
+}
+
+// PreToolUse checks a tool call.
+func (g *Guard) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Result, error) {
+	if g == nil || !g.Config.Enabled {
 		return hooks.Result{}, nil
 	}
 	project := g.ProjectDir
 	if project == "" {
-		project = hooks.ProjectDir(in, g.getenv())
+		project = hooks.ProjectDir(ev, g.getenv())
 	}
 	rep := g.Check(Call{Tool: ev.ToolName, Input: ev.ToolInput, Cwd: ev.Cwd, Project: project})
 	if rep.Fault != "" && rep.Decision != "block" {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/hooks/termsafe"
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
 // Exit codes: the scheme every hookwright tool shares (hwcli.ExitCodesHelp).

@@ -39,12 +39,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/hookwright/hookwright/internal/state/pdca"
-	"github.com/hookwright/hookwright/internal/state/work"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/internal/state/pdca"
+	"github.com/hookwright/hookwright/internal/state/work"
 )
 
 // MaxInput caps the JSON read from stdin.

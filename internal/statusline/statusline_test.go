@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/state/pdca"
 	"github.com/hookwright/hookwright/internal/state/work"
-	"github.com/hookwright/hookwright/internal/runtime/journal"
 )
 
 func TestSafe(t *testing.T) {

@@ -15,9 +15,9 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 
+	"github.com/hookwright/hookwright/internal/guard"
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
 	"github.com/hookwright/hookwright/internal/handlers/compact"
-	"github.com/hookwright/hookwright/internal/handlers/guard"
 	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/quality"

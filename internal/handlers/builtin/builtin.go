@@ -15,9 +15,9 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 
-	"github.com/hookwright/hookwright/internal/guard"
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
 	"github.com/hookwright/hookwright/internal/handlers/compact"
+	"github.com/hookwright/hookwright/internal/handlers/guard"
 	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/quality"
@@ -66,7 +66,7 @@ func on[H builtinHandler, E hooks.Input](event hooks.Event, matcher string, buil
 var registrations = []registration{
 	// The guard sees every tool: its command and path rules read Bash and
 	// the file tools, guard.tools any tool by name (WebFetch, MCP tools).
-	on(hooks.EventPreToolUse, guard.Tools, guardFor, (*guard.Guard).PreToolUse),
+	on(hooks.EventPreToolUse, guard.Tools, guard.New, guard.Handler.PreToolUse),
 
 	// Team gates and the scratchpad chain.
 	on(hooks.EventSessionStart, "", func(c call.Call) scratchpad.Startup { return scratchpad.Startup{Options: pad(c)} }, scratchpad.Startup.SessionStart),
@@ -132,13 +132,6 @@ func artifactsGate(c call.Call) artifacts.Gate {
 }
 
 func toolMetrics(call.Call) session.ToolMetrics { return session.ToolMetrics{} }
-
-func guardFor(c call.Call) *guard.Guard {
-	g := guard.New(c.Config().Guard)
-	g.Getenv = c.Getenv
-	g.ProjectDir = c.Root()
-	return g
-}
 
 func pad(c call.Call) scratchpad.Options {
 	return scratchpad.Options{Config: c.Config().Scratchpad, Project: c.Root(), Getenv: c.Getenv, Now: c.Now}

@@ -2,7 +2,7 @@
 // decides whether to stop it, because it is one of the calls a user fears
 // most, and says why in words that name the rule, so a user can look it up
 // with `hwctl explain`. It is the decision engine only: package
-// internal/handlers/guard serves it as the PreToolUse handler, and hwctl
+// internal/handlers/guardhook serves it as the PreToolUse handler, and hwctl
 // explain runs it to say what it would decide.
 //
 // It reads a Bash command as a shell does, with package shell: quoting,

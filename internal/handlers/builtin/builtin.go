@@ -17,7 +17,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
 	"github.com/hookwright/hookwright/internal/handlers/compact"
-	"github.com/hookwright/hookwright/internal/handlers/guard"
+	"github.com/hookwright/hookwright/internal/handlers/guardhook"
 	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/quality"
@@ -66,7 +66,7 @@ func on[H builtinHandler, E hooks.Input](event hooks.Event, matcher string, buil
 var registrations = []registration{
 	// The guard sees every tool: its command and path rules read Bash and
 	// the file tools, guard.tools any tool by name (WebFetch, MCP tools).
-	on(hooks.EventPreToolUse, guard.Tools, guard.New, guard.Handler.PreToolUse),
+	on(hooks.EventPreToolUse, guardhook.Tools, guardhook.New, guardhook.Handler.PreToolUse),
 
 	// Team gates and the scratchpad chain.
 	on(hooks.EventSessionStart, "", func(c call.Call) scratchpad.Startup { return scratchpad.Startup{Options: pad(c)} }, scratchpad.Startup.SessionStart),

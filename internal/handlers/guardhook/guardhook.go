@@ -1,10 +1,10 @@
-// Package guard serves hookwright's security guard as the PreToolUse
+// Package guardhook serves hookwright's security guard as the PreToolUse
 // handler: a thin [hooks.Handler] over package internal/guard, which reads
 // the call and decides (and which hwctl explain runs too). The handler turns
 // the guard's report into the hook's answer: block, ask, allow (a
 // guard.tools allow rule only), or nothing; a fault is an error, which
 // blocks only when guard.fail is "closed".
-package guard
+package guardhook
 
 import (
 	"context"
@@ -12,24 +12,24 @@ import (
 	"os"
 
 	"github.com/hookwright/hookwright/hooks"
-	engine "github.com/hookwright/hookwright/internal/guard"
+	"github.com/hookwright/hookwright/internal/guard"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 
 // Tools is the PreToolUse matcher the handler is registered with: every
 // tool (see internal/guard's Tools).
-const Tools = engine.Tools
+const Tools = guard.Tools
 
 // Handler is the guard's PreToolUse handler. Make one with [New].
 type Handler struct {
-	Guard *engine.Guard
+	Guard *guard.Guard
 }
 
 // New returns the guard's handler for the hook call c: its guard config,
 // environment and project folder.
 func New(c call.Call) Handler {
-	g := engine.New(c.Config().Guard)
+	g := guard.New(c.Config().Guard)
 	g.Getenv = c.Getenv
 	g.ProjectDir = c.Root()
 	return Handler{g}
@@ -64,7 +64,7 @@ func (h Handler) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Resu
 		}
 		project = hooks.ProjectDir(ev, getenv)
 	}
-	rep := g.Check(engine.Call{Tool: ev.ToolName, Input: ev.ToolInput, Cwd: ev.Cwd, Project: project})
+	rep := g.Check(guard.Call{Tool: ev.ToolName, Input: ev.ToolInput, Cwd: ev.Cwd, Project: project})
 	if rep.Fault != "" && rep.Decision != "block" {
 		return hooks.Result{}, fmt.Errorf("guard could not check the %s call: %s", ev.ToolName, rep.Fault)
 	}
@@ -74,7 +74,7 @@ func (h Handler) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Resu
 	case "ask":
 		return hooks.Result{Decision: hooks.Ask, Reason: rep.Reason}, nil
 	case "allow":
-		if rep.Rule == engine.ToolRulePolicy {
+		if rep.Rule == guard.ToolRulePolicy {
 			return hooks.Result{Decision: hooks.Allow, Reason: rep.Reason}, nil
 		}
 	}

@@ -1,4 +1,4 @@
-package guard
+package guardhook
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/hooks"
-	engine "github.com/hookwright/hookwright/internal/guard"
+	"github.com/hookwright/hookwright/internal/guard"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
@@ -65,7 +65,7 @@ func TestHandle(t *testing.T) {
 	if r.Decision != hooks.Ask || !strings.Contains(r.Reason, "git-branch-force-delete") {
 		t.Fatalf("ask: %+v", r)
 	}
-	off := Handler{engine.New(config.Guard{Enabled: false})}
+	off := Handler{guard.New(config.Guard{Enabled: false})}
 	if r, _ := off.Handle(context.Background(), in("Bash", `{"command":"git push -f"}`)); r.Decision != hooks.None {
 		t.Fatalf("disabled guard blocked: %+v", r)
 	}
@@ -86,7 +86,7 @@ func TestFailClosed(t *testing.T) {
 	if !newTest(config.Guard{Fail: config.FailClosed}).FailClosed() {
 		t.Error("fail closed said open")
 	}
-	if (Handler{engine.New(config.Guard{Fail: config.FailClosed})}).FailClosed() {
+	if (Handler{guard.New(config.Guard{Fail: config.FailClosed})}).FailClosed() {
 		t.Error("a disabled guard fails closed")
 	}
 }

@@ -71,6 +71,13 @@ const (
 	ChannelDecision Channel = "json-decision"
 )
 
+// Channels returns every block channel, in the order above. The public
+// hooks package's Channel constants are generated from it
+// (internal/releasetable).
+func Channels() []Channel {
+	return []Channel{ChannelNone, ChannelExit2, ChannelContinue, ChannelFeedback, ChannelDecision}
+}
+
 // Feature is one row of the matrix: something that exists from a given
 // Claude Code release on.
 type Feature struct {
@@ -116,6 +123,11 @@ const PluginFloor = "2.0.12"
 // ignores an unknown event key (with a warning) instead of rejecting the
 // whole file. hookgen never relies on it.
 const UnknownEventsTolerated = "unknown event keys ignored"
+
+// FolderPluginInPlace is the loader behaviour whose release first runs a
+// plugin installed from a folder marketplace in place, from that folder,
+// although installed_plugins.json names a cache copy (doctor reads it).
+const FolderPluginInPlace = "folder-marketplace plugin runs in place"
 
 // ContinueFalse is the output capability that lets TeammateIdle and
 // TaskCompleted halt with JSON {"continue":false}.
@@ -292,6 +304,9 @@ var Matrix = []Feature{
 	{Kind: KindLoader, Name: "plugin.json unknown keys accepted", Since: "2.1.76", Source: SourceSeen,
 		Before: "2.1.75", Witness: "seen: 2.1.33 refused bkit v2.1.38's whole plugin over plugin.json's displayName (\"Unrecognized key\"); 2.1.76 accepts unknown keys",
 		Note: "up to 2.1.75 any unknown key in plugin.json, $schema included, fails the install"},
+	{Kind: KindLoader, Name: FolderPluginInPlace, Since: "2.1.101", Source: SourceSeen,
+		Before: "2.1.100", Witness: "seen: 2.1.101, 2.1.104, 2.1.105, 2.1.116, 2.1.118, 2.1.139, 2.1.152, 2.1.200, 2.1.219, 2.1.257 and 2.1.330 load a folder-marketplace plugin's hooks.json from the folder; 2.1.33, 2.1.61 and 2.1.100 from the cache copy installed_plugins.json names (internal/live TestDoctorFindsTheFolderMarketplacePlugin)",
+		Note: "2.0.30 also runs it in place, and writes no installed_plugins.json; a plugin from a git URL runs from the cache on every release"},
 	{Kind: KindLoader, Name: UnknownEventsTolerated, Since: "2.1.257", Source: SourceSeen,
 		Before: "2.1.252", Witness: "seen: 2.0.30 and 2.1.33 logged Hook load failed and registered 0 hooks (compat/testdata/live/debug-*-unknown-event.txt), as did 2.1.100 and 2.1.252 with real plugins; 2.1.257 and 2.1.330 logged a warning and loaded the rest",
 		Note: "up to 2.1.252 an unknown event key rejects the whole file and turns off the plugin's MCP servers; no builds exist in between"},

@@ -203,6 +203,17 @@ const SkillsDotSince = "2.1.252"
 // bisected).
 const HooksModulesSince = "2.1.252"
 
+// HooksModulesBefore is the published release just before
+// [HooksModulesSince], the last one taken to read a top-level "modules"
+// past (the module never loads): the edge is not bisected, so the releases
+// between 2.1.100 and it are assumed to lack modules.
+const HooksModulesBefore = "2.1.251"
+
+// SurfaceReadPastUntil is the last release that reads a top-level
+// "surface" in hooks.json past; from the next, [RuleSurfaceGone] refuses
+// the file (the edge to 2.1.330 is not bisected).
+const SurfaceReadPastUntil = "2.1.329"
+
 // PluginKey is a key of plugin.json and the first release whose manifest
 // schema declares it.
 type PluginKey struct {

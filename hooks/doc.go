@@ -29,6 +29,10 @@
 //	hooks.On(m, "", func(ctx context.Context, e *hooks.TaskCompleted) (hooks.Result, error) { ... })
 //
 // A gate that must block when it cannot decide implements [FailCloser].
+// A typed method of a gate registers the same way, with its name for
+// reports ([WithName]) and its policy ([WithFailCloser]):
+//
+//	hooks.On(m, "", gate.TaskCompleted, hooks.WithName("artifacts"), hooks.WithFailCloser(gate))
 //
 // # Exit codes
 //

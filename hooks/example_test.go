@@ -90,3 +90,34 @@ func ExampleParseRelease() {
 	// Output:
 	// 2.1.33 2.1.33 false
 }
+
+// gate is a handler value with a fail-closed policy and a typed method.
+type gate struct{ closed bool }
+
+func (g gate) FailClosed() bool { return g.closed }
+
+func (g gate) TaskCompleted(ctx context.Context, e *hooks.TaskCompleted) (hooks.Result, error) {
+	return hooks.Result{}, fmt.Errorf("cannot read task %s", e.TaskID)
+}
+
+// WithName names a route registered with On, for the mux's reports; a gate
+// registered by its typed method keeps its fail-closed policy with
+// WithFailCloser.
+func ExampleWithName() {
+	m := new(hooks.Mux)
+	g := gate{closed: true}
+	hooks.On(m, "", g.TaskCompleted, hooks.WithName("artifacts"), hooks.WithFailCloser(g))
+	for _, r := range m.Routes() {
+		fmt.Println(r.Event, r.Name)
+	}
+	in, err := hooks.Decode([]byte(`{"hook_event_name":"TaskCompleted","task_id":"7"}`), hooks.EventTaskCompleted)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, faults := m.Dispatch(context.Background(), in)
+	fmt.Println(res.Decision, faults[0])
+	// Output:
+	// TaskCompleted artifacts
+	// block artifacts: cannot read task 7
+}

@@ -144,9 +144,13 @@ func (m *Mux) Handle(event Event, matcher string, h Handler) {
 //
 //	hooks.On(m, "", func(ctx context.Context, e *hooks.TaskCompleted) (hooks.Result, error) { ... })
 //
+// Options name the route for reports ([WithName]) and give it a gate's
+// fail-closed policy ([WithFailCloser]); without a name the route is named
+// "handler#i(...)" by its position, as [Mux.Handle] names an unnamed handler.
+//
 // E must be one event's input type (*PreToolUse, *TaskCompleted, ...); any
 // other type panics at registration.
-func On[E Input](m *Mux, matcher string, f func(ctx context.Context, in E) (Result, error)) {
+func On[E Input](m *Mux, matcher string, f func(ctx context.Context, in E) (Result, error), opts ...RouteOption) {
 	if f == nil {
 		panic("hooks: On: nil function")
 	}
@@ -160,8 +164,50 @@ func On[E Input](m *Mux, matcher string, f func(ctx context.Context, in E) (Resu
 		var zero E
 		panic(fmt.Sprintf("hooks: On: %T is not the input type of exactly one event (matches %d)", zero, len(found)))
 	}
-	m.Handle(found[0], matcher, For(f))
+	var o routeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	h := For(f)
+	if o.failCloser != nil {
+		h = withPolicy{h, o.failCloser}
+	}
+	if o.name != "" {
+		h = Named(o.name, h)
+	}
+	m.Handle(found[0], matcher, h)
 }
+
+// A RouteOption adjusts one registration made with [On].
+type RouteOption func(*routeOptions)
+
+type routeOptions struct {
+	name       string
+	failCloser FailCloser
+}
+
+// WithName names the route: the name [Mux.Routes], [Fault], [Mux.Running]
+// and a fail-closed block reason report, and the one that must be unique
+// for the event and matcher. An empty name leaves the route unnamed.
+func WithName(name string) RouteOption {
+	return func(o *routeOptions) { o.name = name }
+}
+
+// WithFailCloser gives the route fc's fail-closed policy: when fc says it
+// fails closed, the route's error, panic or overrun blocks (see [Mux]).
+// fc is asked at dispatch, so a policy that depends on config stays live.
+// Pass the gate whose typed method is registered.
+func WithFailCloser(fc FailCloser) RouteOption {
+	return func(o *routeOptions) { o.failCloser = fc }
+}
+
+// withPolicy is a handler with the fail-closed policy of another value.
+type withPolicy struct {
+	Handler
+	fc FailCloser
+}
+
+func (w withPolicy) FailClosed() bool { return w.fc.FailClosed() }
 
 // HandleFunc registers a function; see [Mux.Handle].
 func (m *Mux) HandleFunc(event Event, matcher string, f func(context.Context, Input) (Result, error)) {

@@ -258,3 +258,36 @@ func TestFailClosedGateBlocksOnErrorPanicAndDeadline(t *testing.T) {
 		t.Fatalf("PendingClosed after Dispatch = %q", m.PendingClosed())
 	}
 }
+
+type policy bool
+
+func (p policy) FailClosed() bool { return bool(p) }
+
+// On's options: the name is the route's (reports, duplicate check), and the
+// fail-closed policy is asked at dispatch, like a gate's own.
+func TestOnOptions(t *testing.T) {
+	fails := func(context.Context, *Stop) (Result, error) { return Result{}, errors.New("no") }
+	for _, closed := range []bool{true, false} {
+		m := new(Mux)
+		On(m, "", fails, WithName("gate"), WithFailCloser(policy(closed)))
+		got, faults := m.Dispatch(context.Background(), &Stop{Common: Common{HookEventName: EventStop}})
+		if len(faults) != 1 || faults[0].Handler != "gate" {
+			t.Fatalf("closed=%v: faults %v, want one from gate", closed, faults)
+		}
+		if (got.Decision == Block) != closed || closed && !strings.Contains(got.Reason, "gate could not decide") {
+			t.Errorf("closed=%v: result %+v", closed, got)
+		}
+	}
+	m := new(Mux)
+	On(m, "", fails)
+	if name := m.Routes()[0].Name; !strings.HasPrefix(name, "handler#0(") {
+		t.Errorf("unnamed route is %q", name)
+	}
+	On(m, "", fails, WithName("twice"))
+	defer func() {
+		if recover() == nil {
+			t.Error("the same name twice for one event and matcher did not panic")
+		}
+	}()
+	On(m, "", fails, WithName("twice"))
+}

@@ -50,26 +50,9 @@ func (r Release) Less(o Release) bool {
 func (r Release) String() string { return fmt.Sprintf("%d.%d.%d", r[0], r[1], r[2]) }
 
 // Channel is how a handler can stop what its event is about, as compat's
-// matrix says for one band.
+// matrix says for one band. Its constants are generated from compat's
+// (zz_release_table.go).
 type Channel string
-
-// The block channels, spelled as in compat's matrix.
-const (
-	// ChannelNone: the event cannot be blocked; a block becomes a system
-	// message.
-	ChannelNone Channel = "none"
-	// ChannelExit2: exit 2 blocks and stderr is the reason given to Claude.
-	ChannelExit2 Channel = "exit2"
-	// ChannelContinue: JSON {"continue":false,"stopReason":...} halts, and
-	// exit 2 still blocks.
-	ChannelContinue Channel = "json-continue"
-	// ChannelFeedback: exit 2 feeds stderr to Claude, but the action has
-	// already happened (PostToolUse runs after the tool).
-	ChannelFeedback Channel = "feedback"
-	// ChannelDecision: only a JSON decision counts; exit 2 is ignored
-	// (PermissionRequest).
-	ChannelDecision Channel = "json-decision"
-)
 
 // eventFacts is one generated row: an event and what each band does with it.
 type eventFacts struct {

@@ -3,6 +3,24 @@
 
 package hooks
 
+// The block channels of compat's matrix, spelled as there.
+const (
+	// ChannelNone: the event cannot be blocked; a block becomes a system
+	// message.
+	ChannelNone Channel = "none"
+	// ChannelExit2: exit 2 blocks and stderr is the reason given to Claude.
+	ChannelExit2 Channel = "exit2"
+	// ChannelContinue: JSON {"continue":false,"stopReason":...} halts, and
+	// exit 2 still blocks.
+	ChannelContinue Channel = "json-continue"
+	// ChannelFeedback: exit 2 feeds stderr to Claude, but the action has
+	// already happened (PostToolUse runs after the tool).
+	ChannelFeedback Channel = "feedback"
+	// ChannelDecision: only a JSON decision counts; exit 2 is ignored
+	// (PermissionRequest).
+	ChannelDecision Channel = "json-decision"
+)
+
 // The hook events of compat's matrix, in the order they arrived.
 const (
 	// EventPreToolUse is the PreToolUse hook event, first in Claude Code 1.0.38.

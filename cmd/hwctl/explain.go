@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/handlers/guard"
+	"github.com/hookwright/hookwright/internal/guard"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
 

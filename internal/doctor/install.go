@@ -6,23 +6,28 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
-// In-place runs, as seen on real releases: a plugin installed from a
-// folder marketplace is run from that folder by 2.0.30 (which writes no
-// installed_plugins.json) and from 2.1.101 on (seen on 2.1.101, 2.1.104,
-// 2.1.105, 2.1.116, 2.1.118, 2.1.139, 2.1.152, 2.1.200, 2.1.219, 2.1.257
-// and 2.1.330: the debug log reads "Loaded hooks from standard location for
-// plugin <name>: <folder>/plugin/hooks/hooks.json", from 2.1.152 "Read
-// hooks.json for plugin <name> …: …", although installed_plugins.json
-// names a cache copy); 2.1.25, 2.1.33, 2.1.61 and 2.1.100 run the copy in
-// ~/.claude/plugins/cache that installed_plugins.json names
-// (internal/live TestDoctorFindsTheFolderMarketplacePlugin).
+// inPlaceFrom is the first release that runs a plugin from its folder
+// marketplace in place although installed_plugins.json names a cache copy
+// (compat.FolderPluginInPlace, with its evidence); 2.0.30 runs the folder
+// too, and writes no installed_plugins.json. The releases between run the
+// copy in ~/.claude/plugins/cache that installed_plugins.json names.
 var (
-	inPlaceFrom   = semver.MustParse("2.1.101")
+	inPlaceFrom   = loaderEdge(compat.FolderPluginInPlace)
 	pluginsFolder = filepath.Join(".claude", "plugins")
 )
+
+// loaderEdge is the first release of the matrix's loader row name.
+func loaderEdge(name string) *semver.Version {
+	f, ok := compat.Lookup(compat.KindLoader, name)
+	if !ok {
+		panic("doctor: no loader row " + name + " in compat's matrix")
+	}
+	return f.Version()
+}
 
 // PluginRoot returns the folder Claude Code release v runs the hookwright
 // plugin from for the user whose home is home, and how that was found; ""

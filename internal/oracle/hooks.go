@@ -91,7 +91,7 @@ func (c *checker) topLevel(top map[string]any) {
 			if r, ok := compat.RuleAt(compat.RuleSurfaceGone, c.v); ok && r.Consequence == compat.Rejected {
 				c.add(compat.RuleSurfaceGone, p, "", "", `"surface" is gone, so the whole hooks.json is refused`, "name the module in the Client element instead")
 			} else {
-				c.add(compat.RuleUnknownKey, p, "", "2.1.329", `unknown top-level key "surface" is read past`, "remove it")
+				c.add(compat.RuleUnknownKey, p, "", compat.SurfaceReadPastUntil, `unknown top-level key "surface" is read past`, "remove it")
 			}
 		case k == "modules":
 			c.add(compat.RuleUnknownKey, p, "", prevOf(compat.HooksModulesSince),
@@ -188,7 +188,7 @@ func isEvent(name string) bool {
 // before edge, or edge itself when none is known.
 func prevOf(edge string) string {
 	if edge == compat.HooksModulesSince {
-		return "2.1.251"
+		return compat.HooksModulesBefore
 	}
 	return edge
 }

@@ -26,33 +26,46 @@ func TestTableIsCurrent(t *testing.T) {
 	}
 }
 
-// hooks.Channel is spelled by hand in package hooks, which imports nothing
-// of compat; this keeps it equal to compat's Channel, the one table: every
-// channel the matrix uses (events and their band changes, outputs) is a
-// hooks constant of the same spelling, under the name the generated table
-// uses for it, and hooks has no channel compat lacks.
+// hooks.Channel's constants are generated from compat.Channels (and
+// TestTableIsCurrent keeps the file current); this keeps that list whole:
+// every channel the matrix uses is in it, and the generated constants spell
+// each one as compat does.
 func TestHooksChannelsMatchTheMatrix(t *testing.T) {
 	hooksChannels := map[string]hooks.Channel{
 		"ChannelNone": hooks.ChannelNone, "ChannelExit2": hooks.ChannelExit2, "ChannelContinue": hooks.ChannelContinue,
 		"ChannelFeedback": hooks.ChannelFeedback, "ChannelDecision": hooks.ChannelDecision,
 	}
-	compatChannels := []compat.Channel{compat.ChannelNone, compat.ChannelExit2, compat.ChannelContinue, compat.ChannelFeedback, compat.ChannelDecision}
-	used := map[compat.Channel]bool{}
+	listed := map[compat.Channel]bool{}
+	for _, c := range compat.Channels() {
+		listed[c] = true
+		if h, ok := hooksChannels[channelConst(c)]; !ok || string(h) != string(c) {
+			t.Errorf("compat channel %q: hooks.%s is %q", c, channelConst(c), h)
+		}
+	}
 	for _, f := range compat.Matrix {
-		if f.Channel != "" {
-			used[f.Channel] = true
+		if f.Channel != "" && !listed[f.Channel] {
+			t.Errorf("%s %s: channel %q is not in compat.Channels", f.Kind, f.Name, f.Channel)
 		}
 	}
-	for _, c := range compatChannels {
-		used[c] = true
-	}
-	for c := range used {
-		name := channelConst(c)
-		if h, ok := hooksChannels[name]; !ok || string(h) != string(c) {
-			t.Errorf("compat channel %q: hooks.%s is %q", c, name, h)
+	for _, ev := range compat.All(compat.KindEvent) {
+		for _, band := range compat.Bands() {
+			if c := compat.ChannelOf(ev.Name, band); !listed[c] {
+				t.Errorf("%s at %s: channel %q is not in compat.Channels", ev.Name, band, c)
+			}
 		}
 	}
-	if len(used) != len(hooksChannels) {
-		t.Errorf("compat has %d channels, hooks %d", len(used), len(hooksChannels))
+	if len(listed) != len(hooksChannels) {
+		t.Errorf("compat has %d channels, hooks %d", len(listed), len(hooksChannels))
+	}
+}
+
+// A channel without a hooks constant stops generation instead of becoming
+// ChannelNone.
+func TestGenerateNamesEveryChannel(t *testing.T) {
+	saved := hooksChannels[compat.ChannelDecision]
+	delete(hooksChannels, compat.ChannelDecision)
+	defer func() { hooksChannels[compat.ChannelDecision] = saved }()
+	if _, err := Generate(); err == nil {
+		t.Fatal("Generate accepted a channel without a hooks constant")
 	}
 }

@@ -88,21 +88,33 @@ func (Gate) Name() string { return "artifacts" }
 func (g Gate) FailClosed() bool { return g.Config.Enabled && g.Config.Fail == config.FailClosed }
 
 // Handle checks the teammate's deliverables on TeammateIdle and
-// TaskCompleted; it ignores every other event.
+// TaskCompleted ([Gate.TeammateIdle], [Gate.TaskCompleted]); it ignores
+// every other event.
 func (g Gate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	if !g.Config.Enabled {
-		return hooks.Result{}, nil
-	}
-	var (
-		team   hooks.Team
-		prefix string // names the refused task on TaskCompleted
-	)
 	switch e := in.(type) {
 	case *hooks.TeammateIdle:
-		team = e.Team
+		return g.TeammateIdle(ctx, e)
 	case *hooks.TaskCompleted:
-		team, prefix = e.Team, Refusal(e.Task)
-	default:
+		return g.TaskCompleted(ctx, e)
+	}
+	return hooks.Result{}, nil
+}
+
+// TeammateIdle checks the deliverables of a teammate about to go idle.
+func (g Gate) TeammateIdle(ctx context.Context, e *hooks.TeammateIdle) (hooks.Result, error) {
+	return g.check(ctx, e, e.Team, "")
+}
+
+// TaskCompleted checks the deliverables of a teammate completing a task;
+// a refusal names the task.
+func (g Gate) TaskCompleted(ctx context.Context, e *hooks.TaskCompleted) (hooks.Result, error) {
+	return g.check(ctx, e, e.Team, Refusal(e.Task))
+}
+
+// check blocks when team's teammate has deliverables missing; prefix
+// starts the refusal.
+func (g Gate) check(ctx context.Context, in hooks.Input, team hooks.Team, prefix string) (hooks.Result, error) {
+	if !g.Config.Enabled {
 		return hooks.Result{}, nil
 	}
 	missing, err := g.Check(ctx, project.Dir(g.Project, in, g.Getenv), team)

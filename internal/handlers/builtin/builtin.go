@@ -10,13 +10,14 @@
 package builtin
 
 import (
-	"fmt"
-	"github.com/hookwright/hookwright/hooks"
+	"context"
 	"time"
+
+	"github.com/hookwright/hookwright/hooks"
 
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
 	"github.com/hookwright/hookwright/internal/handlers/compact"
-	"github.com/hookwright/hookwright/internal/handlers/guard"
+	"github.com/hookwright/hookwright/internal/handlers/guardhook"
 	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/quality"
@@ -30,13 +31,33 @@ import (
 	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 )
 
-// registration is one built-in handler: where it is registered, and how to
-// make it for one hook call. Every handler is built from the call's one
-// [call.Call]: its project folder, environment, clock and config.
+// registration is one built-in handler: the event it is registered for,
+// and how to register it on a mux for one hook call. Every handler is built
+// from the call's one [call.Call]: its project folder, environment, clock
+// and config.
 type registration struct {
-	event   hooks.Event
-	matcher string
-	handler func(c call.Call) hooks.Handler
+	event    hooks.Event
+	register func(m *hooks.Mux, c call.Call)
+}
+
+// builtinHandler is what every built-in handler has besides its typed
+// methods: a name, for reports and the journal's handler field.
+type builtinHandler interface{ Name() string }
+
+// on registers, with [hooks.On], the typed method of the handler that
+// build makes from the call, for event and matcher: under the handler's
+// name, and with its fail-closed policy when it is a [hooks.FailCloser].
+// The method's input type names the event; event repeats it so that [For]
+// builds only one event's handlers (TestForMatchesMux holds the two equal).
+func on[H builtinHandler, E hooks.Input](event hooks.Event, matcher string, build func(call.Call) H, method func(H, context.Context, E) (hooks.Result, error)) registration {
+	return registration{event, func(m *hooks.Mux, c call.Call) {
+		h := build(c)
+		opts := []hooks.RouteOption{hooks.WithName(h.Name())}
+		if fc, ok := any(h).(hooks.FailCloser); ok {
+			opts = append(opts, hooks.WithFailCloser(fc))
+		}
+		hooks.On(m, matcher, func(ctx context.Context, e E) (hooks.Result, error) { return method(h, ctx, e) }, opts...)
+	}}
 }
 
 // registrations lists the built-in handlers in the order they run. Within an
@@ -45,77 +66,72 @@ type registration struct {
 var registrations = []registration{
 	// The guard sees every tool: its command and path rules read Bash and
 	// the file tools, guard.tools any tool by name (WebFetch, MCP tools).
-	{hooks.EventPreToolUse, guard.Tools, guardFor},
+	on(hooks.EventPreToolUse, guardhook.Tools, guardhook.New, guardhook.Handler.PreToolUse),
 
 	// Team gates and the scratchpad chain.
-	{hooks.EventSessionStart, "", func(c call.Call) hooks.Handler { return scratchpad.Startup{Options: pad(c)} }},
-	{hooks.EventSubagentStart, "", func(c call.Call) hooks.Handler {
+	on(hooks.EventSessionStart, "", func(c call.Call) scratchpad.Startup { return scratchpad.Startup{Options: pad(c)} }, scratchpad.Startup.SessionStart),
+	on(hooks.EventSubagentStart, "", func(c call.Call) teamctx.Injector {
 		return teamctx.Injector{Root: c.Config().Artifacts.Root, Project: c.Root(), Getenv: c.Getenv}
-	}},
-	{hooks.EventSubagentStart, "", func(c call.Call) hooks.Handler { return scratchpad.Assign{Options: pad(c)} }},
-	{hooks.EventSubagentStop, "", func(c call.Call) hooks.Handler { return scratchpad.SubagentGate{Options: pad(c)} }},
-	{hooks.EventStop, "", func(c call.Call) hooks.Handler { return scratchpad.CoordinatorGate{Options: pad(c)} }},
+	}, teamctx.Injector.SubagentStart),
+	on(hooks.EventSubagentStart, "", func(c call.Call) scratchpad.Assign { return scratchpad.Assign{Options: pad(c)} }, scratchpad.Assign.SubagentStart),
+	on(hooks.EventSubagentStop, "", func(c call.Call) scratchpad.SubagentGate { return scratchpad.SubagentGate{Options: pad(c)} }, scratchpad.SubagentGate.SubagentStop),
+	on(hooks.EventStop, "", func(c call.Call) scratchpad.CoordinatorGate { return scratchpad.CoordinatorGate{Options: pad(c)} }, scratchpad.CoordinatorGate.Stop),
 
 	// The Stop loop runs after the scratchpad gates: a stop they block is
 	// not a round.
-	{hooks.EventStop, "", func(c call.Call) hooks.Handler { return loop.New(c) }},
-	{hooks.EventSubagentStop, "", func(c call.Call) hooks.Handler { return loop.New(c) }},
-	{hooks.EventTeammateIdle, "", func(c call.Call) hooks.Handler {
-		return artifacts.Gate{Config: c.Config().Artifacts, Project: c.Root(), Getenv: c.Getenv}
-	}},
-	{hooks.EventTaskCompleted, "", func(c call.Call) hooks.Handler {
-		return artifacts.Gate{Config: c.Config().Artifacts, Project: c.Root(), Getenv: c.Getenv}
-	}},
+	on(hooks.EventStop, "", loop.New, loop.Stopper.Stop),
+	on(hooks.EventSubagentStop, "", loop.New, loop.Stopper.SubagentStop),
+	on(hooks.EventTeammateIdle, "", artifactsGate, artifacts.Gate.TeammateIdle),
+	on(hooks.EventTaskCompleted, "", artifactsGate, artifacts.Gate.TaskCompleted),
 
 	// PDCA, work units and session fingerprints.
-	{hooks.EventTaskCompleted, "", func(c call.Call) hooks.Handler {
+	on(hooks.EventTaskCompleted, "", func(c call.Call) pdca.Advancer {
 		return pdca.Advancer{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
-	}},
-	{hooks.EventTeammateIdle, "", func(c call.Call) hooks.Handler {
+	}, pdca.Advancer.TaskCompleted),
+	on(hooks.EventTeammateIdle, "", func(c call.Call) pdca.NextTask {
 		return pdca.NextTask{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv}
-	}},
+	}, pdca.NextTask.TeammateIdle),
 
 	// Teammate status runs after the gates and next-task: an idle they send
 	// back to work leaves the teammate active.
-	{hooks.EventTeammateIdle, "", func(c call.Call) hooks.Handler { return teamstatus.New(c) }},
-	{hooks.EventTaskCompleted, "", func(c call.Call) hooks.Handler { return teamstatus.New(c) }},
-	{hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c call.Call) hooks.Handler {
+	on(hooks.EventTeammateIdle, "", teamstatus.New, teamstatus.Recorder.TeammateIdle),
+	on(hooks.EventTaskCompleted, "", teamstatus.New, teamstatus.Recorder.TaskCompleted),
+	on(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c call.Call) work.Gate {
 		return work.Gate{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
-	}},
-	{hooks.EventPostToolUse, "", func(c call.Call) hooks.Handler {
+	}, work.Gate.PreToolUse),
+	on(hooks.EventPostToolUse, "", func(c call.Call) work.Observer {
 		return work.Observer{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
-	}},
-	{hooks.EventSessionStart, "", func(c call.Call) hooks.Handler {
+	}, work.Observer.PostToolUse),
+	on(hooks.EventSessionStart, "", func(c call.Call) session.Recorder {
 		return session.Recorder{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now, Version: c.Version()}
-	}},
-	{hooks.EventSessionEnd, "", func(c call.Call) hooks.Handler {
+	}, session.Recorder.SessionStart),
+	on(hooks.EventSessionEnd, "", func(c call.Call) session.Ender {
 		return session.Ender{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
-	}},
-	{hooks.EventSessionEnd, "", func(c call.Call) hooks.Handler { return work.Ender{Dir: c.Root(), Getenv: c.Getenv} }},
+	}, session.Ender.SessionEnd),
+	on(hooks.EventSessionEnd, "", func(c call.Call) work.Ender { return work.Ender{Dir: c.Root(), Getenv: c.Getenv} }, work.Ender.SessionEnd),
 
 	// Tool metrics: every tool call's journal line (tool, tool_ms, outcome,
 	// first error line); SessionEnd sums them into the fingerprint.
-	{hooks.EventPostToolUse, "", func(call.Call) hooks.Handler { return session.ToolMetrics{} }},
-	{hooks.EventPostToolUseFailure, "", func(call.Call) hooks.Handler { return session.ToolMetrics{} }},
+	on(hooks.EventPostToolUse, "", toolMetrics, session.ToolMetrics.PostToolUse),
+	on(hooks.EventPostToolUseFailure, "", toolMetrics, session.ToolMetrics.PostToolUseFailure),
 
 	// Quality: the project's formatter and linter on the file just edited
 	// (quality.lint, quality.format), and quality.commands: the user's, and
 	// a project's only where the user config trusts it (config.LoadLayers).
-	{hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) hooks.Handler {
+	on(hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) quality.Checker {
 		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv}
-	}},
+	}, quality.Checker.PostToolUse),
 
 	// Compaction: a snapshot before, a briefing after.
-	{hooks.EventPreCompact, "", func(c call.Call) hooks.Handler { return compact.NewSaver(c) }},
-	{hooks.EventSessionStart, "", func(c call.Call) hooks.Handler { return compact.NewBriefer(c) }},
+	on(hooks.EventPreCompact, "", compact.NewSaver, compact.Saver.PreCompact),
+	on(hooks.EventSessionStart, "", compact.NewBriefer, compact.Briefer.SessionStart),
 }
 
-func guardFor(c call.Call) hooks.Handler {
-	g := guard.New(c.Config().Guard)
-	g.Getenv = c.Getenv
-	g.ProjectDir = c.Root()
-	return g
+func artifactsGate(c call.Call) artifacts.Gate {
+	return artifacts.Gate{Config: c.Config().Artifacts, Project: c.Root(), Getenv: c.Getenv}
 }
+
+func toolMetrics(call.Call) session.ToolMetrics { return session.ToolMetrics{} }
 
 func pad(c call.Call) scratchpad.Options {
 	return scratchpad.Options{Config: c.Config().Scratchpad, Project: c.Root(), Getenv: c.Getenv, Now: c.Now}
@@ -128,7 +144,7 @@ func Mux(cfg config.Config) *hooks.Mux {
 	m := new(hooks.Mux)
 	c := call.New(call.Spec{Config: cfg})
 	for _, r := range registrations {
-		m.Handle(r.event, r.matcher, r.handler(c))
+		r.register(m, c)
 	}
 	return m
 }
@@ -183,7 +199,7 @@ func For(c call.Call, event hooks.Event) *hooks.Mux {
 	m := new(hooks.Mux)
 	for _, r := range registrations {
 		if r.event == event {
-			m.Handle(r.event, r.matcher, r.handler(c))
+			r.register(m, c)
 		}
 	}
 	return m
@@ -197,20 +213,15 @@ type Registration struct {
 	Handler string
 }
 
-// Table lists every built-in registration in order. The as-run test of
-// the binary (cmd/hookwright) has a step for each entry, and fails when
-// one is added here without a step there.
+// Table lists every built-in registration in order, as [Mux] registers it
+// with the default config. The as-run test of the binary (cmd/hookwright)
+// has a step for each entry, and fails when one is added here without a
+// step there.
 func Table() []Registration {
-	out := make([]Registration, 0, len(registrations))
-	for _, r := range registrations {
-		out = append(out, Registration{r.event, r.matcher, handlerName(r.handler(call.New(call.Spec{Config: config.Default()})))})
+	routes := Mux(config.Default()).Routes()
+	out := make([]Registration, 0, len(routes))
+	for _, r := range routes {
+		out = append(out, Registration{r.Event, r.Matcher, r.Name})
 	}
 	return out
-}
-
-func handlerName(h hooks.Handler) string {
-	if n, ok := h.(interface{ Name() string }); ok {
-		return n.Name()
-	}
-	return fmt.Sprintf("%T", h)
 }

@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"context"
+	"strings"
 	"time"
 
 	loopstate "github.com/hookwright/hookwright/internal/state/loop"
@@ -109,6 +111,39 @@ func TestFailsClosed(t *testing.T) {
 	for _, tt := range tests {
 		if got := FailsClosed(tt.cfg, tt.event); got != tt.want {
 			t.Errorf("FailsClosed(%s) = %q, want %q", tt.event, got, tt.want)
+		}
+	}
+}
+
+// The gates keep their fail-closed policy when registered by their typed
+// methods: a gate set to fail closed that cannot start before the deadline
+// blocks, in its own name; set to fail open, it does not.
+func TestGatesKeepFailClosedPolicy(t *testing.T) {
+	closed := config.Default()
+	closed.Artifacts.Fail, closed.Scratchpad.Fail, closed.Guard.Fail = config.FailClosed, config.FailClosed, config.FailClosed
+	for _, tt := range []struct {
+		event hooks.Event
+		input string
+		gate  string
+	}{
+		{hooks.EventTaskCompleted, `{"hook_event_name":"TaskCompleted","task_id":"1","teammate_name":"a","team_name":"t"}`, "artifacts"},
+		{hooks.EventTeammateIdle, `{"hook_event_name":"TeammateIdle","teammate_name":"a","team_name":"t"}`, "artifacts"},
+		{hooks.EventStop, `{"hook_event_name":"Stop"}`, "scratchpad-coordinator-stop"},
+		{hooks.EventPreToolUse, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "guard"},
+		{hooks.EventSubagentStop, `{"hook_event_name":"SubagentStop","agent_type":"x"}`, "scratchpad-subagent-stop"},
+	} {
+		in, err := hooks.Decode([]byte(tt.input), tt.event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cfg := range []config.Config{closed, config.Default()} {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			res, _ := For(call.New(call.Spec{Config: cfg, Root: t.TempDir()}), tt.event).Dispatch(ctx, in)
+			isClosed := cfg.Artifacts.Fail == config.FailClosed
+			if blocked := res.Decision == hooks.Block && strings.Contains(res.Reason, tt.gate+" could not decide"); blocked != isClosed {
+				t.Errorf("%s, fail closed %v: result %+v, want a block by %s: %v", tt.event, isClosed, res, tt.gate, isClosed)
+			}
 		}
 	}
 }

@@ -100,19 +100,23 @@ func NewSaver(c call.Call) Saver { return Saver{call: c} }
 // Name names the handler in reports.
 func (Saver) Name() string { return "compact-save" }
 
-// Handle writes the snapshot.
-func (s Saver) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.PreCompact)
-	cfg := s.call.Config()
-	if !ok || !cfg.Compact.Enabled {
+// Handle serves [Saver.PreCompact] and ignores every other event.
+func (s Saver) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(s.PreCompact).Handle(ctx, in)
+}
+
+// PreCompact writes the snapshot.
+func (s Saver) PreCompact(_ context.Context, ev *hooks.PreCompact) (hooks.Result, error) {
+	if !s.call.Config().Compact.Enabled {
 		return hooks.Result{}, nil
 	}
+	cfg := s.call.Config()
 	dir := s.call.Root()
 	path, err := File(dir, ev.SessionID)
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	snap := Take(cfg, dir, in, s.call.Getenv, s.call.Now())
+	snap := Take(cfg, dir, ev, s.call.Getenv, s.call.Now())
 	snap.Trigger = cut(ev.Trigger)
 	data, err := json.MarshalIndent(snap, "", "  ")
 	if err != nil {
@@ -215,10 +219,14 @@ func NewBriefer(c call.Call) Briefer { return Briefer{call: c} }
 // Name names the handler in reports.
 func (Briefer) Name() string { return "compact-brief" }
 
-// Handle injects the briefing on SessionStart with source "compact".
-func (b Briefer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.SessionStart)
-	if !ok || ev.Source != "compact" || !b.call.Config().Compact.Enabled {
+// Handle serves [Briefer.SessionStart] and ignores every other event.
+func (b Briefer) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(b.SessionStart).Handle(ctx, in)
+}
+
+// SessionStart injects the briefing on SessionStart with source "compact".
+func (b Briefer) SessionStart(_ context.Context, ev *hooks.SessionStart) (hooks.Result, error) {
+	if ev.Source != "compact" || !b.call.Config().Compact.Enabled {
 		return hooks.Result{}, nil
 	}
 	snap, ok, err := Load(b.call.Root(), ev.SessionID)

@@ -85,21 +85,38 @@ func New(c call.Call) Stopper { return Stopper{call: c, cfg: c.Config().Loop} }
 // Name names the handler in reports.
 func (Stopper) Name() string { return "loop" }
 
-// Handle decides one stop; see the package comment.
+// Handle decides one stop ([Stopper.Stop], [Stopper.SubagentStop]); it
+// ignores every other event.
 func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	var active bool
-	var last string
 	switch ev := in.(type) {
 	case *hooks.Stop:
-		active, last = ev.StopHookActive, ev.LastAssistantMessage
+		return s.Stop(ctx, ev)
 	case *hooks.SubagentStop:
-		if !s.cfg.Subagents {
-			return hooks.Result{}, nil
-		}
-		active, last = ev.StopHookActive, ev.LastAssistantMessage
-	default:
+		return s.SubagentStop(ctx, ev)
+	}
+	return hooks.Result{}, nil
+}
+
+// Stop decides the main agent's stop; see the package comment.
+func (s Stopper) Stop(ctx context.Context, ev *hooks.Stop) (hooks.Result, error) {
+	return s.decide(ctx, &ev.Common, ev.SessionID, ev.StopHookActive, ev.LastAssistantMessage)
+}
+
+// SubagentStop decides a subagent's stop, when loop.subagents is on; the
+// subagent's round count is its own (session/agent id).
+func (s Stopper) SubagentStop(ctx context.Context, ev *hooks.SubagentStop) (hooks.Result, error) {
+	if !s.cfg.Subagents {
 		return hooks.Result{}, nil
 	}
+	id := ev.SessionID
+	if ev.AgentID != "" {
+		id += "/" + ev.AgentID
+	}
+	return s.decide(ctx, &ev.Common, id, ev.StopHookActive, ev.LastAssistantMessage)
+}
+
+// decide runs one round for the stop of session (or session/agent) id.
+func (s Stopper) decide(ctx context.Context, base *hooks.Common, id string, active bool, last string) (hooks.Result, error) {
 	dir := s.call.Root()
 	st, err := state.Load(dir)
 	if err != nil {
@@ -112,10 +129,6 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 			return hooks.Result{SystemMessage: "hookwright loop: " + state.File + " holds a loop that hwctl loop start did not arm for you in this project (a state file from a clone or a copy, or written by hand); it is ignored. Run hwctl loop start to arm one."}, nil
 		}
 		return hooks.Result{}, nil
-	}
-	id := in.Base().SessionID
-	if ev, ok := in.(*hooks.SubagentStop); ok && ev.AgentID != "" {
-		id += "/" + ev.AgentID
 	}
 	rec := st.Sessions[id]
 	switch {
@@ -133,7 +146,7 @@ func (s Stopper) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 			if rec != nil {
 				rounds = rec.Rounds
 			}
-			last = awaitAssistantText(ctx, in.Base().TranscriptPath, rounds)
+			last = awaitAssistantText(ctx, base.TranscriptPath, rounds)
 		}
 		if HasPromise(last, cfg.Promise) {
 			verdict = state.EndPromise

@@ -34,10 +34,14 @@ type Advancer struct {
 // Name names the handler in reports.
 func (Advancer) Name() string { return "pdca" }
 
-// Handle records a completed tagged task.
-func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.TaskCompleted)
-	if !ok || !a.Config.Enabled {
+// Handle serves [Advancer.TaskCompleted] and ignores every other event.
+func (a Advancer) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(a.TaskCompleted).Handle(ctx, in)
+}
+
+// TaskCompleted records a completed tagged task.
+func (a Advancer) TaskCompleted(_ context.Context, ev *hooks.TaskCompleted) (hooks.Result, error) {
+	if !a.Config.Enabled {
 		return hooks.Result{}, nil
 	}
 	tag, ok, err := state.Parse(ev.TaskSubject)
@@ -48,7 +52,7 @@ func (a Advancer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 		return hooks.Result{}, nil
 	}
 	getenv := project.Getenv(a.Getenv)
-	dir := project.Dir(a.Dir, in, getenv)
+	dir := project.Dir(a.Dir, ev, getenv)
 	path, err := project.Path(dir, a.Config.State)
 	if err != nil {
 		return hooks.Result{}, err
@@ -110,10 +114,14 @@ type NextTask struct {
 // Name names the handler in reports.
 func (NextTask) Name() string { return "next-task" }
 
-// Handle blocks the idle with the teammate's next task, if there is one.
-func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.TeammateIdle)
-	if !ok || !n.Config.Enabled || ev.TeammateName == "" || ev.TeamName == "" {
+// Handle serves [NextTask.TeammateIdle] and ignores every other event.
+func (n NextTask) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(n.TeammateIdle).Handle(ctx, in)
+}
+
+// TeammateIdle blocks the idle with the teammate's next task, if there is one.
+func (n NextTask) TeammateIdle(_ context.Context, ev *hooks.TeammateIdle) (hooks.Result, error) {
+	if !n.Config.Enabled || ev.TeammateName == "" || ev.TeamName == "" {
 		return hooks.Result{}, nil
 	}
 	getenv := project.Getenv(n.Getenv)
@@ -131,10 +139,10 @@ func (n NextTask) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	dir := project.Dir(n.Dir, in, getenv)
+	dir := project.Dir(n.Dir, ev, getenv)
 	tasks = n.untaken(dir, ev.Team, tasks)
 	var t tasklist.Task
-	ok = false
+	ok := false
 	if n.Config.Automation == config.AutomationFull {
 		t, ok = n.nextPhase(dir, ev.TeammateName, tasks)
 	}

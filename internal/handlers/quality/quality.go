@@ -139,10 +139,14 @@ type run struct {
 	argv   []string
 }
 
-// Handle formats and lints the edited file.
+// Handle serves [Checker.PostToolUse] and ignores every other event.
 func (c Checker) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.PostToolUse)
-	if !ok || (!c.Config.Lint && !c.Config.Format) {
+	return hooks.For(c.PostToolUse).Handle(ctx, in)
+}
+
+// PostToolUse formats and lints the edited file.
+func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.Result, error) {
+	if !c.Config.Lint && !c.Config.Format {
 		return hooks.Result{}, nil
 	}
 	switch ev.ToolName {
@@ -161,7 +165,7 @@ func (c Checker) Handle(ctx context.Context, in hooks.Input) (hooks.Result, erro
 	if len(builtin) == 0 && len(added) == 0 {
 		return hooks.Result{}, nil // no tool for this type: nothing to pay for
 	}
-	dir := project.Dir(c.Dir, in, project.Getenv(c.Getenv))
+	dir := project.Dir(c.Dir, ev, project.Getenv(c.Getenv))
 	if dir == "" || file == "" {
 		return hooks.Result{}, nil
 	}

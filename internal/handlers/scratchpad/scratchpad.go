@@ -155,14 +155,18 @@ type Startup struct{ Options }
 // Name names the handler in reports.
 func (Startup) Name() string { return "scratchpad-startup" }
 
-// Handle injects the coordinator and ego notes and recent commits on a
-// session's startup.
+// Handle serves [Startup.SessionStart] and ignores every other event.
 func (h Startup) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.SessionStart)
-	if !ok || !h.Config.Enabled || ev.Source != "startup" {
+	return hooks.For(h.SessionStart).Handle(ctx, in)
+}
+
+// SessionStart injects the coordinator and ego notes and recent commits on a
+// session's startup.
+func (h Startup) SessionStart(ctx context.Context, ev *hooks.SessionStart) (hooks.Result, error) {
+	if !h.Config.Enabled || ev.Source != "startup" {
 		return hooks.Result{}, nil
 	}
-	project := h.project(in)
+	project := h.project(ev)
 	var parts, problems []string
 	for _, src := range []struct {
 		agent, title string
@@ -218,13 +222,17 @@ type Assign struct{ Options }
 // Name names the handler in reports.
 func (Assign) Name() string { return "scratchpad-assign" }
 
-// Handle injects the subagent's scratchpad duty.
+// Handle serves [Assign.SubagentStart] and ignores every other event.
 func (h Assign) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.SubagentStart)
-	if !ok || !h.Config.Enabled || ev.AgentType == "" {
+	return hooks.For(h.SubagentStart).Handle(ctx, in)
+}
+
+// SubagentStart injects the subagent's scratchpad duty.
+func (h Assign) SubagentStart(ctx context.Context, ev *hooks.SubagentStart) (hooks.Result, error) {
+	if !h.Config.Enabled || ev.AgentType == "" {
 		return hooks.Result{}, nil
 	}
-	project, date := h.project(in), h.today()
+	project, date := h.project(ev), h.today()
 	rel, _, err := h.agentFile(project, ev.AgentType, date)
 	if err != nil {
 		return hooks.Result{}, err
@@ -258,13 +266,17 @@ type SubagentGate struct{ Options }
 // Name names the handler in reports.
 func (SubagentGate) Name() string { return "scratchpad-subagent-stop" }
 
-// Handle blocks the stop while the scratchpad is missing or incomplete.
+// Handle serves [SubagentGate.SubagentStop] and ignores every other event.
 func (h SubagentGate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.SubagentStop)
-	if !ok || !h.Config.Enabled || ev.AgentType == "" {
+	return hooks.For(h.SubagentStop).Handle(ctx, in)
+}
+
+// SubagentStop blocks the stop while the scratchpad is missing or incomplete.
+func (h SubagentGate) SubagentStop(ctx context.Context, ev *hooks.SubagentStop) (hooks.Result, error) {
+	if !h.Config.Enabled || ev.AgentType == "" {
 		return hooks.Result{}, nil // older releases do not say which agent stops
 	}
-	project, date := h.project(in), h.today()
+	project, date := h.project(ev), h.today()
 	rel, abs, err := h.agentFile(project, ev.AgentType, date)
 	if err != nil {
 		return h.failed(err)
@@ -324,17 +336,21 @@ type CoordinatorGate struct{ Options }
 // Name names the handler in reports.
 func (CoordinatorGate) Name() string { return "scratchpad-coordinator-stop" }
 
-// Handle blocks the main session's stop while its scratchpad is missing and
-// another agent's exists for today.
+// Handle serves [CoordinatorGate.Stop] and ignores every other event.
 func (h CoordinatorGate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.Stop)
-	if !ok || !h.Config.Enabled {
+	return hooks.For(h.Stop).Handle(ctx, in)
+}
+
+// Stop blocks the main session's stop while its scratchpad is missing and
+// another agent's exists for today.
+func (h CoordinatorGate) Stop(ctx context.Context, ev *hooks.Stop) (hooks.Result, error) {
+	if !h.Config.Enabled {
 		return hooks.Result{}, nil
 	}
 	if ev.AgentType != "" && ev.AgentType != h.Config.Coordinator {
 		return hooks.Result{}, nil
 	}
-	project, date := h.project(in), h.today()
+	project, date := h.project(ev), h.today()
 	rel, abs, err := h.agentFile(project, h.Config.Coordinator, date)
 	if err != nil {
 		return h.failed(err)

@@ -64,14 +64,15 @@ type Recorder struct {
 // Name names the handler in reports.
 func (Recorder) Name() string { return "session" }
 
-// Handle records the start.
-func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.SessionStart)
-	if !ok {
-		return hooks.Result{}, nil
-	}
+// Handle serves [Recorder.SessionStart] and ignores every other event.
+func (r Recorder) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(r.SessionStart).Handle(ctx, in)
+}
+
+// SessionStart records the start.
+func (r Recorder) SessionStart(_ context.Context, ev *hooks.SessionStart) (hooks.Result, error) {
 	getenv, now := project.Getenv(r.Getenv), project.Now(r.Now).UTC()
-	dir := project.Dir(r.Dir, in, getenv)
+	dir := project.Dir(r.Dir, ev, getenv)
 	version := r.Version
 	if version == "" {
 		version = buildinfo.Version("")
@@ -118,14 +119,15 @@ type Ender struct {
 // Name names the handler in reports.
 func (Ender) Name() string { return "session-end" }
 
-// Handle records the end, and the Claude Code version if still unknown.
-func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.SessionEnd)
-	if !ok {
-		return hooks.Result{}, nil
-	}
+// Handle serves [Ender.SessionEnd] and ignores every other event.
+func (e Ender) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(e.SessionEnd).Handle(ctx, in)
+}
+
+// SessionEnd records the end, and the Claude Code version if still unknown.
+func (e Ender) SessionEnd(_ context.Context, ev *hooks.SessionEnd) (hooks.Result, error) {
 	getenv, now := project.Getenv(e.Getenv), project.Now(e.Now).UTC()
-	dir := project.Dir(e.Dir, in, getenv)
+	dir := project.Dir(e.Dir, ev, getenv)
 	err := state.Change(dir, ev.SessionID, func(fp *state.Fingerprint) {
 		if fp.Started.IsZero() {
 			fp.Started = now // SessionStart was missed (hookwright installed mid-session)

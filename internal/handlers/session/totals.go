@@ -136,3 +136,13 @@ func (ToolMetrics) Name() string { return "tool-metrics" }
 func (ToolMetrics) Handle(context.Context, hooks.Input) (hooks.Result, error) {
 	return hooks.Result{}, nil
 }
+
+// PostToolUse does nothing; see the type comment.
+func (ToolMetrics) PostToolUse(context.Context, *hooks.PostToolUse) (hooks.Result, error) {
+	return hooks.Result{}, nil
+}
+
+// PostToolUseFailure does nothing; see the type comment.
+func (ToolMetrics) PostToolUseFailure(context.Context, *hooks.PostToolUseFailure) (hooks.Result, error) {
+	return hooks.Result{}, nil
+}

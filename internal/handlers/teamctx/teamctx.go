@@ -88,12 +88,14 @@ type Injector struct {
 // Name names the handler in reports.
 func (Injector) Name() string { return "teamctx" }
 
-// Handle injects the active team and its GC version on SubagentStart.
+// Handle serves [Injector.SubagentStart] and ignores every other event.
 func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
-	if _, ok := in.(*hooks.SubagentStart); !ok {
-		return hooks.Result{}, nil
-	}
-	dir := project.Dir(j.Project, in, j.Getenv)
+	return hooks.For(j.SubagentStart).Handle(ctx, in)
+}
+
+// SubagentStart injects the active team and its GC version.
+func (j Injector) SubagentStart(_ context.Context, ev *hooks.SubagentStart) (hooks.Result, error) {
+	dir := project.Dir(j.Project, ev, j.Getenv)
 	teamsDir, err := j.teamsDir()
 	if err != nil {
 		return hooks.Result{}, err

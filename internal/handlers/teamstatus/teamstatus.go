@@ -57,19 +57,31 @@ func New(c call.Call) Recorder { return Recorder{call: c, cfg: c.Config().Team} 
 // Name names the handler in reports.
 func (Recorder) Name() string { return "team-status" }
 
-// Handle records the teammate's new state.
-func (r Recorder) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	if !r.cfg.Enabled {
-		return hooks.Result{}, nil
-	}
-	var team hooks.Team
-	var state string
+// Handle records the teammate's new state ([Recorder.TeammateIdle],
+// [Recorder.TaskCompleted]); it ignores every other event.
+func (r Recorder) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
 	switch e := in.(type) {
 	case *hooks.TeammateIdle:
-		team, state = e.Team, tm.Idle
+		return r.TeammateIdle(ctx, e)
 	case *hooks.TaskCompleted:
-		team, state = e.Team, tm.Active
-	default:
+		return r.TaskCompleted(ctx, e)
+	}
+	return hooks.Result{}, nil
+}
+
+// TeammateIdle records the teammate as idle.
+func (r Recorder) TeammateIdle(_ context.Context, e *hooks.TeammateIdle) (hooks.Result, error) {
+	return r.record(&e.Common, e.Team, tm.Idle)
+}
+
+// TaskCompleted records the teammate as active: it is still at work.
+func (r Recorder) TaskCompleted(_ context.Context, e *hooks.TaskCompleted) (hooks.Result, error) {
+	return r.record(&e.Common, e.Team, tm.Active)
+}
+
+// record writes the teammate's state, with its open task.
+func (r Recorder) record(in *hooks.Common, team hooks.Team, state string) (hooks.Result, error) {
+	if !r.cfg.Enabled {
 		return hooks.Result{}, nil
 	}
 	if team.TeamName == "" || team.TeammateName == "" {

@@ -86,10 +86,14 @@ func UnitID(session string) string {
 	return fmt.Sprintf("wu-%08x", h.Sum32())
 }
 
-// Handle denies (strict) or flags (warn) an edit outside a work unit.
-func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.PreToolUse)
-	if !ok || g.Config.Mode == config.WorkOff {
+// Handle serves [Gate.PreToolUse] and ignores every other event.
+func (g Gate) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(g.PreToolUse).Handle(ctx, in)
+}
+
+// PreToolUse denies (strict) or flags (warn) an edit outside a work unit.
+func (g Gate) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Result, error) {
+	if g.Config.Mode == config.WorkOff {
 		return hooks.Result{}, nil
 	}
 	switch ev.ToolName {
@@ -97,7 +101,7 @@ func (g Gate) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
 	default:
 		return hooks.Result{}, nil
 	}
-	dir := project.Dir(g.Dir, in, project.Getenv(g.Getenv))
+	dir := project.Dir(g.Dir, ev, project.Getenv(g.Getenv))
 	st, err := state.Load(dir)
 	if err != nil {
 		return hooks.Result{}, err
@@ -144,10 +148,14 @@ type Observer struct {
 // Name names the handler in reports.
 func (Observer) Name() string { return "work-observer" }
 
-// Handle records a TaskUpdate's status change.
-func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.PostToolUse)
-	if !ok || ev.ToolName != "TaskUpdate" || o.Config.Mode == config.WorkOff {
+// Handle serves [Observer.PostToolUse] and ignores every other event.
+func (o Observer) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(o.PostToolUse).Handle(ctx, in)
+}
+
+// PostToolUse records a TaskUpdate's status change.
+func (o Observer) PostToolUse(_ context.Context, ev *hooks.PostToolUse) (hooks.Result, error) {
+	if ev.ToolName != "TaskUpdate" || o.Config.Mode == config.WorkOff {
 		return hooks.Result{}, nil
 	}
 	var u struct {
@@ -177,7 +185,7 @@ func (o Observer) Handle(_ context.Context, in hooks.Input) (hooks.Result, error
 			}
 		}
 	}
-	err := state.Update(project.Dir(o.Dir, in, getenv), func(st *state.State) bool {
+	err := state.Update(project.Dir(o.Dir, ev, getenv), func(st *state.State) bool {
 		_, had := st.Tasks[key]
 		if u.Status != tasklist.InProgress {
 			delete(st.Tasks, key)
@@ -205,13 +213,14 @@ type Ender struct {
 // Name names the handler in reports.
 func (Ender) Name() string { return "work-end" }
 
-// Handle forgets the session.
-func (e Ender) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.SessionEnd)
-	if !ok {
-		return hooks.Result{}, nil
-	}
-	dir := project.Dir(e.Dir, in, project.Getenv(e.Getenv))
+// Handle serves [Ender.SessionEnd] and ignores every other event.
+func (e Ender) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(e.SessionEnd).Handle(ctx, in)
+}
+
+// SessionEnd forgets the session.
+func (e Ender) SessionEnd(_ context.Context, ev *hooks.SessionEnd) (hooks.Result, error) {
+	dir := project.Dir(e.Dir, ev, project.Getenv(e.Getenv))
 	if path, err := state.Path(dir); err != nil {
 		return hooks.Result{}, err
 	} else if _, err := safepath.Stat(path); err != nil {

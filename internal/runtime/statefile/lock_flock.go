@@ -27,6 +27,10 @@ func tryLock(f *os.File) (bool, error) {
 
 func unlockFile(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
 
-// removeLock: the holder removes the lock file before it unlocks; unix
-// lets a file be removed while others hold it open.
+// removeLock (when lockFolder is off): the holder removes the lock file
+// before it unlocks; unix lets a file be removed while others hold it open.
 const removeLock = true
+
+// lockFolder: flock works on a folder, so the folder is the lock and no
+// lock file is made.
+const lockFolder = true

@@ -12,3 +12,6 @@ func unlockFile(*os.File) {}
 
 // removeLock: the lock file stays (no kernel lock here).
 const removeLock = false
+
+// lockFolder: a lock file is made (and stays, see removeLock).
+const lockFolder = false

@@ -44,3 +44,6 @@ func unlockFile(f *os.File) {
 // still open as "delete pending", and every open of its name fails until
 // the last handle closes, which would fail waiters instead of queueing them.
 const removeLock = false
+
+// lockFolder: LockFileEx needs a file, not a folder.
+const lockFolder = false

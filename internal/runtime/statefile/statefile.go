@@ -1,8 +1,9 @@
 // Package statefile updates small JSON state files that several hook
 // processes may touch at once.
 //
-// [Update] takes an exclusive kernel lock on a lock file next to the state
-// file (flock on unix, LockFileEx on Windows), reads the current content,
+// [Update] takes an exclusive kernel lock (flock on unix, on the state
+// file's folder; LockFileEx on Windows, on a lock file next to the state
+// file), reads the current content,
 // lets the caller change it, writes the result to a temporary file in the
 // same folder and renames it over the old one. Readers therefore see either
 // the old or the new file, never a torn one, and two writers never lose each
@@ -161,16 +162,29 @@ func openDir(p safepath.Path) (*os.Root, error) {
 	return r, err
 }
 
-// lock takes the kernel lock on name in dir, waiting up to LockWait, and
-// returns the function that releases it. On unix the holder removes the
-// lock file before it lets go, so none is left behind; a waiter that then wins the
-// lock on the removed file notices (the name no longer leads to the file it
-// locked) and starts over on the new one.
+// lock takes the kernel lock for name in dir, waiting up to LockWait, and
+// returns the function that releases it.
+//
+// On unix it locks the folder itself (lockFolder): nothing is created, so
+// a state update costs one file creation (its temporary file) instead of
+// two, which is most of what the session fingerprint costs SessionStart.
+// Writers of the other state files of the folder wait for it too, for the
+// milliseconds an update takes. Elsewhere it locks the lock file name, and
+// where the holder removes it before it lets go (removeLock), so that none
+// is left behind, a waiter that then wins the lock on the removed file
+// notices (the name no longer leads to the file it locked) and starts over
+// on the new one.
 func lock(dir *os.Root, name string, p safepath.Path) (func(), error) {
 	var deadline <-chan time.Time
 	pause := time.Millisecond
 	for {
-		f, err := safepath.OpenWrite(dir, name, p.Dir().Join(name), os.O_RDWR|os.O_CREATE)
+		var f *os.File
+		var err error
+		if lockFolder {
+			f, err = dir.Open(".")
+		} else {
+			f, err = safepath.OpenWrite(dir, name, p.Dir().Join(name), os.O_RDWR|os.O_CREATE)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -180,6 +194,12 @@ func lock(dir *os.Root, name string, p safepath.Path) (func(), error) {
 			return nil, fmt.Errorf("%s: lock: %w", p, err)
 		}
 		if ok {
+			if lockFolder {
+				return func() {
+					unlockFile(f)
+					f.Close()
+				}, nil
+			}
 			if current(dir, name, f) {
 				return func() {
 					if removeLock {

@@ -1,6 +1,9 @@
-// Package guard is hookwright's security guard: a PreToolUse handler that
-// stops the tool calls a user fears most, and says why in words that name
-// the rule, so a user can look it up with `hwctl explain`.
+// Package guard is hookwright's security guard: it reads a tool call and
+// decides whether to stop it, because it is one of the calls a user fears
+// most, and says why in words that name the rule, so a user can look it up
+// with `hwctl explain`. It is the decision engine only: package
+// internal/handlers/guardhook serves it as the PreToolUse handler, and hwctl
+// explain runs it to say what it would decide.
 //
 // It reads a Bash command as a shell does, with package shell: quoting,
 // lists and pipelines, subshells, substitutions, heredocs, the strings
@@ -60,7 +63,6 @@
 package guard
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -81,8 +83,8 @@ const MaxCommand = hooks.DefaultMaxInput
 // a session.
 const LevelEnv = "HOOKWRIGHT_GUARD_LEVEL"
 
-// Tools is the PreToolUse matcher the guard is registered with: every
-// tool, so that guard.tools reaches WebFetch, WebSearch, Task and MCP
+// Tools is the PreToolUse matcher the guard's handler is registered
+// with: every tool, so that guard.tools reaches WebFetch, WebSearch, Task and MCP
 // tools. Its command and path rules judge the tools in CommandTools and
 // ReadTools; any other tool costs a lookup in guard.tools.
 const Tools = ""
@@ -93,8 +95,8 @@ const (
 	ReadTools    = "Read|Grep|Glob|NotebookEdit"
 )
 
-// Guard is the handler. Make one with [New]; its zero value is a disabled
-// guard.
+// Guard decides tool calls ([Guard.Check]). Make one with [New]; its zero
+// value is a disabled guard.
 type Guard struct {
 	Config config.Guard
 	// Getenv reads the environment (HOME, TMPDIR, the level variable);
@@ -110,9 +112,6 @@ type Guard struct {
 
 // New returns a guard for cfg.
 func New(cfg config.Guard) *Guard { return &Guard{Config: cfg} }
-
-// Name names the handler in reports.
-func (*Guard) Name() string { return "guard" }
 
 // Finding is one rule that matched.
 type Finding struct {
@@ -194,33 +193,6 @@ type Call struct {
 	Cwd   string
 	// Project is the project folder; "" means the Guard's ProjectDir.
 	Project string
-}
-
-// Handle checks a PreToolUse call.
-func (g *Guard) Handle(_ context.Context, in hooks.Input) (hooks.Result, error) {
-	ev, ok := in.(*hooks.PreToolUse)
-	if g == nil || !ok || !g.Config.Enabled {
-		return hooks.Result{}, nil
-	}
-	project := g.ProjectDir
-	if project == "" {
-		project = hooks.ProjectDir(in, g.getenv())
-	}
-	rep := g.Check(Call{Tool: ev.ToolName, Input: ev.ToolInput, Cwd: ev.Cwd, Project: project})
-	if rep.Fault != "" && rep.Decision != "block" {
-		return hooks.Result{}, fmt.Errorf("guard could not check the %s call: %s", ev.ToolName, rep.Fault)
-	}
-	switch rep.Decision {
-	case "block":
-		return hooks.Blocked(rep.Reason), nil
-	case "ask":
-		return hooks.Result{Decision: hooks.Ask, Reason: rep.Reason}, nil
-	case "allow":
-		if rep.Rule == ToolRulePolicy {
-			return hooks.Result{Decision: hooks.Allow, Reason: rep.Reason}, nil
-		}
-	}
-	return hooks.Result{}, nil
 }
 
 func (g *Guard) getenv() func(string) string {

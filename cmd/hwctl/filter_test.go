@@ -95,3 +95,41 @@ func TestEventsFiltersSayNo(t *testing.T) {
 		}
 	}
 }
+
+// hwctl events --search: full-text over the command, path and reason,
+// with the other filters; FTS5 syntax in it is only words.
+func TestEventsSearch(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Now().Add(-time.Hour)
+	for i, e := range []journal.Entry{
+		{Session: "s1", Event: "PreToolUse", Tool: "Bash", Target: "Bash", Subject: "git push --force origin main", Decision: "block", Reason: "force-push"},
+		{Session: "s1", Event: "PreToolUse", Tool: "Read", Target: "Read", Subject: "/etc/passwd"},
+		{Session: "s2", Event: "PreToolUse", Tool: "Bash", Target: "Bash", Subject: "git push origin feature"},
+	} {
+		e.Time = t0.Add(time.Duration(i) * time.Second)
+		if err := journal.Append(dir, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--search", "git push"}, []string{"git push --force origin main", "git push origin feature"}},
+		{[]string{"-q", "PASSWD"}, []string{"/etc/passwd"}},
+		{[]string{"--search", "push", "--decision", "block"}, []string{"git push --force origin main"}},
+		{[]string{"--search", "git", "--session", "s2"}, []string{"git push origin feature"}},
+		{[]string{"--search", `"`}, nil},
+		{[]string{"--search", `NEAR(git push)`}, nil},
+		{[]string{"--search", `*`}, nil},
+	} {
+		out, errs, code := hwctl(t, append([]string{"events", "--json", "--dir", dir}, c.args...)...)
+		var got []string
+		for _, e := range eventsJSON(t, out) {
+			got = append(got, e.Subject)
+		}
+		if code != 0 || strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%v: exit %d, %q (want %q); stderr %q", c.args, code, got, c.want, errs)
+		}
+	}
+}

@@ -427,3 +427,31 @@ func TestAPIShowsTheSubjectRedacted(t *testing.T) {
 		t.Fatalf("%d %s", code, body)
 	}
 }
+
+// /api/events?q= searches the command, path and reason; FTS5 syntax in
+// it is words, never an error.
+func TestAPISearch(t *testing.T) {
+	p := t.TempDir()
+	for _, s := range []string{"git push --force", "/etc/passwd", `NEAR("x" *`} {
+		if err := journal.Append(p, journal.Entry{Time: time.Now(), Session: "w", Event: "PreToolUse", Tool: "Bash", Subject: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := serve(t, p, "")
+	for q, want := range map[string]int{"git": 1, "passwd": 1, "near": 1, "%22": 0, "NEAR%28": 1, "%2A": 0, "git%20passwd": 0, "%22git%22%20OR%20%22passwd%22": 0} {
+		var code int
+		var page struct{ Events []store.Event }
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			var body string
+			code, body = get(t, url+"/api/events?q="+q)
+			json.Unmarshal([]byte(body), &page)
+			if code != 200 || len(page.Events) >= want || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if code != 200 || len(page.Events) != want {
+			t.Errorf("q=%s: %d, %d events, want %d", q, code, len(page.Events), want)
+		}
+	}
+}

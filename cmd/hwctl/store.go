@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/state/session"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/state/session"
 	"github.com/hookwright/hookwright/internal/store"
 )
 

@@ -30,7 +30,7 @@ from elsewhere.
 
    GET /events            text/event-stream, one "hook" message per new call;
                           reconnecting with Last-Event-ID resumes after it
-   GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &q=TEXT &since=24h &limit= &before=ID &after=ID
+   GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &handler= &q=TEXT &since=24h &until= &limit= &before=ID &after=ID
    GET /api/sessions      ?since= &limit=
    GET /api/pdca  /api/work  /api/team  /api/counts
 

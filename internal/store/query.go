@@ -25,10 +25,11 @@ type Filter struct {
 	Session, Event, Decision string
 	// Kind matches the event's kind (journal.Kinds).
 	Kind string
-	// Tool and Agent match the tool name and the agent/teammate.
-	Tool, Agent string
-	// Since keeps events at or after this time.
-	Since time.Time
+	// Tool and Agent match the tool name and the agent/teammate; Handler
+	// the handler (rule) that decided the call.
+	Tool, Agent, Handler string
+	// Since keeps events at or after this time, Until those before it.
+	Since, Until time.Time
 	// Search keeps events whose subject (the command, path or URL), target
 	// or reason holds every word of it, each as a word or the start of one
 	// (full-text, any letter case). Only letters and digits count: a search
@@ -76,7 +77,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	// most selective first; a unary "+" keeps SQLite from walking a
 	// less selective one instead. "<> ''" lets it use a partial index.
 	indexed := false
-	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"kind", f.Kind}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
+	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"handler", f.Handler}, {"kind", f.Kind}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
 		if c.v == "" {
 			continue
 		}
@@ -95,6 +96,9 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	}
 	if !f.Since.IsZero() {
 		add("ts >= ?", f.Since.UnixMicro())
+	}
+	if !f.Until.IsZero() {
+		add("ts < ?", f.Until.UnixMicro())
 	}
 	// With a search the id bounds go to the full-text index, which
 	// then starts its walk at them.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,3 +182,42 @@ func TestSearchIndexFilledByMigration(t *testing.T) {
 		t.Fatalf("%v %v", subjects(list), err)
 	}
 }
+
+// The handler (rule) filter and the time range's end; an unknown handler
+// says no with the ones the store holds.
+func TestHandlerAndUntil(t *testing.T) {
+	s := searchStore(t)
+	ctx := context.Background()
+	journal.Append(filepathOf(s), journal.Entry{Time: time.Now(), Session: "s3", Event: "PreToolUse", Tool: "Bash", Decision: "ask", Handler: "guard.packs"})
+	if _, err := s.Ingest(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Resolve(ctx, Filter{Handler: "GUARD.PACKS"})
+	if err != nil || f.Handler != "guard.packs" {
+		t.Fatalf("resolve: %+v %v", f, err)
+	}
+	if list, err := s.Events(ctx, f); err != nil || len(list) != 1 || list[0].Session != "s3" {
+		t.Fatalf("handler: %v %v", subjects(list), err)
+	}
+	if _, err := s.Resolve(ctx, Filter{Handler: "nope"}); err == nil || !strings.Contains(err.Error(), "guard.packs") {
+		t.Fatalf("unknown handler: %v", err)
+	}
+	// The first five are an hour old, the last one now.
+	list, err := s.Events(ctx, Filter{Until: time.Now().Add(-30 * time.Minute)})
+	if err != nil || len(list) != 5 {
+		t.Fatalf("until: %d %v", len(list), err)
+	}
+	list, err = s.Events(ctx, Filter{Since: time.Now().Add(-2 * time.Hour), Until: time.Now().Add(-30 * time.Minute), Search: "deploy"})
+	if err != nil || len(list) != 2 {
+		t.Fatalf("since, until and search: %d %v", len(list), err)
+	}
+	q, err := FilterFromQuery(map[string][]string{"until": {"30m"}, "handler": {"guard"}}, time.Now())
+	if err != nil || q.Until.IsZero() || q.Handler != "guard" {
+		t.Fatalf("query: %+v %v", q, err)
+	}
+	if _, err := FilterFromQuery(map[string][]string{"until": {"soon"}}, time.Now()); err == nil || !strings.HasPrefix(err.Error(), "until") {
+		t.Fatalf("until=soon: %v", err)
+	}
+}
+
+func filepathOf(s *Store) string { return s.project }

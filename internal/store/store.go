@@ -155,6 +155,8 @@ var migrations = []string{
 		INSERT INTO events_fts (rowid, subject, target, reason) VALUES (new.id, new.subject, new.target, new.reason);
 	END;
 	INSERT INTO events_fts (events_fts) VALUES ('rebuild');`,
+	// 6: the handler (rule) filter, over the calls a handler decided.
+	`CREATE INDEX events_handler ON events (handler, id) WHERE handler <> '';`,
 }
 
 // SchemaVersion is the schema version this build writes.

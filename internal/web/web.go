@@ -141,7 +141,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /api/sessions", func(w http.ResponseWriter, r *http.Request) {
 		f, err := store.FilterFromQuery(r.URL.Query(), s.now())
-		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Search != "" || f.Before != 0 || f.After != 0) {
+		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Search != "" || !f.Until.IsZero() || f.Before != 0 || f.After != 0) {
 			err = errors.New("sessions takes only since and limit")
 		}
 		if err != nil {

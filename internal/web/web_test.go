@@ -75,7 +75,7 @@ func TestAPIAndBadParameters(t *testing.T) {
 		t.Fatalf("api/events?kind=block: %d %s", code, body)
 	}
 	for _, q := range []string{"/api/events?kind=nope", "/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
-		"/api/events?event=a&event=b", "/api/sessions?decision=block", "/api/team?x=1", "/events?limit=3", "/events?before=x"} {
+		"/api/events?event=a&event=b", "/api/events?handler=nope", "/api/events?until=soon", "/api/sessions?decision=block", "/api/sessions?q=x", "/api/team?x=1", "/events?limit=3", "/events?before=x"} {
 		code, body := get(t, url+q)
 		if code != 400 || strings.Count(strings.TrimSpace(body), "\n") != 0 || body == "" {
 			t.Errorf("%s: %d %q, want 400 and one line", q, code, body)

@@ -32,6 +32,7 @@ from elsewhere.
                           reconnecting with Last-Event-ID resumes after it
    GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &handler= &q=TEXT &since=24h &until= &limit= &before=ID &after=ID
    GET /api/sessions      ?since= &limit=
+   GET /api/activity      ?since=24h &until= &session=   calls and blocks over time, hook p50/p95 per event
    GET /api/pdca  /api/work  /api/team  /api/counts
 
 It binds to loopback. Another address needs a token: --token (or

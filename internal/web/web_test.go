@@ -455,3 +455,37 @@ func TestAPISearch(t *testing.T) {
 		}
 	}
 }
+
+// /api/activity: calls and blocks over time and hook durations per event,
+// for the charts; it takes only since, until and session.
+func TestAPIActivity(t *testing.T) {
+	p := t.TempDir()
+	hook(t, p, "PreToolUse", "block")
+	hook(t, p, "PreToolUse", "")
+	hook(t, p, "Stop", "")
+	url := serve(t, p, "")
+	var a store.Activity
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		code, body := get(t, url+"/api/activity?since=1h")
+		if code != 200 || json.Unmarshal([]byte(body), &a) != nil {
+			t.Fatalf("%d %s", code, body)
+		}
+		if len(a.Durations) == 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var calls, blocks int64
+	for _, b := range a.Buckets {
+		calls += b.Calls
+		blocks += b.Blocks
+	}
+	if calls != 3 || blocks != 1 || a.Step != 60 || len(a.Durations) != 2 || a.Durations[0].Event != "PreToolUse" || a.Durations[0].N != 2 {
+		t.Fatalf("%+v", a)
+	}
+	for _, q := range []string{"?decision=block", "?q=x", "?since=soon", "?session=nope", "?since=1h&until=2h", "?limit=3"} {
+		if code, body := get(t, url+"/api/activity"+q); code != 400 || body == "" {
+			t.Errorf("%s: %d %q, want 400", q, code, body)
+		}
+	}
+}

@@ -489,3 +489,29 @@ func TestAPIActivity(t *testing.T) {
 		}
 	}
 }
+
+// The chart library is vendored unmodified at the version its note names,
+// with its license, and the page loads it from the binary.
+func TestVendoredUPlot(t *testing.T) {
+	note, err := static.ReadFile("static/uplot/VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := static.ReadFile("static/uplot/uPlot.iife.min.js")
+	license, _ := static.ReadFile("static/uplot/LICENSE")
+	css, _ := static.ReadFile("static/uplot/uPlot.min.css")
+	version := strings.Fields(string(note))[1]
+	if !strings.HasPrefix(string(js), "/*! https://github.com/leeoniya/uPlot (v"+version+") */") || !strings.Contains(string(license), "MIT License") || len(css) == 0 {
+		t.Fatalf("uplot: note names %q; the script starts %q", version, js[:min(len(js), 60)])
+	}
+	url := serve(t, t.TempDir(), "")
+	_, page := get(t, url+"/")
+	for _, path := range []string{"uplot/uPlot.iife.min.js", "uplot/uPlot.min.css"} {
+		if !strings.Contains(page, `"`+path+`"`) {
+			t.Errorf("the page does not load %s", path)
+		}
+		if code, body := get(t, url+"/"+path); code != 200 || len(body) < 1000 {
+			t.Errorf("%s: %d, %d bytes", path, code, len(body))
+		}
+	}
+}

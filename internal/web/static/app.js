@@ -367,8 +367,70 @@ async function loadTeam() {
   $("team-empty").hidden = data.team.length > 0;
 }
 
+// --- activity charts (uPlot) ------------------------------------------------
+// Calls and blocks per time bucket, and each event's hook time p50/p95,
+// from /api/activity (computed in SQL). Event names are drawn on the
+// canvas or written with textContent.
+const charts = (window.hwCharts = {});
+function chartWidth() { return Math.max(320, $("activity").clientWidth - 4); }
+async function loadActivity() {
+  const since = hashParts().query.get("since") || "24h";
+  if ($("a-since").value !== since) {
+    if (![...$("a-since").options].some((o) => o.value === since)) {
+      const o = document.createElement("option"); o.value = since; o.textContent = since; $("a-since").appendChild(o);
+    }
+    $("a-since").value = since;
+  }
+  const a = await api("/api/activity?" + new URLSearchParams({ since }));
+  if (hashParts().view !== "activity") return;
+  const xs = a.buckets.map((b) => Date.parse(b.t) / 1000);
+  const calls = a.buckets.map((b) => b.calls), blocks = a.buckets.map((b) => b.blocks);
+  let total = 0, blocked = 0;
+  for (let i = 0; i < calls.length; i++) { total += calls[i]; blocked += blocks[i]; }
+  $("activity-note").textContent = total + " calls, " + blocked + " blocks; one bar per " + fmtStep(a.step_s);
+  const w = chartWidth();
+  const bars = uPlot.paths.bars({ size: [0.9, 40] });
+  if (charts.calls && charts.calls.data[0].length === xs.length && charts.calls.width === w) {
+    charts.calls.setData([xs, calls, blocks]);
+  } else {
+    if (charts.calls) charts.calls.destroy();
+    charts.calls = new uPlot({
+      width: w, height: 220,
+      scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+      series: [{}, { label: "calls", stroke: "#1d4ed8", fill: "rgba(29,78,216,0.25)", paths: bars },
+        { label: "blocks", stroke: "#b91c1c", fill: "rgba(185,28,28,0.6)", paths: bars }],
+      axes: [{}, { label: "calls", size: 56 }],
+    }, [xs, calls, blocks], $("chart-calls"));
+  }
+  const names = a.durations.map((d) => d.event);
+  const dx = names.map((_, i) => i);
+  const p50 = a.durations.map((d) => d.p50_ms), p95 = a.durations.map((d) => d.p95_ms);
+  if (charts.durations) charts.durations.destroy();
+  charts.durations = new uPlot({
+    width: w, height: 220,
+    scales: { x: { time: false, range: () => [-0.5, Math.max(1, names.length) - 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+    series: [{ label: "event", value: (u, v) => (v == null ? "-" : names[v] || "-") },
+      { label: "p50 ms", stroke: "#047857", fill: "rgba(4,120,87,0.5)", paths: uPlot.paths.bars({ size: [0.35, 60], align: -1 }) },
+      { label: "p95 ms", stroke: "#92400e", fill: "rgba(146,64,14,0.45)", paths: uPlot.paths.bars({ size: [0.35, 60], align: 1 }) }],
+    axes: [{ splits: () => dx, values: (u, vals) => vals.map((v) => names[v] || ""), grid: { show: false } }, { label: "ms", size: 56 }],
+  }, [dx, p50, p95], $("chart-durations"));
+  const body = $("duration-rows");
+  body.textContent = "";
+  for (const d of a.durations) {
+    const tr = document.createElement("tr");
+    cell(tr, d.event); cell(tr, d.n, "num"); cell(tr, d.p50_ms.toFixed(1), "num"); cell(tr, d.p95_ms.toFixed(1), "num"); cell(tr, d.max_ms.toFixed(1), "num");
+    body.appendChild(tr);
+  }
+}
+function fmtStep(s) {
+  if (s % 86400 === 0) return s / 86400 + (s === 86400 ? " day" : " days");
+  if (s % 3600 === 0) return s / 3600 + (s === 3600 ? " hour" : " hours");
+  return s / 60 + (s === 60 ? " minute" : " minutes");
+}
+$("a-since").addEventListener("change", () => { history.replaceState(null, "", "#activity?since=" + encodeURIComponent($("a-since").value)); loadActivity().catch(report); });
+
 // --- views -----------------------------------------------------------------
-const loaders = { sessions: loadSessions, pdca: loadPDCA, work: loadWork, team: loadTeam };
+const loaders = { sessions: loadSessions, activity: loadActivity, pdca: loadPDCA, work: loadWork, team: loadTeam };
 // The hash names the view; #sessions/<id> is that session's page and
 // #feed?… the feed with its filters.
 function show() {

@@ -381,6 +381,7 @@ async function loadActivity() {
     }
     $("a-since").value = since;
   }
+  state.activityAt = Date.now();
   const a = await api("/api/activity?" + new URLSearchParams({ since }));
   if (hashParts().view !== "activity") return;
   const xs = a.buckets.map((b) => Date.parse(b.t) / 1000);
@@ -454,6 +455,12 @@ for (const k of FIELDS) $("f-" + k).addEventListener("change", applyFilters);
 $("f-clear").addEventListener("click", () => { setFilters(new URLSearchParams()); applyFilters(); });
 $("older").addEventListener("click", () => older().catch(report));
 $("timeline-older").addEventListener("click", () => timelineOlder().catch(report));
-setInterval(() => { const v = hashParts().view; if (loaders[v]) loaders[v]().catch(report); }, 2000);
+// The views refresh every 2 s; the charts, which read a whole range,
+// every 30 s (or when the range changes).
+setInterval(() => {
+  const v = hashParts().view;
+  if (v === "activity" && Date.now() - (state.activityAt || 0) < 30000) return;
+  if (loaders[v]) loaders[v]().catch(report);
+}, 2000);
 state.applied = null;
 show();

@@ -22,7 +22,7 @@ import (
 	"github.com/hookwright/hookwright/internal/state/work"
 )
 
-var screenshot = flag.String("screenshot", "", "write a PNG of the dashboard to this file (README image: testdata/dashboard.png)")
+var screenshot = flag.String("screenshot", "", "write a PNG of the dashboard to this file")
 
 // chromium finds Debian's chromium (or another Chrome) on PATH.
 func chromium() (string, error) {

@@ -94,6 +94,8 @@ function applyFilters() {
   history.replaceState(null, "", "#feed" + (q ? "?" + q : ""));
   startFeed().catch(report);
 }
+// fold is an event name as the server matches it (pre-tool-use = PreToolUse).
+function fold(s) { return s.toLowerCase().replace(/[-_]/g, ""); }
 function countEvent(e) {
   state.calls++;
   if (e.decision === "block") state.blocks++;
@@ -166,7 +168,7 @@ async function startFeed() {
     const counts = state.counted ? await api("/api/counts") : { counts: [] };
     for (const c of counts.counts) {
       if (p.get("decision") && c.decision !== p.get("decision") && !(p.get("decision") === "none" && c.decision === "")) continue;
-      if (p.get("event") && c.event !== p.get("event")) continue;
+      if (p.get("event") && fold(c.event) !== fold(p.get("event"))) continue;
       state.calls += c.n;
       if (c.decision === "block") state.blocks += c.n;
     }

@@ -34,9 +34,8 @@ func TestBrowserScreenshots(t *testing.T) {
 	}
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(project, 0o755)
-	seedProject(t, project)
 	// Two hours of a working session, then the seeded calls.
-	start := time.Now().Add(-130 * time.Minute)
+	start := time.Now().Add(-125 * time.Minute)
 	subjects := []struct{ tool, subject string }{
 		{"Read", "internal/parser/lexer.go"}, {"Grep", "func (p \\*Parser) parse"}, {"Edit", "internal/parser/parser.go"},
 		{"Bash", "go test ./internal/parser/..."}, {"Bash", "git diff --stat"}, {"Read", "docs/plan/parser.md"},
@@ -67,6 +66,7 @@ func TestBrowserScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	seedProject(t, project)
 	url := startServe(t, bin, project)
 	ctx := newBrowserFor(t, browser, tmp, 5*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {

@@ -400,9 +400,9 @@ async function loadActivity() {
     charts.calls = new uPlot({
       width: w, height: 220,
       scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
-      series: [{}, { label: "calls", stroke: "#1d4ed8", fill: "rgba(29,78,216,0.25)", paths: bars },
-        { label: "blocks", stroke: "#b91c1c", fill: "rgba(185,28,28,0.6)", paths: bars }],
-      axes: [{}, { label: "calls", size: 56 }],
+      series: [{}, { label: "calls", stroke: "#1d4ed8", fill: "rgba(29,78,216,0.25)", paths: bars, points: { show: false } },
+        { label: "blocks", stroke: "#b91c1c", fill: "rgba(185,28,28,0.6)", paths: bars, points: { show: false } }],
+      axes: [{ space: 90 }, { label: "calls", size: 56 }],
     }, [xs, calls, blocks], $("chart-calls"));
   }
   const names = a.durations.map((d) => d.event);
@@ -413,8 +413,8 @@ async function loadActivity() {
     width: w, height: 220,
     scales: { x: { time: false, range: () => [-0.5, Math.max(1, names.length) - 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
     series: [{ label: "event", value: (u, v) => (v == null ? "-" : names[v] || "-") },
-      { label: "p50 ms", stroke: "#047857", fill: "rgba(4,120,87,0.5)", paths: uPlot.paths.bars({ size: [0.35, 60], align: -1 }) },
-      { label: "p95 ms", stroke: "#92400e", fill: "rgba(146,64,14,0.45)", paths: uPlot.paths.bars({ size: [0.35, 60], align: 1 }) }],
+      { label: "p50 ms", stroke: "#047857", fill: "rgba(4,120,87,0.5)", paths: uPlot.paths.bars({ size: [0.35, 60], align: -1 }), points: { show: false } },
+      { label: "p95 ms", stroke: "#92400e", fill: "rgba(146,64,14,0.45)", paths: uPlot.paths.bars({ size: [0.35, 60], align: 1 }), points: { show: false } }],
     axes: [{ splits: () => dx, values: (u, vals) => vals.map((v) => names[v] || ""), grid: { show: false } }, { label: "ms", size: 56 }],
   }, [dx, p50, p95], $("chart-durations"));
   const body = $("duration-rows");

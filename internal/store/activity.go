@@ -13,6 +13,23 @@ const maxBuckets = 150
 // gives at most maxBuckets.
 var steps = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
 
+// activityWhere selects the readable lines of [?1, ?2) (unix
+// microseconds), of session ?3 unless it is empty, from the time index
+// alone: it covers every column the two queries read.
+const activityWhere = `FROM events INDEXED BY events_ts WHERE ts >= ?1 AND ts < ?2 AND bad = '' AND (?3 = '' OR session = ?3)`
+
+// activityBuckets counts calls and blocks per bucket of ?4 microseconds.
+const activityBuckets = `SELECT (ts - ?1) / ?4, count(*), coalesce(sum(decision = 'block'), 0) ` + activityWhere + ` GROUP BY 1`
+
+// activityDurations is each event's nearest-rank p50 and p95 hook time
+// and its longest: the p-th percentile of n sorted values is the k-th, k
+// the least with k*100 >= n*p.
+const activityDurations = `WITH r AS (
+		SELECT event, us, row_number() OVER (PARTITION BY event ORDER BY us) AS k, count(*) OVER (PARTITION BY event) AS n
+		` + activityWhere + ` AND event <> '')
+	SELECT event, n, min(CASE WHEN k * 100 >= n * 50 THEN us END), min(CASE WHEN k * 100 >= n * 95 THEN us END), max(us)
+	FROM r GROUP BY event ORDER BY n DESC, event LIMIT 100`
+
 // Bucket is the calls in one step of time from Start.
 type Bucket struct {
 	Start  time.Time `json:"t"`
@@ -69,9 +86,7 @@ func (s *Store) Activity(ctx context.Context, since, until time.Time, session st
 		a.Buckets[i].Start = start.Add(time.Duration(i) * step).UTC()
 	}
 	from, to, us := start.UnixMicro(), until.UnixMicro(), step.Microseconds()
-	const where = `FROM events INDEXED BY events_ts WHERE ts >= ?1 AND ts < ?2 AND bad = '' AND (?3 = '' OR +session = ?3)`
-	rows, err := s.db.QueryContext(ctx, `SELECT (ts - ?1) / ?4, count(*), coalesce(sum(decision = 'block'), 0) `+where+` GROUP BY 1`,
-		from, to, session, us)
+	rows, err := s.db.QueryContext(ctx, activityBuckets, from, to, session, us)
 	if err != nil {
 		return a, err
 	}
@@ -91,11 +106,7 @@ func (s *Store) Activity(ctx context.Context, since, until time.Time, session st
 	}
 	// Nearest rank: the p-th percentile of n sorted values is the k-th,
 	// k the least with k*100 >= n*p.
-	rows, err = s.db.QueryContext(ctx, `WITH r AS (
-			SELECT event, us, row_number() OVER (PARTITION BY event ORDER BY us) AS k, count(*) OVER (PARTITION BY event) AS n
-			`+where+` AND event <> '')
-		SELECT event, n, min(CASE WHEN k * 100 >= n * 50 THEN us END), min(CASE WHEN k * 100 >= n * 95 THEN us END), max(us)
-		FROM r GROUP BY event ORDER BY n DESC, event LIMIT 100`, from, to, session)
+	rows, err = s.db.QueryContext(ctx, activityDurations, from, to, session)
 	if err != nil {
 		return a, err
 	}

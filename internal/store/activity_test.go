@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,5 +67,28 @@ func TestActivity(t *testing.T) {
 	}
 	if _, err := s.Activity(ctx, t0, t0, ""); !errors.Is(err, ErrBadFilter) {
 		t.Fatalf("an empty range: %v", err)
+	}
+}
+
+// The charts' queries read the time index alone, never the rows.
+func TestActivityReadsOnlyTheTimeIndex(t *testing.T) {
+	s := open(t, t.TempDir())
+	for name, q := range map[string]string{"buckets": activityBuckets, "durations": activityDurations} {
+		rows, err := s.DB().Query("EXPLAIN QUERY PLAN "+q, 0, 1, "", 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			rows.Scan(&id, &parent, &unused, &detail)
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		text := strings.Join(plan, "; ")
+		if !strings.Contains(text, "USING COVERING INDEX events_ts") || strings.Contains(text, "SCAN events ") {
+			t.Errorf("%s: plan %q", name, text)
+		}
 	}
 }

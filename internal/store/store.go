@@ -157,6 +157,10 @@ var migrations = []string{
 	INSERT INTO events_fts (events_fts) VALUES ('rebuild');`,
 	// 6: the handler (rule) filter, over the calls a handler decided.
 	`CREATE INDEX events_handler ON events (handler, id) WHERE handler <> '';`,
+	// 7: the time index covers what the charts read (calls, blocks and
+	// hook time per event and session), so that they never visit the rows.
+	`DROP INDEX events_ts;
+	CREATE INDEX events_ts ON events (ts, event, decision, us, bad, session);`,
 }
 
 // SchemaVersion is the schema version this build writes.

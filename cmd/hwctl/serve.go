@@ -24,9 +24,10 @@ func serveCommand(s streams) *cli.Command {
 		Usage: "web dashboard: live feed, sessions and timelines, PDCA board, work units, team status",
 		Description: `Serves the dashboard and its API from the project's store, ingesting the
 journal every --poll. Pages: live feed of hook calls (blocks highlighted, with
-reason and duration), sessions with each one's timeline, the PDCA board, work
-units and team status. Everything is in the binary; the page loads nothing
-from elsewhere.
+reason and duration; search and filters kept in the URL; older calls paged
+back to the first), sessions with each one's timeline, charts of calls,
+blocks and hook time (uPlot, embedded), the PDCA board, work units and team
+status. Everything is in the binary; the page loads nothing from elsewhere.
 
    GET /events            text/event-stream, one "hook" message per new call;
                           reconnecting with Last-Event-ID resumes after it

@@ -20,7 +20,7 @@ func filterJournal(t *testing.T) string {
 	for i := range 12 {
 		e := journal.Entry{Time: t0.Add(time.Duration(i) * time.Second), Session: sessions[i%3], Event: "PreToolUse", Target: "Bash", Tool: "Bash"}
 		if i%4 == 0 {
-			e.Decision, e.Reason = "block", "no"
+			e.Decision, e.Reason, e.Handler = "block", "no", "guard"
 		}
 		if i%5 == 0 {
 			e.Event, e.Tool, e.Target = "PostToolUse", "Edit", "Edit"
@@ -63,6 +63,8 @@ func TestEventsFiltersSayNo(t *testing.T) {
 		{[]string{"--tool", "Bsh"}, []string{"Bsh", "Bash", "Edit"}},
 		{[]string{"--session", "7c1e9a40"}, []string{"7c1e9a40-aaaa-4bbb-8ccc-000000000001", "7c1e9a40-bbbb-4bbb-8ccc-000000000002"}},
 		{[]string{"--session", "ffff"}, []string{"ffff"}},
+		{[]string{"--rule", "nope"}, []string{"nope", "guard"}},
+		{[]string{"--until", "soon"}, []string{"soon"}},
 	} {
 		out, errs, code := hwctl(t, append([]string{"events", "--dir", dir}, c.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 {
@@ -88,10 +90,53 @@ func TestEventsFiltersSayNo(t *testing.T) {
 		{[]string{"--decision", "block"}, 3},
 		{[]string{"--decision", "none"}, 9},
 		{[]string{"--tool", "bash"}, 9},
+		{[]string{"--rule", "guard"}, 3},
+		{[]string{"--handler", "Guard", "--session", "d00dfeed"}, 1},
+		{[]string{"--until", "1m"}, 12},
+		{[]string{"--until", "2h"}, 0},
+		{[]string{"--since", "2h", "--until", "1m"}, 12},
 	} {
 		out, errs, code := hwctl(t, append([]string{"events", "--json", "--dir", dir}, c.args...)...)
 		if got := eventsJSON(t, out); code != 0 || len(got) != c.n {
 			t.Errorf("%v: exit %d, %d events (want %d); stderr %q", c.args, code, len(got), c.n, errs)
+		}
+	}
+}
+
+// hwctl events --search: full-text over the command, path and reason,
+// with the other filters; FTS5 syntax in it is only words.
+func TestEventsSearch(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Now().Add(-time.Hour)
+	for i, e := range []journal.Entry{
+		{Session: "s1", Event: "PreToolUse", Tool: "Bash", Target: "Bash", Subject: "git push --force origin main", Decision: "block", Reason: "force-push"},
+		{Session: "s1", Event: "PreToolUse", Tool: "Read", Target: "Read", Subject: "/etc/passwd"},
+		{Session: "s2", Event: "PreToolUse", Tool: "Bash", Target: "Bash", Subject: "git push origin feature"},
+	} {
+		e.Time = t0.Add(time.Duration(i) * time.Second)
+		if err := journal.Append(dir, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--search", "git push"}, []string{"git push --force origin main", "git push origin feature"}},
+		{[]string{"-q", "PASSWD"}, []string{"/etc/passwd"}},
+		{[]string{"--search", "push", "--decision", "block"}, []string{"git push --force origin main"}},
+		{[]string{"--search", "git", "--session", "s2"}, []string{"git push origin feature"}},
+		{[]string{"--search", `"`}, nil},
+		{[]string{"--search", `NEAR(git push)`}, nil},
+		{[]string{"--search", `*`}, nil},
+	} {
+		out, errs, code := hwctl(t, append([]string{"events", "--json", "--dir", dir}, c.args...)...)
+		var got []string
+		for _, e := range eventsJSON(t, out) {
+			got = append(got, e.Subject)
+		}
+		if code != 0 || strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%v: exit %d, %q (want %q); stderr %q", c.args, code, got, c.want, errs)
 		}
 	}
 }

@@ -24,14 +24,16 @@ func serveCommand(s streams) *cli.Command {
 		Usage: "web dashboard: live feed, sessions and timelines, PDCA board, work units, team status",
 		Description: `Serves the dashboard and its API from the project's store, ingesting the
 journal every --poll. Pages: live feed of hook calls (blocks highlighted, with
-reason and duration), sessions with each one's timeline, the PDCA board, work
-units and team status. Everything is in the binary; the page loads nothing
-from elsewhere.
+reason and duration; search and filters kept in the URL; older calls paged
+back to the first), sessions with each one's timeline, charts of calls,
+blocks and hook time (uPlot, embedded), the PDCA board, work units and team
+status. Everything is in the binary; the page loads nothing from elsewhere.
 
    GET /events            text/event-stream, one "hook" message per new call;
                           reconnecting with Last-Event-ID resumes after it
-   GET /api/events        ?session= &event= &decision= &tool= &agent= &since=24h &limit= &before=ID &after=ID
+   GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &handler= &q=TEXT &since=24h &until= &limit= &before=ID &after=ID
    GET /api/sessions      ?since= &limit=
+   GET /api/activity      ?since=24h &until= &session=   calls and blocks over time, hook p50/p95 per event
    GET /api/pdca  /api/work  /api/team  /api/counts
 
 It binds to loopback. Another address needs a token: --token (or

@@ -147,7 +147,8 @@ usage error (exit 2) that lists the accepted values. Examples:
    hwctl events --decision block --since 7d
    hwctl events --session 3f2a... --json
    hwctl events --event PreToolUse --tool Bash --follow
-   hwctl events --kind context_overflow --since 7d`,
+   hwctl events --kind context_overflow --since 7d
+   hwctl events --search "git push" --decision block`,
 		Flags: []cli.Flag{jsonFlag,
 			&cli.StringFlag{Name: "session", Usage: "only this session `ID`, or a prefix of one (the 8 characters the tables print)"},
 			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, pre-tool-use, TaskCompleted, ...)"},
@@ -155,7 +156,10 @@ usage error (exit 2) that lists the accepted values. Examples:
 			&cli.StringFlag{Name: "kind", Usage: "only this `KIND`: " + strings.Join(journal.Kinds, ", ")},
 			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...; any letter case)"},
 			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
+			&cli.StringFlag{Name: "search", Aliases: []string{"q"}, Usage: "only calls whose command, path, URL, target or reason holds every word of `TEXT` (or words starting so; any letter case)"},
+			&cli.StringFlag{Name: "handler", Aliases: []string{"rule"}, Usage: "only calls this handler (rule) `NAME` decided"},
 			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
+			&cli.StringFlag{Name: "until", Usage: "only calls before `WHEN` (same forms as --since)"},
 			&cli.IntFlag{Name: "n", Value: 50, Usage: "the newest `N` matches (up to 1000)"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "then print each new match as it is written"},
 			&cli.DurationFlag{Name: "interval", Value: 250 * time.Millisecond, Usage: "how often --follow looks"},
@@ -165,13 +169,16 @@ usage error (exit 2) that lists the accepted values. Examples:
 				return usageError("events takes no arguments, not %q", c.Args().First())
 			}
 			f := store.Filter{Session: c.String("session"), Event: c.String("event"), Decision: c.String("decision"),
-				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind")}
+				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind"), Search: c.String("search"), Handler: c.String("handler")}
 			if f.Kind != "" && !slices.Contains(journal.Kinds, f.Kind) {
 				return usageError("--kind %q: want one of %s", f.Kind, strings.Join(journal.Kinds, ", "))
 			}
 			var err error
 			if f.Since, err = store.ParseSince(c.String("since"), time.Now()); err != nil {
 				return usageError("--%v", err)
+			}
+			if f.Until, err = store.ParseSince(c.String("until"), time.Now()); err != nil {
+				return usageError("--until: %v", err)
 			}
 			if f.Limit < 0 || f.Limit > store.MaxLimit {
 				return usageError("-n %d: want 0 to %d", f.Limit, store.MaxLimit)

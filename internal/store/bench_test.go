@@ -27,7 +27,8 @@ func benchLines() int {
 }
 
 // writeBenchJournal writes n realistic lines over 10 daily files: 200
-// sessions, 12 events, 1 in 50 calls blocked, teammates on a few.
+// sessions, 12 events, 1 in 50 calls blocked, teammates on a few; each
+// tool call has a subject (a command or a path) for the search to index.
 func writeBenchJournal(tb testing.TB, project string, n int) {
 	tb.Helper()
 	dir := filepath.Join(project, journal.Dir)
@@ -58,10 +59,16 @@ func writeBenchJournal(tb testing.TB, project string, n int) {
 		if e.Event == "PreToolUse" || e.Event == "PostToolUse" {
 			e.Tool, e.Target = tools[i%len(tools)], tools[i%len(tools)]
 			e.Decision = "allow"
+			if e.Tool == "Bash" {
+				e.Subject = fmt.Sprintf("go test -run Test%d ./internal/pkg%d/...", i%997, i%89)
+			} else {
+				e.Subject = fmt.Sprintf("/home/dev/project/internal/pkg%d/file%d.go", i%89, i%1009)
+			}
 		}
 		if i%50 == 0 {
 			e.Event, e.Tool, e.Target, e.Decision, e.Exit, e.Handler = "PreToolUse", "Bash", "Bash", "block", 2, "guard"
 			e.Reason = "hookwright guard: git push --force rewrites shared history; push a new branch instead"
+			e.Subject = "git push --force origin main"
 		}
 		if i%9 == 0 {
 			e.Agent, e.Team = fmt.Sprintf("mate-%d", i%6), "red"
@@ -179,6 +186,47 @@ func BenchmarkQueryFirstPage(b *testing.B) {
 		"team":                func() (int, error) { l, err := s.Teammates(ctx); return len(l), err },
 		"counts":              func() (int, error) { l, err := s.Counts(ctx); return len(l), err },
 		"events-after-newest": func() (int, error) { l, err := s.Events(ctx, Filter{After: int64(n - 5)}); return len(l), err },
+		"events-handler":      func() (int, error) { l, err := s.Events(ctx, Filter{Handler: "guard"}); return len(l), err },
+		"events-until-8d": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Until: now.Add(-8 * 24 * time.Hour)})
+			return len(l), err
+		},
+		"events-since-until": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Since: now.Add(-5 * 24 * time.Hour), Until: now.Add(-4 * 24 * time.Hour), Decision: "block"})
+			return len(l), err
+		},
+		"timeline-500": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Session: "sess-0100-5f0c2e", Limit: 500})
+			return len(l), err
+		},
+		// The search: a common word, a rare one, words with a filter, no
+		// match at all, and the second page.
+		"search-common": func() (int, error) { l, err := s.Events(ctx, Filter{Search: "go test"}); return len(l), err },
+		"search-rare": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Search: "Test996 pkg7"})
+			return len(l), err
+		},
+		"search-block": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Search: "force push", Decision: "block"})
+			return len(l), err
+		},
+		"search-session": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Search: "file1", Session: "sess-0100-5f0c2e"})
+			return len(l), err
+		},
+		"search-nothing": func() (int, error) { l, err := s.Events(ctx, Filter{Search: "kubectl"}); return len(l), err },
+		"search-page-2": func() (int, error) {
+			l, err := s.Events(ctx, Filter{Search: "internal", Before: int64(n / 2)})
+			return len(l), err
+		},
+		"activity-24h": func() (int, error) {
+			a, err := s.Activity(ctx, now.Add(-24*time.Hour), now, "")
+			return len(a.Buckets), err
+		},
+		"activity-7d": func() (int, error) {
+			a, err := s.Activity(ctx, now.Add(-7*24*time.Hour), now, "")
+			return len(a.Buckets), err
+		},
 	}
 	for name, q := range queries {
 		b.Run(name, func(b *testing.B) {
@@ -188,6 +236,8 @@ func BenchmarkQueryFirstPage(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/query")
+			rows, _ := q()
+			b.ReportMetric(float64(rows), "rows")
 		})
 	}
 }

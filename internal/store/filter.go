@@ -37,7 +37,8 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 const maxValue = 256
 
 // FilterFromQuery reads a Filter from URL query parameters: session,
-// event, decision, kind, tool, agent, since, before, after, limit. An unknown
+// event, decision, kind, tool, agent, handler, q (the search), since, until,
+// before, after, limit. An unknown
 // parameter or a bad value is an error of one line.
 func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 	var f Filter
@@ -66,8 +67,17 @@ func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 			f.Tool = v
 		case "agent":
 			f.Agent = v
+		case "handler":
+			f.Handler = v
+		case "q":
+			f.Search = v
 		case "since":
 			f.Since, err = ParseSince(v, now)
+		case "until":
+			f.Until, err = ParseSince(v, now)
+			if err != nil {
+				err = fmt.Errorf("until%s", strings.TrimPrefix(err.Error(), "since"))
+			}
 		case "before":
 			f.Before, err = positive(k, v, 1<<62)
 		case "after":
@@ -79,7 +89,7 @@ func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 		case "token":
 			// the dashboard's access token, checked by the server
 		default:
-			return f, fmt.Errorf("unknown parameter %q (want session, event, decision, kind, tool, agent, since, before, after, limit)", k)
+			return f, fmt.Errorf("unknown parameter %q (want session, event, decision, kind, tool, agent, handler, q, since, until, before, after, limit)", k)
 		}
 		if err != nil {
 			return f, err

@@ -25,10 +25,16 @@ type Filter struct {
 	Session, Event, Decision string
 	// Kind matches the event's kind (journal.Kinds).
 	Kind string
-	// Tool and Agent match the tool name and the agent/teammate.
-	Tool, Agent string
-	// Since keeps events at or after this time.
-	Since time.Time
+	// Tool and Agent match the tool name and the agent/teammate; Handler
+	// the handler (rule) that decided the call.
+	Tool, Agent, Handler string
+	// Since keeps events at or after this time, Until those before it.
+	Since, Until time.Time
+	// Search keeps events whose subject (the command, path or URL), target
+	// or reason holds every word of it, each as a word or the start of one
+	// (full-text, any letter case). Only letters and digits count: a search
+	// with none matches nothing.
+	Search string
 	// Before keeps ids below it (the next page going back); After keeps
 	// ids above it and returns them oldest first (following).
 	Before, After int64
@@ -52,6 +58,15 @@ type Event struct {
 const eventCols = `id, file, off, ts, session, event, via, target, tool, agent, team, band, decision, reason, handler,
 	exit, us, tool_ms, outcome, error, faults, bad, subject, kind`
 
+// qualified is eventCols, each prefixed (with "events.").
+func qualified(prefix string) string {
+	cols := strings.Split(eventCols, ",")
+	for i, c := range cols {
+		cols[i] = prefix + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
 // Events returns one page of events matching f: newest first, or oldest
 // first after f.After.
 func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
@@ -62,7 +77,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	// most selective first; a unary "+" keeps SQLite from walking a
 	// less selective one instead. "<> ''" lets it use a partial index.
 	indexed := false
-	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"kind", f.Kind}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
+	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"handler", f.Handler}, {"kind", f.Kind}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
 		if c.v == "" {
 			continue
 		}
@@ -82,12 +97,21 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	if !f.Since.IsZero() {
 		add("ts >= ?", f.Since.UnixMicro())
 	}
+	if !f.Until.IsZero() {
+		add("ts < ?", f.Until.UnixMicro())
+	}
+	// With a search the id bounds go to the full-text index, which
+	// then starts its walk at them.
+	idCol := "id"
+	if f.Search != "" {
+		idCol = "events_fts.rowid"
+	}
 	if f.Before > 0 {
-		add("id < ?", f.Before)
+		add(idCol+" < ?", f.Before)
 	}
 	order := "DESC"
 	if f.After > 0 || f.After < 0 {
-		add("id > ?", max(f.After, 0))
+		add(idCol+" > ?", max(f.After, 0))
 		order = "ASC"
 	}
 	limit := f.Limit
@@ -96,7 +120,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	}
 	limit = min(limit, MaxLimit)
 	from := " FROM events"
-	if !f.Since.IsZero() && !indexed {
+	if !f.Since.IsZero() && !indexed && f.Search == "" {
 		// Only a time bound: walking ids from the newest stops early when
 		// the range is large, but reads every row when it is small or
 		// empty. The ts index tells which, in one seek.
@@ -113,11 +137,24 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 			from = " FROM events INDEXED BY events_ts"
 		}
 	}
-	q := "SELECT " + eventCols + from
+	cols, orderBy := eventCols, "id"
+	if f.Search != "" {
+		match, ok := ftsQuery(f.Search)
+		if !ok {
+			return []Event{}, nil // no word to look for
+		}
+		// The index walks its matches from the newest (or after f.After)
+		// and stops at the page's end; each is looked up by id.
+		cols, orderBy = qualified("events."), idCol
+		from = " FROM events_fts CROSS JOIN events ON events.id = events_fts.rowid"
+		where = append([]string{"events_fts MATCH ?"}, where...)
+		args = append([]any{match}, args...)
+	}
+	q := "SELECT " + cols + from
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	q += fmt.Sprintf(" ORDER BY id %s LIMIT %d", order, limit)
+	q += fmt.Sprintf(" ORDER BY %s %s LIMIT %d", orderBy, order, limit)
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err

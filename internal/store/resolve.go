@@ -22,12 +22,13 @@ var Decisions = []string{"allow", "ask", "block", "none"}
 // maxListed caps the values an error lists.
 const maxListed = 40
 
-// Resolve checks f's event, decision, tool and session against what the
+// Resolve checks f's event, decision, tool, handler and session against what the
 // store and the runtime know and returns f in the store's spelling:
 //   - event: any spelling the runtime takes ("pre-tool-use", "PreToolUse",
 //     "pretooluse", "post_tool_use"), or a name the store holds;
 //   - decision: one of Decisions;
 //   - tool: a tool name the store holds, case-insensitively;
+//   - handler: a handler (rule) name the store holds, likewise;
 //   - session: a whole id, or a prefix of exactly one (an ambiguous prefix
 //     lists the candidates).
 //
@@ -58,6 +59,17 @@ func (s *Store) Resolve(ctx context.Context, f Filter) (Filter, error) {
 			return f, fmt.Errorf("%w: tool %q: the store has %s", ErrBadFilter, f.Tool, listed(tools))
 		}
 		f.Tool = t
+	}
+	if f.Handler != "" {
+		handlers, err := s.distinct(ctx, "handler")
+		if err != nil {
+			return f, err
+		}
+		h, ok := pick(handlers, f.Handler)
+		if !ok {
+			return f, fmt.Errorf("%w: handler %q: the store has %s", ErrBadFilter, f.Handler, listed(handlers))
+		}
+		f.Handler = h
 	}
 	if f.Session != "" {
 		id, err := s.resolveSession(ctx, f.Session)

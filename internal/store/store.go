@@ -140,6 +140,27 @@ var migrations = []string{
 		ELSE '' END
 	WHERE bad = '';
 	CREATE INDEX events_kind ON events (kind, id) WHERE kind <> '';`,
+	// 5: full-text search over what each call ran or touched (subject),
+	// its target and its reason: an FTS5 index over the events table,
+	// kept by triggers, filled from the rows stored before it.
+	`CREATE VIRTUAL TABLE events_fts USING fts5(subject, target, reason, content='events', content_rowid='id');
+	CREATE TRIGGER events_fts_insert AFTER INSERT ON events BEGIN
+		INSERT INTO events_fts (rowid, subject, target, reason) VALUES (new.id, new.subject, new.target, new.reason);
+	END;
+	CREATE TRIGGER events_fts_delete AFTER DELETE ON events BEGIN
+		INSERT INTO events_fts (events_fts, rowid, subject, target, reason) VALUES ('delete', old.id, old.subject, old.target, old.reason);
+	END;
+	CREATE TRIGGER events_fts_update AFTER UPDATE OF subject, target, reason ON events BEGIN
+		INSERT INTO events_fts (events_fts, rowid, subject, target, reason) VALUES ('delete', old.id, old.subject, old.target, old.reason);
+		INSERT INTO events_fts (rowid, subject, target, reason) VALUES (new.id, new.subject, new.target, new.reason);
+	END;
+	INSERT INTO events_fts (events_fts) VALUES ('rebuild');`,
+	// 6: the handler (rule) filter, over the calls a handler decided.
+	`CREATE INDEX events_handler ON events (handler, id) WHERE handler <> '';`,
+	// 7: the time index covers what the charts read (calls, blocks and
+	// hook time per event and session), so that they never visit the rows.
+	`DROP INDEX events_ts;
+	CREATE INDEX events_ts ON events (ts, event, decision, us, bad, session);`,
 }
 
 // SchemaVersion is the schema version this build writes.

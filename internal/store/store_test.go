@@ -387,7 +387,11 @@ func TestKinds(t *testing.T) {
 	// The store as an older hwctl left it: every migration but the kind
 	// column's, rows without kinds.
 	saved := migrations
-	migrations = migrations[:len(saved)-1]
+	for i, m := range saved {
+		if strings.Contains(m, "ADD COLUMN kind") {
+			migrations = saved[:i]
+		}
+	}
 	s := open(t, p)
 	if _, err := s.DB().Exec(`INSERT INTO events (file, off, ts, event, target, decision) VALUES
 		('old.jsonl', 0, 1, 'PreToolUse', 'Bash', 'block'), ('old.jsonl', 10, 2, 'PreCompact', 'auto', '')`); err != nil {

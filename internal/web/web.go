@@ -3,6 +3,7 @@
 // from elsewhere), a JSON API under /api/ with the CLI's filters, and
 // GET /events, a server-sent event stream of each journal line as it is
 // ingested that resumes after Last-Event-ID without gaps or duplicates.
+// Its charts are drawn by uPlot (static/uplot, a pinned release, MIT).
 package web
 
 import (
@@ -141,7 +142,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /api/sessions", func(w http.ResponseWriter, r *http.Request) {
 		f, err := store.FilterFromQuery(r.URL.Query(), s.now())
-		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Before != 0 || f.After != 0) {
+		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Search != "" || !f.Until.IsZero() || f.Before != 0 || f.After != 0) {
 			err = errors.New("sessions takes only since and limit")
 		}
 		if err != nil {
@@ -150,6 +151,28 @@ func (s *Server) Handler() http.Handler {
 		}
 		list, err := s.Store.Sessions(r.Context(), f.Since, f.Limit)
 		reply(w, map[string]any{"sessions": list}, err)
+	})
+	mux.HandleFunc("GET /api/activity", func(w http.ResponseWriter, r *http.Request) {
+		f, err := s.filter(r)
+		if err == nil && (f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Search != "" || f.Before != 0 || f.After != 0 || f.Limit != 0) {
+			err = errors.New("activity takes only since, until and session")
+		}
+		if err != nil {
+			badRequest(w, err)
+			return
+		}
+		if f.Until.IsZero() {
+			f.Until = s.now()
+		}
+		if f.Since.IsZero() {
+			f.Since = f.Until.Add(-24 * time.Hour)
+		}
+		a, err := s.Store.Activity(r.Context(), f.Since, f.Until, f.Session)
+		if errors.Is(err, store.ErrBadFilter) {
+			badRequest(w, err)
+			return
+		}
+		reply(w, a, err)
 	})
 	for path, get := range map[string]func(context.Context) (any, error){
 		"/api/pdca":   func(ctx context.Context) (any, error) { return s.Store.PDCA(ctx) },

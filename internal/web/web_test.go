@@ -75,7 +75,7 @@ func TestAPIAndBadParameters(t *testing.T) {
 		t.Fatalf("api/events?kind=block: %d %s", code, body)
 	}
 	for _, q := range []string{"/api/events?kind=nope", "/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
-		"/api/events?event=a&event=b", "/api/sessions?decision=block", "/api/team?x=1", "/events?limit=3", "/events?before=x"} {
+		"/api/events?event=a&event=b", "/api/events?handler=nope", "/api/events?until=soon", "/api/sessions?decision=block", "/api/sessions?q=x", "/api/team?x=1", "/events?limit=3", "/events?before=x"} {
 		code, body := get(t, url+q)
 		if code != 400 || strings.Count(strings.TrimSpace(body), "\n") != 0 || body == "" {
 			t.Errorf("%s: %d %q, want 400 and one line", q, code, body)
@@ -425,5 +425,93 @@ func TestAPIShowsTheSubjectRedacted(t *testing.T) {
 	code, body := get(t, url+"/api/events")
 	if code != 200 || !strings.Contains(body, `"subject":"DB_PASSWORD=… ./migrate"`) || strings.Contains(body, "hunter2") {
 		t.Fatalf("%d %s", code, body)
+	}
+}
+
+// /api/events?q= searches the command, path and reason; FTS5 syntax in
+// it is words, never an error.
+func TestAPISearch(t *testing.T) {
+	p := t.TempDir()
+	for _, s := range []string{"git push --force", "/etc/passwd", `NEAR("x" *`} {
+		if err := journal.Append(p, journal.Entry{Time: time.Now(), Session: "w", Event: "PreToolUse", Tool: "Bash", Subject: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := serve(t, p, "")
+	for q, want := range map[string]int{"git": 1, "passwd": 1, "near": 1, "%22": 0, "NEAR%28": 1, "%2A": 0, "git%20passwd": 0, "%22git%22%20OR%20%22passwd%22": 0} {
+		var code int
+		var page struct{ Events []store.Event }
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			var body string
+			code, body = get(t, url+"/api/events?q="+q)
+			json.Unmarshal([]byte(body), &page)
+			if code != 200 || len(page.Events) >= want || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if code != 200 || len(page.Events) != want {
+			t.Errorf("q=%s: %d, %d events, want %d", q, code, len(page.Events), want)
+		}
+	}
+}
+
+// /api/activity: calls and blocks over time and hook durations per event,
+// for the charts; it takes only since, until and session.
+func TestAPIActivity(t *testing.T) {
+	p := t.TempDir()
+	hook(t, p, "PreToolUse", "block")
+	hook(t, p, "PreToolUse", "")
+	hook(t, p, "Stop", "")
+	url := serve(t, p, "")
+	var a store.Activity
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		code, body := get(t, url+"/api/activity?since=1h")
+		if code != 200 || json.Unmarshal([]byte(body), &a) != nil {
+			t.Fatalf("%d %s", code, body)
+		}
+		if len(a.Durations) == 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var calls, blocks int64
+	for _, b := range a.Buckets {
+		calls += b.Calls
+		blocks += b.Blocks
+	}
+	if calls != 3 || blocks != 1 || a.Step != 60 || len(a.Durations) != 2 || a.Durations[0].Event != "PreToolUse" || a.Durations[0].N != 2 {
+		t.Fatalf("%+v", a)
+	}
+	for _, q := range []string{"?decision=block", "?q=x", "?since=soon", "?session=nope", "?since=1h&until=2h", "?limit=3"} {
+		if code, body := get(t, url+"/api/activity"+q); code != 400 || body == "" {
+			t.Errorf("%s: %d %q, want 400", q, code, body)
+		}
+	}
+}
+
+// The chart library is vendored unmodified at the version its note names,
+// with its license, and the page loads it from the binary.
+func TestVendoredUPlot(t *testing.T) {
+	note, err := static.ReadFile("static/uplot/VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := static.ReadFile("static/uplot/uPlot.iife.min.js")
+	license, _ := static.ReadFile("static/uplot/LICENSE")
+	css, _ := static.ReadFile("static/uplot/uPlot.min.css")
+	version := strings.Fields(string(note))[1]
+	if !strings.HasPrefix(string(js), "/*! https://github.com/leeoniya/uPlot (v"+version+") */") || !strings.Contains(string(license), "MIT License") || len(css) == 0 {
+		t.Fatalf("uplot: note names %q; the script starts %q", version, js[:min(len(js), 60)])
+	}
+	url := serve(t, t.TempDir(), "")
+	_, page := get(t, url+"/")
+	for _, path := range []string{"uplot/uPlot.iife.min.js", "uplot/uPlot.min.css"} {
+		if !strings.Contains(page, `"`+path+`"`) {
+			t.Errorf("the page does not load %s", path)
+		}
+		if code, body := get(t, url+"/"+path); code != 200 || len(body) < 1000 {
+			t.Errorf("%s: %d, %d bytes", path, code, len(body))
+		}
 	}
 }

@@ -56,16 +56,54 @@ function eventRow(e, withSession) {
 }
 
 // --- live feed ---------------------------------------------------------
+// The feed's filters live in the URL (#feed?q=…&decision=block), so that a
+// view can be shared and reloads to the same view.
+const FIELDS = ["q", "session", "event", "tool", "agent", "handler", "decision", "kind", "since", "until"];
+const PAGE = 200;
 function filters() {
   const p = new URLSearchParams();
-  if ($("f-decision").value) p.set("decision", $("f-decision").value);
-  if ($("f-kind").value) p.set("kind", $("f-kind").value);
-  if ($("f-event").value.trim()) p.set("event", $("f-event").value.trim());
+  for (const k of FIELDS) {
+    const v = $("f-" + k).value.trim();
+    if (v) p.set(k, v);
+  }
   return p;
 }
+// setFilters fills the form from p (a select takes a value it lacks as a
+// new option, so that the server, not the page, says what is wrong).
+function setFilters(p) {
+  for (const k of FIELDS) {
+    const el = $("f-" + k), v = p.get(k) || "";
+    if (el.tagName === "SELECT" && v && ![...el.options].some((o) => o.value === v)) {
+      const o = document.createElement("option");
+      o.textContent = v;
+      el.appendChild(o);
+    }
+    el.value = v;
+  }
+}
+function hashParts() {
+  const h = (location.hash || "#feed").slice(1);
+  const i = h.indexOf("?");
+  const path = i < 0 ? h : h.slice(0, i);
+  const [view, arg] = path.split("/");
+  return { view: view || "feed", arg, query: new URLSearchParams(i < 0 ? "" : h.slice(i + 1)) };
+}
+// applyFilters puts the form's filters in the URL and restarts the feed.
+function applyFilters() {
+  const q = filters().toString();
+  history.replaceState(null, "", "#feed" + (q ? "?" + q : ""));
+  startFeed().catch(report);
+}
+// fold is an event name as the server matches it (pre-tool-use = PreToolUse).
+function fold(s) { return s.toLowerCase().replace(/[-_]/g, ""); }
 function countEvent(e) {
   state.calls++;
   if (e.decision === "block") state.blocks++;
+}
+function showCounts() {
+  $("n-calls").textContent = state.calls;
+  $("n-blocks").textContent = state.blocks;
+  $("calls-label").textContent = state.counted ? "calls" : "calls shown";
 }
 function flush() {
   state.flushQueued = false;
@@ -77,10 +115,16 @@ function flush() {
     frag.appendChild(eventRow(batch[i], true));
   }
   rows.insertBefore(frag, rows.firstChild);
-  while (rows.children.length > MAX_ROWS) rows.removeChild(rows.lastChild);
-  $("n-calls").textContent = state.calls;
-  $("n-blocks").textContent = state.blocks;
-  if (batch.length && state.selected && batch.some((e) => e.session === state.selected)) loadTimeline(state.selected);
+  // Live, the feed keeps its newest MAX_ROWS rows; once the user pages
+  // back through history it keeps what was asked for.
+  if (!state.paged && rows.children.length > MAX_ROWS) {
+    while (rows.children.length > MAX_ROWS) rows.removeChild(rows.lastChild);
+    state.atStart = false;
+    showEnd();
+  }
+  if (!state.counted) state.calls = rows.children.length;
+  showCounts();
+  if (batch.length && state.selected && batch.some((e) => e.session === state.selected)) refreshTimeline(state.selected).catch(report);
 }
 function queue(e) {
   state.pending.push(e);
@@ -92,30 +136,57 @@ function queue(e) {
 }
 async function api(path) {
   const r = await fetch(path, { headers: { Accept: "application/json" } });
-  if (!r.ok) throw new Error(path + ": " + r.status + " " + (await r.text()).trim());
+  if (!r.ok) throw new Error(path.split("?")[0] + ": " + r.status + " " + (await r.text()).trim());
   return r.json();
 }
+function showEnd() {
+  $("older").hidden = state.atStart;
+  $("feed-end").hidden = !state.atStart;
+}
+function feedError(err) {
+  const el = $("feed-error");
+  el.textContent = err ? String(err.message || err) : "";
+  el.hidden = !err;
+}
 async function startFeed() {
-  if (state.source) state.source.close();
+  if (state.source) { state.source.close(); state.source = null; }
+  const gen = (state.gen = (state.gen || 0) + 1);
   state.pending = [];
+  state.paged = false;
   $("feed-rows").textContent = "";
+  feedError(null);
   const p = filters();
-  const counts = await api("/api/counts");
+  state.applied = p.toString();
+  // The nav link comes back to the same view.
+  document.querySelector('nav a[data-view="feed"]').href = "#feed" + (state.applied ? "?" + state.applied : "");
+  // The counts table holds calls per event and decision: with any other
+  // filter, the summary counts the rows shown instead.
+  state.counted = [...p.keys()].every((k) => k === "decision" || k === "event");
   state.calls = 0; state.blocks = 0;
-  for (const c of p.get("kind") ? [] : counts.counts) { // counts are per event and decision, not kind
-    if (p.get("decision") && c.decision !== p.get("decision")) continue;
-    if (p.get("event") && c.event !== p.get("event")) continue;
-    state.calls += c.n;
-    if (c.decision === "block") state.blocks += c.n;
+  let page;
+  try {
+    const counts = state.counted ? await api("/api/counts") : { counts: [] };
+    for (const c of counts.counts) {
+      if (p.get("decision") && c.decision !== p.get("decision") && !(p.get("decision") === "none" && c.decision === "")) continue;
+      if (p.get("event") && fold(c.event) !== fold(p.get("event"))) continue;
+      state.calls += c.n;
+      if (c.decision === "block") state.blocks += c.n;
+    }
+    const q = new URLSearchParams(p);
+    q.set("limit", PAGE);
+    page = await api("/api/events?" + q);
+  } catch (err) {
+    if (gen === state.gen) { feedError(err); showCounts(); state.atStart = true; showEnd(); $("feed-end").hidden = true; }
+    return;
   }
-  p.set("limit", "200");
-  const page = await api("/api/events?" + p);
+  if (gen !== state.gen) return; // filters changed meanwhile
   const list = page.events.slice().reverse();
   state.lastId = list.length ? list[list.length - 1].id : 0;
-  if (p.get("kind")) list.forEach(countEvent); // the page's own, at most 200
+  state.atStart = page.events.length < PAGE;
+  if (!state.counted) list.forEach((e) => { if (e.decision === "block") state.blocks++; });
   state.pending = list;
   flush();
-  p.delete("limit");
+  showEnd();
   p.set("after", state.lastId); // no gap between the page and the stream
   const src = new EventSource("/events?" + p);
   state.source = src;
@@ -140,9 +211,31 @@ async function startFeed() {
     const e = JSON.parse(m.data);
     if (e.id <= state.lastId) return;
     state.lastId = e.id;
-    countEvent(e);
+    if (state.counted) countEvent(e); else if (e.decision === "block") state.blocks++;
     queue(e);
   });
+}
+// older appends the page of matching calls before the oldest shown.
+async function older() {
+  const rows = $("feed-rows");
+  const last = rows.lastElementChild;
+  const q = filters();
+  q.set("limit", PAGE);
+  if (last) q.set("before", last.dataset.id);
+  const gen = state.gen;
+  const page = await api("/api/events?" + q);
+  if (gen !== state.gen) return;
+  state.paged = true;
+  const frag = document.createDocumentFragment();
+  for (const e of page.events) {
+    frag.appendChild(eventRow(e, true));
+    if (!state.counted && e.decision === "block") state.blocks++;
+  }
+  rows.appendChild(frag);
+  state.atStart = page.events.length < PAGE;
+  if (!state.counted) state.calls = rows.children.length;
+  showCounts();
+  showEnd();
 }
 
 // --- sessions ------------------------------------------------------------
@@ -155,6 +248,9 @@ async function loadSessions() {
     state.shown = state.selected;
     $("timeline-title").textContent = "session " + state.selected;
     $("fingerprint").textContent = "";
+    $("timeline-rows").textContent = "";
+    state.timelineLast = undefined;
+    $("timeline-cap").hidden = true;
     loadTimeline(state.selected).catch(report);
   }
   const body = $("session-rows");
@@ -183,11 +279,51 @@ function showFingerprint(s) {
   add("git", (s.git_branch || "") + " " + (s.git_head || "")); add("hookwright", s.hookwright_version);
   add("cwd", s.cwd); add("parent pid", s.ppid); add("terminal", s.terminal);
 }
+// A session's timeline: the newest TIMELINE calls, oldest first, then
+// each new one; it says so when there are more, which "older calls" adds.
+const TIMELINE = 500;
 async function loadTimeline(id) {
-  const data = await api("/api/events?limit=500&session=" + encodeURIComponent(id));
+  const q = new URLSearchParams({ session: id, limit: TIMELINE });
+  const data = await api("/api/events?" + q);
+  if (id !== state.selected) return;
   const body = $("timeline-rows");
   body.textContent = "";
-  for (const e of data.events.reverse()) body.appendChild(eventRow(e, false));
+  const frag = document.createDocumentFragment();
+  for (const e of data.events.slice().reverse()) frag.appendChild(eventRow(e, false));
+  body.appendChild(frag);
+  state.timelineLast = data.events.length ? data.events[0].id : 0;
+  state.timelineAll = data.events.length < TIMELINE;
+  timelineCap();
+}
+function timelineCap() {
+  const n = $("timeline-rows").children.length;
+  $("timeline-cap").hidden = state.timelineAll;
+  $("timeline-cap-text").textContent = "Showing the newest " + n + " calls of this session; older ones are not shown yet.";
+}
+async function refreshTimeline(id) {
+  if (state.timelineLast === undefined) return;
+  const q = new URLSearchParams({ session: id, limit: 1000, after: state.timelineLast || 0 });
+  const data = await api("/api/events?" + q);
+  if (id !== state.selected) return;
+  for (const e of data.events) {
+    if (e.id <= state.timelineLast) continue;
+    $("timeline-rows").appendChild(eventRow(e, false));
+    state.timelineLast = e.id;
+  }
+  timelineCap();
+}
+async function timelineOlder() {
+  const id = state.selected, body = $("timeline-rows");
+  const first = body.firstElementChild;
+  const q = new URLSearchParams({ session: id, limit: TIMELINE });
+  if (first) q.set("before", first.dataset.id);
+  const data = await api("/api/events?" + q);
+  if (id !== state.selected) return;
+  const frag = document.createDocumentFragment();
+  for (const e of data.events.slice().reverse()) frag.appendChild(eventRow(e, false));
+  body.insertBefore(frag, body.firstChild);
+  state.timelineAll = data.events.length < TIMELINE;
+  timelineCap();
 }
 
 // --- PDCA, work, team ------------------------------------------------------
@@ -233,14 +369,82 @@ async function loadTeam() {
   $("team-empty").hidden = data.team.length > 0;
 }
 
+// --- activity charts (uPlot) ------------------------------------------------
+// Calls and blocks per time bucket, and each event's hook time p50/p95,
+// from /api/activity (computed in SQL). Event names are drawn on the
+// canvas or written with textContent.
+const charts = (window.hwCharts = {});
+function chartWidth() { return Math.max(320, $("activity").clientWidth - 4); }
+async function loadActivity() {
+  const since = hashParts().query.get("since") || "24h";
+  if ($("a-since").value !== since) {
+    if (![...$("a-since").options].some((o) => o.value === since)) {
+      const o = document.createElement("option"); o.value = since; o.textContent = since; $("a-since").appendChild(o);
+    }
+    $("a-since").value = since;
+  }
+  state.activityAt = Date.now();
+  const a = await api("/api/activity?" + new URLSearchParams({ since }));
+  if (hashParts().view !== "activity") return;
+  const xs = a.buckets.map((b) => Date.parse(b.t) / 1000);
+  const calls = a.buckets.map((b) => b.calls), blocks = a.buckets.map((b) => b.blocks);
+  let total = 0, blocked = 0;
+  for (let i = 0; i < calls.length; i++) { total += calls[i]; blocked += blocks[i]; }
+  $("activity-note").textContent = total + " calls, " + blocked + " blocks; one bar per " + fmtStep(a.step_s);
+  const w = chartWidth();
+  const bars = uPlot.paths.bars({ size: [0.9, 40] });
+  if (charts.calls && charts.calls.data[0].length === xs.length && charts.calls.width === w) {
+    charts.calls.setData([xs, calls, blocks]);
+  } else {
+    if (charts.calls) charts.calls.destroy();
+    charts.calls = new uPlot({
+      width: w, height: 220,
+      scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+      series: [{}, { label: "calls", stroke: "#1d4ed8", fill: "rgba(29,78,216,0.25)", paths: bars, points: { show: false } },
+        { label: "blocks", stroke: "#b91c1c", fill: "rgba(185,28,28,0.6)", paths: bars, points: { show: false } }],
+      axes: [{ space: 90 }, { label: "calls", size: 56 }],
+    }, [xs, calls, blocks], $("chart-calls"));
+  }
+  const names = a.durations.map((d) => d.event);
+  const dx = names.map((_, i) => i);
+  const p50 = a.durations.map((d) => d.p50_ms), p95 = a.durations.map((d) => d.p95_ms);
+  if (charts.durations) charts.durations.destroy();
+  charts.durations = new uPlot({
+    width: w, height: 220,
+    scales: { x: { time: false, range: () => [-0.5, Math.max(1, names.length) - 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+    series: [{ label: "event", value: (u, v) => (v == null ? "-" : names[v] || "-") },
+      { label: "p50 ms", stroke: "#047857", fill: "rgba(4,120,87,0.5)", paths: uPlot.paths.bars({ size: [0.35, 60], align: -1 }), points: { show: false } },
+      { label: "p95 ms", stroke: "#92400e", fill: "rgba(146,64,14,0.45)", paths: uPlot.paths.bars({ size: [0.35, 60], align: 1 }), points: { show: false } }],
+    axes: [{ splits: () => dx, values: (u, vals) => vals.map((v) => names[v] || ""), grid: { show: false } }, { label: "ms", size: 56 }],
+  }, [dx, p50, p95], $("chart-durations"));
+  const body = $("duration-rows");
+  body.textContent = "";
+  for (const d of a.durations) {
+    const tr = document.createElement("tr");
+    cell(tr, d.event); cell(tr, d.n, "num"); cell(tr, d.p50_ms.toFixed(1), "num"); cell(tr, d.p95_ms.toFixed(1), "num"); cell(tr, d.max_ms.toFixed(1), "num");
+    body.appendChild(tr);
+  }
+}
+function fmtStep(s) {
+  if (s % 86400 === 0) return s / 86400 + (s === 86400 ? " day" : " days");
+  if (s % 3600 === 0) return s / 3600 + (s === 3600 ? " hour" : " hours");
+  return s / 60 + (s === 60 ? " minute" : " minutes");
+}
+$("a-since").addEventListener("change", () => { history.replaceState(null, "", "#activity?since=" + encodeURIComponent($("a-since").value)); loadActivity().catch(report); });
+
 // --- views -----------------------------------------------------------------
-const loaders = { sessions: loadSessions, pdca: loadPDCA, work: loadWork, team: loadTeam };
-// The hash names the view; #sessions/<id> is that session's page.
+const loaders = { sessions: loadSessions, activity: loadActivity, pdca: loadPDCA, work: loadWork, team: loadTeam };
+// The hash names the view; #sessions/<id> is that session's page and
+// #feed?… the feed with its filters.
 function show() {
-  const [view, arg] = (location.hash || "#feed").slice(1).split("/");
+  const { view, arg, query } = hashParts();
   if (view === "sessions" && arg) {
     const id = decodeURIComponent(arg);
     if (id !== state.selected) { state.selected = id; state.shown = ""; }
+  }
+  if (view === "feed" || state.applied === null) {
+    setFilters(query); // a shared or edited URL: its filters
+    if (filters().toString() !== state.applied) startFeed().catch(report);
   }
   for (const s of document.querySelectorAll(".view")) s.hidden = s.id !== view;
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
@@ -248,9 +452,17 @@ function show() {
 }
 function report(err) { $("status").textContent = String(err.message || err); $("status").className = "status down"; }
 window.addEventListener("hashchange", show);
-$("f-decision").addEventListener("change", () => startFeed().catch(report));
-$("f-event").addEventListener("change", () => startFeed().catch(report));
-$("f-kind").addEventListener("change", () => startFeed().catch(report));
-setInterval(() => { const v = (location.hash || "#feed").slice(1).split("/")[0]; if (loaders[v]) loaders[v]().catch(report); }, 2000);
+$("filters").addEventListener("submit", (ev) => { ev.preventDefault(); applyFilters(); });
+for (const k of FIELDS) $("f-" + k).addEventListener("change", applyFilters);
+$("f-clear").addEventListener("click", () => { setFilters(new URLSearchParams()); applyFilters(); });
+$("older").addEventListener("click", () => older().catch(report));
+$("timeline-older").addEventListener("click", () => timelineOlder().catch(report));
+// The views refresh every 2 s; the charts, which read a whole range,
+// every 30 s (or when the range changes).
+setInterval(() => {
+  const v = hashParts().view;
+  if (v === "activity" && Date.now() - (state.activityAt || 0) < 30000) return;
+  if (loaders[v]) loaders[v]().catch(report);
+}, 2000);
+state.applied = null;
 show();
-startFeed().catch(report);

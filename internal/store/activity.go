@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// maxBuckets caps the buckets of an Activity.
+const maxBuckets = 150
+
+// steps are the bucket widths Activity picks from: the smallest that
+// gives at most maxBuckets.
+var steps = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
+
+// activityWhere selects the readable lines of [?1, ?2) (unix
+// microseconds), of session ?3 unless it is empty, from the time index
+// alone: it covers every column the two queries read.
+const activityWhere = `FROM events INDEXED BY events_ts WHERE ts >= ?1 AND ts < ?2 AND bad = '' AND (?3 = '' OR session = ?3)`
+
+// activityBuckets counts calls and blocks per bucket of ?4 microseconds.
+const activityBuckets = `SELECT (ts - ?1) / ?4, count(*), coalesce(sum(decision = 'block'), 0) ` + activityWhere + ` GROUP BY 1`
+
+// activityDurations is each event's nearest-rank p50 and p95 hook time
+// and its longest: the p-th percentile of n sorted values is the k-th, k
+// the least with k*100 >= n*p.
+const activityDurations = `WITH r AS (
+		SELECT event, us, row_number() OVER (PARTITION BY event ORDER BY us) AS k, count(*) OVER (PARTITION BY event) AS n
+		` + activityWhere + ` AND event <> '')
+	SELECT event, n, min(CASE WHEN k * 100 >= n * 50 THEN us END), min(CASE WHEN k * 100 >= n * 95 THEN us END), max(us)
+	FROM r GROUP BY event ORDER BY n DESC, event LIMIT 100`
+
+// Bucket is the calls in one step of time from Start.
+type Bucket struct {
+	Start  time.Time `json:"t"`
+	Calls  int64     `json:"calls"`
+	Blocks int64     `json:"blocks"`
+}
+
+// Duration is one event's hook time over a range, in milliseconds: the
+// nearest-rank median and 95th percentile, and the longest.
+type Duration struct {
+	Event string  `json:"event"`
+	N     int64   `json:"n"`
+	P50   float64 `json:"p50_ms"`
+	P95   float64 `json:"p95_ms"`
+	Max   float64 `json:"max_ms"`
+}
+
+// Activity is what the dashboard's charts draw: calls and blocks per
+// bucket of time, and hook durations per event, over [Since, Until).
+type Activity struct {
+	Since     time.Time  `json:"since"`
+	Until     time.Time  `json:"until"`
+	Step      int64      `json:"step_s"`
+	Buckets   []Bucket   `json:"buckets"`
+	Durations []Duration `json:"durations"`
+}
+
+// Activity counts the calls and blocks from since to until (the store's
+// readable lines, by their time) in buckets of a round step, at most
+// maxBuckets of them, every bucket present; and each event's hook
+// duration percentiles over the same range. session, if set, keeps one
+// session's calls. Both are computed in SQL over the time index.
+func (s *Store) Activity(ctx context.Context, since, until time.Time, session string) (Activity, error) {
+	if !until.After(since) {
+		return Activity{}, fmt.Errorf("%w: the range from %s to %s is empty", ErrBadFilter, since.Format(time.RFC3339), until.Format(time.RFC3339))
+	}
+	step := steps[len(steps)-1]
+	for _, d := range steps {
+		if until.Sub(since) <= d*maxBuckets {
+			step = d
+			break
+		}
+	}
+	// Buckets start on multiples of the step (UTC).
+	start := since.Truncate(step)
+	n := int((until.Sub(start) + step - 1) / step)
+	if n > maxBuckets+1 {
+		// Longer than maxBuckets weeks: keep the newest.
+		start = until.Add(-step * maxBuckets).Truncate(step)
+		n = int((until.Sub(start) + step - 1) / step)
+	}
+	a := Activity{Since: start.UTC(), Until: until.UTC(), Step: int64(step / time.Second), Buckets: make([]Bucket, n), Durations: []Duration{}}
+	for i := range a.Buckets {
+		a.Buckets[i].Start = start.Add(time.Duration(i) * step).UTC()
+	}
+	from, to, us := start.UnixMicro(), until.UnixMicro(), step.Microseconds()
+	rows, err := s.db.QueryContext(ctx, activityBuckets, from, to, session, us)
+	if err != nil {
+		return a, err
+	}
+	for rows.Next() {
+		var i, calls, blocks int64
+		if err := rows.Scan(&i, &calls, &blocks); err != nil {
+			rows.Close()
+			return a, err
+		}
+		if i >= 0 && i < int64(n) {
+			a.Buckets[i].Calls, a.Buckets[i].Blocks = calls, blocks
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return a, err
+	}
+	// Nearest rank: the p-th percentile of n sorted values is the k-th,
+	// k the least with k*100 >= n*p.
+	rows, err = s.db.QueryContext(ctx, activityDurations, from, to, session)
+	if err != nil {
+		return a, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d Duration
+		var p50, p95, mx int64
+		if err := rows.Scan(&d.Event, &d.N, &p50, &p95, &mx); err != nil {
+			return a, err
+		}
+		d.P50, d.P95, d.Max = float64(p50)/1000, float64(p95)/1000, float64(mx)/1000
+		a.Durations = append(a.Durations, d)
+	}
+	return a, rows.Err()
+}

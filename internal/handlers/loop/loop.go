@@ -48,6 +48,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -332,6 +333,9 @@ func lastAssistant(path string, rounds int) (text string, settled bool) {
 		return "", true
 	}
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false // 2.1.33 may not have written it yet: wait for it
+	}
 	if err != nil {
 		return "", true
 	}
@@ -381,7 +385,7 @@ func lastAssistant(path string, rounds int) (text string, settled bool) {
 			}
 		}
 	}
-	return text, rounds == 0 && (settled || first)
+	return text, rounds == 0 && settled // no message line yet: not settled
 }
 
 // contentText returns the text of a message content: a string, or the text

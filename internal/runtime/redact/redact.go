@@ -39,8 +39,11 @@ var rules = sync.OnceValue(func() []rule {
 		{regexp.MustCompile(`(?i)(--?(?:[a-z0-9]+-)*(?:token|password|passwd|secret|api-?key|access-?key|auth|credentials?))([= ]+)("[^"]*"|'[^']*'|[^\s"']+)`), "${1}${2}" + Mark},
 		// KEY=value and key: value with a secret-looking name.
 		{regexp.MustCompile(`(?i)\b([a-z0-9_.-]*(?:token|secret|password|passwd|api_?key|access_?key|private_?key|auth|credential|cookie|key)s?)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&;,"']+)`), "${1}${2}" + Mark},
-		// Token shapes, wherever they stand.
-		{regexp.MustCompile(`\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`), Mark},
+		// Token shapes, wherever they stand: glued to what comes before
+		// them too (x=ghp_…, an AKIA key right after another token), but
+		// for sk-, which ends ordinary words (disk-, task-), only at a
+		// word's start.
+		{regexp.MustCompile(`(?:\bsk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{30,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`), Mark},
 	}
 })
 

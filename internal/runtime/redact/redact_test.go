@@ -58,3 +58,18 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// A token glued to what comes before it is still hidden; sk- inside an
+// ordinary word is not taken for one.
+func TestTokensGluedToAWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"0ghp_0123456789abcdefghij0123":                        "0…",
+		"AKIA0123456789ABCDEFghp_0123456789abcdefghij0123":     "……",
+		"id=xoxb-0123456789-abcdef":                            "id=…",
+		"du -sh /var/lib/disk-usage-report-2026-11-25 && echo": "du -sh /var/lib/disk-usage-report-2026-11-25 && echo",
+	} {
+		if got := String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -13,8 +13,9 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
-// maxRatioAsRun is the budget for a pass-through event after the switch,
-// as Claude Code runs it, against sh -c 'exec <baseline>'.
+// maxRatioAsRun is the budget for a pass-through event after the switch
+// to the exec form, as Claude Code runs it, against sh -c 'exec <baseline>'.
+// SessionStart is held to maxRatio in both forms after the switch.
 const maxRatioAsRun = 1.10
 
 // install is one state of an installed plugin: a copy of the plugin's
@@ -23,7 +24,12 @@ type install struct {
 	label  string
 	root   string // CLAUDE_PLUGIN_ROOT
 	band   string
-	budget bool // held to maxRatioAsRun: switched, and no shell
+	budget bool // held to the budgets: switched, the state every session after the first runs in
+	exec   bool // the exec form: no shell
+	// project is the install's own project folder; env is what Claude Code
+	// adds to the environment (AI_AGENT from 2.1.120).
+	project string
+	env     []string
 }
 
 // ccSample is an event Claude Code would run the plugin for.
@@ -32,10 +38,23 @@ type ccSample struct {
 	passThrough              bool
 }
 
+// limit is the ratio budget of s on in, 0 for none.
+func (s ccSample) limit(in install) float64 {
+	switch {
+	case !in.budget:
+		return 0
+	case s.event == "SessionStart":
+		return maxRatio
+	case s.passThrough && in.exec:
+		return maxRatioAsRun
+	}
+	return 0
+}
+
 var ccSamples = []ccSample{
 	{"PreToolUse Bash (pass)", "PreToolUse", "Bash", sampleStdin("PreToolUse Bash (pass)"), true},
 	{"PostToolUse TaskUpdate", "PostToolUse", "TaskUpdate", `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"TaskUpdate","tool_input":{"taskId":"1","status":"in_progress"},"tool_response":{"success":true,"taskId":"1"},"tool_use_id":"toolu_5"}`, false},
-	{"SessionStart", "SessionStart", "", `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"SessionStart","source":"startup"}`, false},
+	{"SessionStart", "SessionStart", "", sampleStdin("SessionStart"), false},
 	{"Stop", "Stop", "", sampleStdin("Stop"), false},
 }
 
@@ -53,7 +72,13 @@ func sampleStdin(name string) string {
 
 // installs lays out, under dir, the plugin at src as shipped (the floor's
 // hooks.json through the launcher) and as the switch leaves it on a
-// shell band (2.1.33) and on the newest band (the exec form from 2.1.139).
+// shell band (2.1.33) and on the newest band (the exec form from 2.1.139),
+// each with a project of its own. The shipped install is what the first
+// session after an install runs; its project turns the native switch off,
+// so that it stays shipped. The switched installs keep the switch on, as a
+// user's do: each new session checks the manifest again. The release is
+// learned as Claude Code tells it: from AI_AGENT on the newest band (set
+// from 2.1.120), from the transcript's "version" on 2.1.33.
 func installs(src, dir string) ([]install, error) {
 	bands, _ := filepath.Glob(filepath.Join(src, "hooks", "bands", "*.json"))
 	if len(bands) == 0 {
@@ -71,12 +96,32 @@ func installs(src, dir string) ([]install, error) {
 		return nil, fmt.Errorf("no %s: run make plugin", bin)
 	}
 	var out []install
+	agent := "AI_AGENT=claude-code_" + strings.ReplaceAll(newest, ".", "-") + "_harness"
 	for _, in := range []install{
-		{label: "shipped: floor band, launcher, sh", band: ""},
-		{label: "switched: band 2.1.33, binary, sh", band: "2.1.33"},
-		{label: "switched: band " + newest + ", exec form, no shell", band: newest, budget: true},
+		{label: "shipped (first session): launcher, sh", band: ""},
+		{label: "switched: band 2.1.33, binary, sh", band: "2.1.33", budget: true},
+		{label: "switched: band " + newest + ", exec form, no shell", band: newest, budget: true, exec: true, env: []string{agent}},
 	} {
 		in.root = filepath.Join(dir, fmt.Sprintf("install-%d", len(out)))
+		in.project = filepath.Join(dir, fmt.Sprintf("project-%d", len(out)))
+		version := in.band
+		if version == "" {
+			version = "2.1.33"
+		}
+		if err := os.MkdirAll(filepath.Join(in.project, ".hookwright"), 0o755); err != nil {
+			return nil, err
+		}
+		// The transcript's first line, as the releases write it.
+		line := `{"type":"user","sessionId":"bench","version":"` + version + `","message":{"role":"user","content":"bench"}}` + "\n"
+		if err := os.WriteFile(filepath.Join(in.project, "transcript.jsonl"), []byte(line), 0o644); err != nil {
+			return nil, err
+		}
+		if in.band == "" {
+			cfg := filepath.Join(in.project, ".hookwright", "config.json")
+			if err := os.WriteFile(cfg, []byte(`{"native": {"switch": false}}`), 0o644); err != nil {
+				return nil, err
+			}
+		}
 		for _, f := range []string{"hookwright", "hookwright-" + native.Platform()} {
 			if err := copyFile(filepath.Join(src, "bin", f), filepath.Join(in.root, "bin", f)); err != nil {
 				return nil, err
@@ -151,7 +196,7 @@ func matches(matcher, tool string) bool {
 // asClaudeCodeRuns prints the second table: each install's command for
 // each event, paired with sh -c 'exec <baseline>'. over is true when a
 // switched exec-form install's pass-through event exceeds maxRatioAsRun.
-func asClaudeCodeRuns(w io.Writer, plugin, baseline, project string, n int) (over bool, err error) {
+func asClaudeCodeRuns(w io.Writer, plugin, baseline string, n int) (over bool, err error) {
 	dir, err := os.MkdirTemp("", "hookbench-installs")
 	if err != nil {
 		return false, err
@@ -161,15 +206,6 @@ func asClaudeCodeRuns(w io.Writer, plugin, baseline, project string, n int) (ove
 	if err != nil {
 		return false, err
 	}
-	// The bench must not switch its own installs.
-	cfg := filepath.Join(project, ".hookwright", "config.json")
-	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
-		return false, err
-	}
-	if err := os.WriteFile(cfg, []byte(`{"native": {"switch": false}}`), 0o644); err != nil {
-		return false, err
-	}
-	defer os.RemoveAll(filepath.Dir(cfg))
 	absBase, _ := filepath.Abs(baseline)
 	base := []string{"sh", "-c", "exec " + shellQuote(absBase)}
 	fmt.Fprintf(w, "\nas Claude Code runs it: the command from the installed hooks.json (sh -c where the band uses a\nshell, exec'd where it uses the exec form), paired with sh -c 'exec baseline'; %d pairs each\n\n", n)
@@ -180,32 +216,35 @@ func asClaudeCodeRuns(w io.Writer, plugin, baseline, project string, n int) (ove
 			if err != nil {
 				return false, err
 			}
-			stdin := strings.ReplaceAll(s.stdin, "$P", project)
-			med, err := measureArgv([][]string{base, argv}, stdin, project, in.root, n)
+			fresh := s.event == "SessionStart"
+			transcript := filepath.Join(in.project, "transcript.jsonl")
+			stdin := func(i int) string { return render(s.stdin, in.project, transcript, fresh, i) }
+			med, err := measureArgv([][]string{base, argv}, stdin, in, n)
 			if err != nil {
 				return false, err
 			}
 			ratio := float64(med[1]) / float64(med[0])
 			mark := ""
-			if in.budget && s.passThrough && ratio > maxRatioAsRun {
-				mark, over = "  OVER BUDGET", true
+			if limit := s.limit(in); limit > 0 && ratio > limit {
+				mark, over = fmt.Sprintf("  OVER BUDGET (%.2fx)", limit), true
 			}
 			fmt.Fprintf(w, "%-44s %-24s %10s %10s %6.2fx%s\n", in.label, s.name, round(med[0]), round(med[1]), ratio, mark)
 		}
 	}
-	fmt.Fprintf(w, "\nbudget: after the switch to the exec form (2.1.139+), a pass-through event at most %.2fx sh -c 'exec baseline';\nbands before 2.1.139 must start a shell, and are shown without a budget\n", maxRatioAsRun)
+	fmt.Fprintf(w, "\nbudget: after the switch (every session but the first), SessionStart at most %.2fx sh -c 'exec baseline';\nin the exec form (2.1.139+), a pass-through event at most %.2fx. Bands before 2.1.139 must start a shell,\nwhich the baseline starts too. The first session after an install runs the shipped launcher, and switches.\n", maxRatio, maxRatioAsRun)
 	return over, nil
 }
 
-// measureArgv runs each argv n times, interleaved, and returns the median
-// wall time of each.
-func measureArgv(argvs [][]string, stdin, project, root string, n int) ([]time.Duration, error) {
+// measureArgv runs each argv n times, interleaved, in the install's
+// project and environment, and returns the median wall time of each. Run i
+// of every argv reads stdin(i).
+func measureArgv(argvs [][]string, stdin func(int) string, in install, n int) ([]time.Duration, error) {
 	times := make([][]time.Duration, len(argvs))
 	for i := 0; i < n; i++ {
 		for a, argv := range argvs {
 			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Env = append(os.Environ(), "CLAUDE_PLUGIN_ROOT="+root)
-			d, err := once(cmd, "", stdin, project)
+			cmd.Env = append(append(os.Environ(), "CLAUDE_PLUGIN_ROOT="+in.root), in.env...)
+			d, err := once(cmd, "", stdin(i*len(argvs)+a), in.project)
 			if err != nil {
 				return nil, err
 			}

@@ -15,10 +15,17 @@
 // where it uses the exec form, each run paired with
 // sh -c 'exec <baseline>'.
 //
-// Budgets: a pass-through event at most 1.25x the baseline, and, as Claude
-// Code runs it after the switch to the exec form, at most 1.10x
-// sh -c 'exec <baseline>'; peak RSS at most 10 MiB. It exits 1 when a budget is exceeded. It is a benchmark for
-// people, never a timed unit test.
+// Every SessionStart is a new session, as at a real start: its session id
+// is new on every run, so the session fingerprint is created and the
+// native switch checks the installed manifest, as they do once per session.
+// Other events run in one session.
+//
+// Budgets: a pass-through event and SessionStart at most 1.25x the
+// baseline; as Claude Code runs it after the switch, SessionStart at most
+// 1.25x sh -c 'exec <baseline>' in both command forms and a pass-through
+// event at most 1.10x in the exec form; peak RSS at most 10 MiB. It exits
+// 1 when a budget is exceeded. It is a benchmark for people, never a timed
+// unit test.
 package main
 
 import (
@@ -38,20 +45,36 @@ import (
 
 // sample is one benchmarked event.
 type sample struct {
-	name        string // row label
-	args        []string
-	stdin       string
-	passThrough bool // held to the ratio budget
+	name  string // row label
+	args  []string
+	stdin string // $P is the project, $S the session id, $T the transcript
+	held  bool   // held to the ratio budget: a pass-through event, or SessionStart
+}
+
+// fresh reports whether every run of the sample is a new session.
+func (s sample) fresh() bool { return s.args[0] == "SessionStart" }
+
+// render fills in a sample's stdin for run i: the project, the transcript
+// and the session id, new on every run for a SessionStart (fresh).
+func render(stdin, project, transcript string, fresh bool, i int) string {
+	session := "bench"
+	if fresh {
+		session = fmt.Sprintf("bench-%d-%d", os.Getpid(), i)
+		// At a start, the transcript is not written yet.
+		transcript = filepath.Join(filepath.Dir(transcript), session+".jsonl")
+	}
+	return strings.NewReplacer("$P", project, "$S", session, "$T", transcript).Replace(stdin)
 }
 
 var samples = []sample{
-	{"PreToolUse Bash (pass)", []string{"PreToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la","description":"list"},"tool_use_id":"toolu_1"}`, true},
-	{"PreToolUse Read (no handler)", []string{"PreToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"$P/main.go"},"tool_use_id":"toolu_2"}`, true},
-	{"PostToolUse Write", []string{"PostToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"$P/a.go","content":"package a"},"tool_response":{"success":true},"tool_use_id":"toolu_3"}`, true},
-	{"PostToolUseFailure Bash", []string{"PostToolUseFailure"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"false"},"error":"Exit code 1","duration_ms":12,"tool_use_id":"toolu_5"}`, true},
-	{"PreToolUse Bash (block)", []string{"PreToolUse"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"},"tool_use_id":"toolu_4"}`, false},
-	{"Stop", []string{"Stop"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"Stop","stop_hook_active":false}`, false},
-	{"TaskCompleted", []string{"TaskCompleted"}, `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"TaskCompleted","task_id":"1","task_subject":"[Do] bench: run"}`, false},
+	{"PreToolUse Bash (pass)", []string{"PreToolUse"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la","description":"list"},"tool_use_id":"toolu_1"}`, true},
+	{"PreToolUse Read (no handler)", []string{"PreToolUse"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"$P/main.go"},"tool_use_id":"toolu_2"}`, true},
+	{"PostToolUse Write", []string{"PostToolUse"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"$P/a.go","content":"package a"},"tool_response":{"success":true},"tool_use_id":"toolu_3"}`, true},
+	{"PostToolUseFailure Bash", []string{"PostToolUseFailure"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"false"},"error":"Exit code 1","duration_ms":12,"tool_use_id":"toolu_5"}`, true},
+	{"PreToolUse Bash (block)", []string{"PreToolUse"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"},"tool_use_id":"toolu_4"}`, false},
+	{"SessionStart", []string{"SessionStart"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"SessionStart","source":"startup"}`, true},
+	{"Stop", []string{"Stop"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"Stop","stop_hook_active":false}`, false},
+	{"TaskCompleted", []string{"TaskCompleted"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"TaskCompleted","task_id":"1","task_subject":"[Do] bench: run"}`, false},
 }
 
 // Budgets.
@@ -79,6 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer os.RemoveAll(project)
+	transcript := filepath.Join(project, "transcript.jsonl")
 	fmt.Fprintf(stdout, "hookbench: %d interleaved runs per binary and event, median wall time\n\n", *n)
 	fmt.Fprintf(stdout, "%-30s %10s %10s %7s %9s", "event", "baseline", "hookwright", "ratio", "peak RSS")
 	if *launcher != "" {
@@ -87,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout)
 	over := false
 	for _, s := range samples {
-		in := strings.ReplaceAll(s.stdin, "$P", project)
+		in := func(i int) string { return render(s.stdin, project, transcript, s.fresh(), i) }
 		bins := []string{*base, *hw}
 		if *launcher != "" {
 			bins = append(bins, *launcher)
@@ -97,7 +121,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "hookbench:", err)
 			return 1
 		}
-		rss, exact, err := peakRSS(*hw, s.args, in, project)
+		rss, exact, err := peakRSS(*hw, s.args, in(-1), project)
 		if err != nil {
 			fmt.Fprintln(stderr, "hookbench:", err)
 			return 1
@@ -108,7 +132,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		ratio := float64(med[1]) / float64(med[0])
 		mark := ""
-		if s.passThrough && ratio > maxRatio || rss > maxRSSBytes {
+		if s.held && ratio > maxRatio || rss > maxRSSBytes {
 			mark, over = "  OVER BUDGET", true
 		}
 		fmt.Fprintf(stdout, "%-30s %10s %10s %6.2fx %s%6.1fMiB", s.name, round(med[0]), round(med[1]), ratio, bound, float64(rss)/(1<<20))
@@ -117,9 +141,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout, mark)
 	}
-	fmt.Fprintf(stdout, "\nbudget: pass-through ratio <= %.2fx, peak RSS <= %d MiB\n", maxRatio, maxRSSBytes>>20)
+	fmt.Fprintf(stdout, "\nbudget: pass-through and SessionStart ratio <= %.2fx, peak RSS <= %d MiB\n", maxRatio, maxRSSBytes>>20)
 	if *plugin != "" {
-		asRunOver, err := asClaudeCodeRuns(stdout, *plugin, *base, project, *n)
+		asRunOver, err := asClaudeCodeRuns(stdout, *plugin, *base, *n)
 		if err != nil {
 			fmt.Fprintln(stderr, "hookbench:", err)
 			return 1
@@ -135,12 +159,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // measure runs each binary n times, interleaved, and returns the median
-// wall time of each.
-func measure(bins, args []string, stdin, project string, n int) ([]time.Duration, error) {
+// wall time of each. Run i of every binary reads stdin(i).
+func measure(bins, args []string, stdin func(int) string, project string, n int) ([]time.Duration, error) {
 	times := make([][]time.Duration, len(bins))
 	for i := 0; i < n; i++ {
 		for b, bin := range bins {
-			d, err := once(exec.Command(bin, args...), bin, stdin, project)
+			d, err := once(exec.Command(bin, args...), bin, stdin(i*len(bins)+b), project)
 			if err != nil {
 				return nil, err
 			}

@@ -179,31 +179,34 @@ func TestHostileJournal(t *testing.T) {
 	})
 }
 
-// A session fingerprint (a state file) as a FIFO, /dev/zero, a symlink or a
-// hard link out: the update is refused and reported, never hangs, and
-// nothing outside changes.
+// A session fingerprint's log as a FIFO, /dev/zero, a symlink or a hard
+// link out: the append is refused and reported, never hangs, and nothing
+// outside changes. An earlier release's whole file planted the same way is
+// never opened by a start.
 func TestHostileStateFile(t *testing.T) {
 	start := `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SessionStart","source":"resume"}`
 	for what, want := range map[string]string{
 		"fifo":     "not a regular file",
-		"devzero":  "leads outside",
-		"file-out": "leads outside",
-		"hardlink": "", // replaced by a rename: the link is cut, the file outside stays
+		"devzero":  "file is a link",
+		"file-out": "file is a link",
+		"hardlink": "hard links",
 	} {
 		t.Run(what, func(t *testing.T) {
 			t.Parallel()
 			project, out := t.TempDir(), outsideDir(t)
-			plant(t, project, ".hookwright/sessions/s1.json", what, out)
-			if want == "" {
-				if stdout, stderr, code := hook(t, project, "SessionStart", start); code != 0 {
-					t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
-				}
-				assertUntouched(t, out)
-				return
-			}
+			plant(t, project, ".hookwright/sessions/s1.jsonl", what, out)
 			stdout, stderr, code := hook(t, project, "SessionStart", start)
 			if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "failed open") {
 				t.Fatalf("exit %d stdout %q stderr %q; want exit 0 and a systemMessage saying %q", code, stdout, stderr, want)
+			}
+			assertUntouched(t, out)
+		})
+		t.Run(what+"/legacy", func(t *testing.T) {
+			t.Parallel()
+			project, out := t.TempDir(), outsideDir(t)
+			plant(t, project, ".hookwright/sessions/s1.json", what, out)
+			if stdout, stderr, code := hook(t, project, "SessionStart", start); code != 0 || strings.Contains(stdout, "failed open") {
+				t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
 			}
 			assertUntouched(t, out)
 		})

@@ -64,7 +64,7 @@ func TestReleaseVersionInFingerprint(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("SessionStart: %v\n%s", err, out)
 	}
-	data, err := os.ReadFile(filepath.Join(root, ".hookwright", "sessions", "rel.json"))
+	data, err := os.ReadFile(filepath.Join(root, ".hookwright", "sessions", "rel.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

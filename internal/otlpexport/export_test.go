@@ -2,7 +2,6 @@ package otlpexport_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -67,15 +66,8 @@ func writeJournal(t *testing.T, dir string, from, n int) []journal.Entry {
 // writeFingerprint records a session as the session handler does.
 func writeFingerprint(t *testing.T, dir, id, claude string) {
 	t.Helper()
-	path, err := session.File(dir, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := json.Marshal(session.Fingerprint{SessionID: id, ClaudeVersion: claude, HookwrightVersion: "0.9.0-test"})
-	if err := os.MkdirAll(path.Dir().String(), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path.String(), data, 0o644); err != nil {
+	r := session.Record{Start: &session.Start{Source: "startup", At: time.Now()}, ClaudeVersion: claude, HookwrightVersion: "0.9.0-test"}
+	if err := session.Append(dir, id, r); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,7 +2,6 @@ package otlpexport
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,7 +18,6 @@ import (
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/redact"
-	"github.com/hookwright/hookwright/internal/runtime/statefile"
 	"github.com/hookwright/hookwright/internal/state/session"
 )
 
@@ -253,16 +251,8 @@ func (m *Mapper) versionsOf(sessionID string) versions {
 	if sessionID == "" {
 		return v
 	}
-	path, err := session.File(m.project, sessionID)
+	fp, err := session.Load(m.project, sessionID)
 	if err != nil {
-		return v
-	}
-	data, err := statefile.Read(path)
-	if err != nil || data == nil {
-		return v
-	}
-	var fp session.Fingerprint
-	if json.Unmarshal(data, &fp) != nil {
 		return v
 	}
 	if fp.HookwrightVersion != "" {

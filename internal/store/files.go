@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -98,24 +99,24 @@ func jsonFiles(root *os.Root, dir string) ([]fs.FileInfo, error) {
 	return out, nil
 }
 
-// fingerprint is a session file, as the recorder writes it.
-type fingerprint = session.Fingerprint
-
 func (s *Store) syncSessions(ctx context.Context, root *os.Root) error {
-	infos, err := jsonFiles(root, session.Dir)
+	infos, err := sessionFiles(root)
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
 	var rows [][]any
-	for _, info := range infos {
-		name := path.Join(session.Dir, info.Name())
-		if !s.changed(name, info) {
+	for id, files := range infos {
+		changed := false
+		for _, info := range files {
+			// Both files are stamped: one changed leaves the other's stamp.
+			changed = s.changed(path.Join(session.Dir, info.Name()), info) || changed
+		}
+		if !changed {
 			continue
 		}
-		data, err := readBounded(root, name)
-		var fp fingerprint
-		if err != nil || json.Unmarshal(data, &fp) != nil || fp.SessionID == "" {
-			continue // a half-written or foreign file: the recorder rewrites it atomically
+		fp, err := session.Load(s.project, id)
+		if err != nil || fp.Started.IsZero() {
+			continue // a foreign file, or nothing recorded yet
 		}
 		source := ""
 		if n := len(fp.Starts); n > 0 {
@@ -127,6 +128,7 @@ func (s *Store) syncSessions(ctx context.Context, root *os.Root) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0].(string) < rows[j][0].(string) })
 	return s.write(ctx, func(tx txExec) error {
 		return execAll(ctx, tx.Tx, `INSERT INTO sessions (id, started, ended, end_reason, source, cwd, model, claude_version,
 			git_head, git_branch, hookwright_version, ppid, terminal) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
@@ -135,6 +137,34 @@ func (s *Store) syncSessions(ctx context.Context, root *os.Root) error {
 			git_head = excluded.git_head, git_branch = excluded.git_branch, hookwright_version = excluded.hookwright_version,
 			ppid = excluded.ppid, terminal = excluded.terminal`, rows)
 	})
+}
+
+// sessionFiles lists the session files, the log and an earlier release's
+// whole file, by session id (at most maxFiles entries are read).
+func sessionFiles(root *os.Root) (map[string][]fs.FileInfo, error) {
+	f, err := root.Open(session.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(maxFiles)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	out := map[string][]fs.FileInfo{}
+	for _, e := range ents {
+		id, ok := session.ID(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			out[id] = append(out[id], info)
+		}
+	}
+	return out, nil
 }
 
 func (s *Store) syncPDCA(ctx context.Context) error {

@@ -2,15 +2,15 @@
 // runs in the project, so that "which release, which commit, when" can be
 // answered afterwards.
 //
-// At SessionStart, [Recorder] writes .hookwright/sessions/<session_id>.json:
+// At SessionStart, [Recorder] adds one line to
+// .hookwright/sessions/<session_id>.jsonl, in one append:
 //
-//	{"session_id": "...", "started": "...", "starts": [{"source": "startup", "at": "..."}],
-//	 "cwd": "...", "transcript_path": "...", "claude_version": "2.1.33",
-//	 "git_head": "<commit>", "git_branch": "main", "hookwright_version": "..."}
+//	{"start": {"source": "startup", "at": "..."}, "cwd": "...", "transcript_path": "...",
+//	 "claude_version": "2.1.33", "git_head": "<commit>", "git_branch": "main", "hookwright_version": "..."}
 //
-// A resumed, cleared or compacted session adds to "starts" (the last
-// [state.MaxStarts] are kept). At SessionEnd, [Ender] sets "ended" and
-// "end_reason", and "totals": the session's hook calls per event, its tool
+// A resumed, cleared or compacted session adds another (the fingerprint
+// keeps the last [state.MaxStarts]). At SessionEnd, [Ender] adds the end,
+// its reason and the totals: the session's hook calls per event, its tool
 // calls per tool, blocks, failed tool calls, the time spent in hookwright
 // and in the tools, summed from the journal ([Sum]; at most [TotalsDays]
 // files, the last [TotalsBytes] of each).
@@ -87,21 +87,17 @@ func (r Recorder) SessionStart(_ context.Context, ev *hooks.SessionStart) (hooks
 	if terminal == "" {
 		terminal = getenv("TERM")
 	}
-	err := state.Change(dir, ev.SessionID, func(fp *state.Fingerprint) {
-		if fp.Started.IsZero() {
-			fp.Started = now
-		}
-		fp.Starts = append(fp.Starts, state.Start{Source: ev.Source, At: now})
-		if n := len(fp.Starts); n > state.MaxStarts {
-			fp.Starts = append([]state.Start(nil), fp.Starts[n-state.MaxStarts:]...)
-		}
-		fp.Cwd, fp.TranscriptPath = ev.Cwd, ev.TranscriptPath
-		set(&fp.Model, ev.Model)
-		set(&fp.ClaudeVersion, claude)
-		set(&fp.GitHead, head)
-		set(&fp.GitBranch, branch)
-		fp.HookwrightVersion = version
-		fp.PPID, fp.Terminal = ppid(), terminal
+	err := state.Append(dir, ev.SessionID, state.Record{
+		Start:             &state.Start{Source: ev.Source, At: now},
+		Cwd:               ev.Cwd,
+		TranscriptPath:    ev.TranscriptPath,
+		Model:             ev.Model,
+		ClaudeVersion:     claude,
+		GitHead:           head,
+		GitBranch:         branch,
+		HookwrightVersion: version,
+		PPID:              ppid(),
+		Terminal:          terminal,
 	})
 	if err != nil {
 		return hooks.Result{}, err
@@ -128,29 +124,22 @@ func (e Ender) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error)
 func (e Ender) SessionEnd(_ context.Context, ev *hooks.SessionEnd) (hooks.Result, error) {
 	getenv, now := project.Getenv(e.Getenv), project.Now(e.Now).UTC()
 	dir := project.Dir(e.Dir, ev, getenv)
-	err := state.Change(dir, ev.SessionID, func(fp *state.Fingerprint) {
-		if fp.Started.IsZero() {
-			fp.Started = now // SessionStart was missed (hookwright installed mid-session)
-		}
-		totals := Sum(dir, ev.SessionID, fp.Started, now)
-		fp.Totals = &totals
-		fp.Ended, fp.EndReason = now, ev.Reason
-		if fp.ClaudeVersion == "" {
-			fp.ClaudeVersion = ClaudeVersion(ev.TranscriptPath, getenv)
-		}
-		set(&fp.TranscriptPath, ev.TranscriptPath)
-		set(&fp.Cwd, ev.Cwd)
+	started := now // SessionStart was missed (hookwright installed mid-session)
+	if fp, err := state.Load(dir, ev.SessionID); err == nil && !fp.Started.IsZero() {
+		started = fp.Started
+	}
+	totals := Sum(dir, ev.SessionID, started, now)
+	err := state.Append(dir, ev.SessionID, state.Record{
+		End:            &state.End{At: now, Reason: ev.Reason},
+		Totals:         &totals,
+		ClaudeVersion:  ClaudeVersion(ev.TranscriptPath, getenv),
+		TranscriptPath: ev.TranscriptPath,
+		Cwd:            ev.Cwd,
 	})
 	if err != nil {
 		return hooks.Result{}, err
 	}
 	return hooks.Result{}, nil
-}
-
-func set(dst *string, v string) {
-	if v != "" {
-		*dst = v
-	}
 }
 
 // ClaudeVersion returns the running Claude Code version, or "" (see

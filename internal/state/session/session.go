@@ -1,17 +1,34 @@
-// Package session is the session fingerprint file,
-// .hookwright/sessions/<session_id>.json: which Claude Code release, which
-// commit and which hookwright version ran a session, when it started and
-// ended, and its hook and tool call totals. The session handlers write it;
-// `hwctl sessions`, the store and the OpenTelemetry export read it. Files
-// are updated under a lock and replaced atomically, without an fsync
-// (internal/runtime/statefile), and the session id must pass
-// [safepath.Name] before it becomes a file name.
+// Package session is the session fingerprint: which Claude Code release,
+// which commit and which hookwright version ran a session, when it started
+// and ended, and its hook and tool call totals. The session handlers write
+// it; `hwctl sessions`, the store and the OpenTelemetry export read it.
+//
+// # The file
+//
+// Each session has one append-only file, .hookwright/sessions/<id>.jsonl:
+// every SessionStart adds one [Record] line, and SessionEnd adds one with
+// the end and the totals. [Load] folds the lines into a [Fingerprint]. A
+// record is one write to the end of the file (package safepath's Append:
+// no symlink, no hard link, regular files only), so a start costs no read,
+// no lock, no temporary file and no rename: replacing a file by a rename
+// makes ext4 flush it, and that flush was most of SessionStart's cost. A
+// torn last line after a crash is skipped.
+//
+// Earlier releases kept the whole fingerprint in <id>.json, rewritten on
+// every start; [Load] and [List] still read it, and fold the .jsonl lines
+// on top of it.
+//
+// The session id must pass [safepath.Name] before it becomes a file name.
+// Reads are bounded: the first [MaxHead] and the last [MaxTail] bytes of a
+// log that outgrew them.
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
@@ -27,10 +44,24 @@ import (
 // Dir is the folder of the session files, relative to the project.
 const Dir = config.Dir + "/sessions"
 
+// Ext is the extension of a session's log; LegacyExt that of the
+// fingerprint file earlier releases rewrote on every start.
+const (
+	Ext       = ".jsonl"
+	LegacyExt = ".json"
+)
+
 // MaxStarts bounds the start records kept per session.
 const MaxStarts = 20
 
-// Fingerprint is one session file.
+// Read bounds: of a log larger than MaxHead+MaxTail, the first MaxHead
+// bytes (the first start) and the last MaxTail bytes are read.
+const (
+	MaxHead = 64 << 10
+	MaxTail = 1 << 20
+)
+
+// Fingerprint is one session, as [Load] folds its records.
 type Fingerprint struct {
 	SessionID         string    `json:"session_id"`
 	Started           time.Time `json:"started"`
@@ -60,67 +91,247 @@ type Start struct {
 	At     time.Time `json:"at"`
 }
 
-// File returns the path of the session's file in the project at dir.
+// End is the SessionEnd of a session.
+type End struct {
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason,omitempty"`
+}
+
+// Record is one line of a session's log: a start (Start set) or an end
+// (End set), with what the hook learned then. Empty fields say nothing.
+type Record struct {
+	Start             *Start  `json:"start,omitempty"`
+	End               *End    `json:"end,omitempty"`
+	Cwd               string  `json:"cwd,omitempty"`
+	TranscriptPath    string  `json:"transcript_path,omitempty"`
+	Model             string  `json:"model,omitempty"`
+	ClaudeVersion     string  `json:"claude_version,omitempty"`
+	GitHead           string  `json:"git_head,omitempty"`
+	GitBranch         string  `json:"git_branch,omitempty"`
+	HookwrightVersion string  `json:"hookwright_version,omitempty"`
+	PPID              int     `json:"ppid,omitempty"`
+	Terminal          string  `json:"terminal,omitempty"`
+	Totals            *Totals `json:"totals,omitempty"`
+}
+
+// Apply folds r into fp. A start sets what it carries and adds to Starts
+// (the last [MaxStarts] are kept); an end sets the end, the totals, and
+// the Claude Code version only when no start knew it. The first record
+// sets Started.
+func (fp *Fingerprint) Apply(r Record) {
+	at := time.Time{}
+	switch {
+	case r.Start != nil:
+		at = r.Start.At
+		fp.Starts = append(fp.Starts, *r.Start)
+		if n := len(fp.Starts); n > MaxStarts {
+			fp.Starts = append([]Start(nil), fp.Starts[n-MaxStarts:]...)
+		}
+		set(&fp.ClaudeVersion, r.ClaudeVersion)
+	case r.End != nil:
+		at = r.End.At
+		fp.Ended, fp.EndReason = r.End.At, r.End.Reason
+		if r.Totals != nil {
+			fp.Totals = r.Totals
+		}
+		if fp.ClaudeVersion == "" {
+			fp.ClaudeVersion = r.ClaudeVersion
+		}
+	default:
+		return
+	}
+	if fp.Started.IsZero() {
+		fp.Started = at
+	}
+	set(&fp.Cwd, r.Cwd)
+	set(&fp.TranscriptPath, r.TranscriptPath)
+	set(&fp.Model, r.Model)
+	set(&fp.GitHead, r.GitHead)
+	set(&fp.GitBranch, r.GitBranch)
+	set(&fp.HookwrightVersion, r.HookwrightVersion)
+	set(&fp.Terminal, r.Terminal)
+	if r.PPID != 0 {
+		fp.PPID = r.PPID
+	}
+}
+
+func set(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
+// folder is the sessions folder of the project at dir.
+func folder(dir string) (safepath.Path, error) { return project.Path(dir, Dir) }
+
+// File returns the path of the session's log in the project at dir.
 func File(dir, sessionID string) (safepath.Path, error) {
 	if err := safepath.Name("session id", sessionID); err != nil {
 		return safepath.Path{}, err
 	}
-	folder, err := project.Path(dir, Dir)
+	f, err := folder(dir)
 	if err != nil {
 		return safepath.Path{}, err
 	}
-	return folder.Join(sessionID + ".json"), nil
+	return f.Join(sessionID + Ext), nil
 }
 
-// Change updates the session's file under its lock: edit gets the
-// fingerprint as stored (a broken file reads as empty) with its id set.
-// The file is replaced atomically but not synced to disk: a fingerprint is
-// a record a crash may lose, and its fsync was most of SessionStart's cost.
-func Change(dir, sessionID string, edit func(*Fingerprint)) error {
+// Append adds r to the session's log in one write, creating the file and
+// its folder when needed. It is not synced to disk: a fingerprint is a
+// record a crash may lose.
+func Append(dir, sessionID string, r Record) error {
 	path, err := File(dir, sessionID)
 	if err != nil {
 		return err
 	}
-	return statefile.UpdateUnsynced(path, func(old []byte) ([]byte, error) {
-		var fp Fingerprint
-		if len(old) > 0 && json.Unmarshal(old, &fp) != nil {
-			fp = Fingerprint{} // a broken file is replaced, not kept
-		}
-		fp.SessionID = sessionID
-		edit(&fp)
-		data, err := json.MarshalIndent(fp, "", "  ")
-		return append(data, '\n'), err
-	})
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := safepath.Append(path, append(line, '\n')); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	return nil
 }
 
-// List returns the recorded sessions of the project at dir, newest start
-// first, at most limit of them (0: all). Files that do not parse are
-// skipped.
-func List(dir string, limit int) ([]Fingerprint, error) {
-	folder, err := project.Path(dir, Dir)
+// Load returns the session's fingerprint in the project at dir: the file
+// an earlier release wrote, if any, with the log's records folded on top.
+// A session with neither file is an error wrapping fs.ErrNotExist. Lines
+// that do not parse are skipped.
+func Load(dir, sessionID string) (Fingerprint, error) {
+	path, err := File(dir, sessionID)
+	if err != nil {
+		return Fingerprint{}, err
+	}
+	legacy, err := statefile.Read(legacyPath(path))
+	if err != nil {
+		return Fingerprint{}, err
+	}
+	head, tail, err := readLog(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && legacy != nil:
+	case err != nil:
+		return Fingerprint{}, err
+	}
+	return Parse(sessionID, legacy, head, tail), nil
+}
+
+// legacyPath is the <id>.json next to the log at path.
+func legacyPath(path safepath.Path) safepath.Path {
+	return safepath.Path{Root: path.Root, Rel: strings.TrimSuffix(path.Rel, Ext) + LegacyExt}
+}
+
+// readLog reads the log at path within the bounds: all of it, or its
+// head and its tail.
+func readLog(path safepath.Path) (head, tail []byte, err error) {
+	f, info, err := safepath.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	if info.Size() <= MaxHead+MaxTail {
+		data, err := io.ReadAll(io.LimitReader(f, MaxHead+MaxTail))
+		return data, nil, err
+	}
+	head = make([]byte, MaxHead)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, nil, err
+	}
+	tail = make([]byte, MaxTail)
+	if _, err := f.ReadAt(tail, info.Size()-MaxTail); err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, err
+	}
+	return head, tail, nil
+}
+
+// Parse folds a session's files: legacy is the <id>.json of an earlier
+// release (nil when none), head the log (or its first bytes) and tail its
+// last bytes when the log was read in two parts (the head's last line and
+// the tail's first are cut, and skipped). The id is set.
+func Parse(sessionID string, legacy, head, tail []byte) Fingerprint {
+	var fp Fingerprint
+	if len(legacy) > 0 && json.Unmarshal(legacy, &fp) != nil {
+		fp = Fingerprint{}
+	}
+	fold := func(data []byte, skipFirst, skipLast bool) {
+		lines := bytes.Split(data, []byte("\n"))
+		for i, line := range lines {
+			if i == 0 && skipFirst || i == len(lines)-1 && skipLast || len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var r Record
+			if json.Unmarshal(line, &r) == nil {
+				fp.Apply(r)
+			}
+		}
+	}
+	fold(head, false, tail != nil)
+	if tail != nil {
+		fold(tail, true, false)
+	}
+	fp.SessionID = sessionID
+	return fp
+}
+
+// IDs returns the ids of the sessions recorded in the project at dir, from
+// both file names, in name order; a missing folder has none.
+func IDs(dir string) ([]string, error) {
+	f, err := folder(dir)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := safepath.ReadDir(folder)
+	entries, err := safepath.ReadDir(f)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
-	var out []Fingerprint
+	var ids []string
+	seen := map[string]bool{}
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+		id, ok := ID(e.Name())
+		if !ok || !e.Type().IsRegular() || seen[id] {
 			continue
 		}
-		data, err := statefile.Read(folder.Join(e.Name()))
-		var fp Fingerprint
-		if err != nil || json.Unmarshal(data, &fp) != nil {
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// ID returns the session id a file name in the sessions folder stands
+// for: <id>.jsonl or an earlier release's <id>.json; hidden files and
+// names that are no safe id are none.
+func ID(name string) (string, bool) {
+	id, ok := strings.CutSuffix(name, Ext)
+	if !ok {
+		id, ok = strings.CutSuffix(name, LegacyExt)
+	}
+	if !ok || strings.HasPrefix(name, ".") || safepath.Name("session id", id) != nil {
+		return "", false
+	}
+	return id, true
+}
+
+// List returns the recorded sessions of the project at dir, newest start
+// first, at most limit of them (0: all). Sessions whose files do not
+// parse are skipped.
+func List(dir string, limit int) ([]Fingerprint, error) {
+	ids, err := IDs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Fingerprint
+	for _, id := range ids {
+		fp, err := Load(dir, id)
+		if err != nil || fp.Started.IsZero() && len(fp.Starts) == 0 && fp.Ended.IsZero() {
 			continue
 		}
 		out = append(out, fp)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
 	}

@@ -1,15 +1,24 @@
 package session
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
 
-func TestChangeAndList(t *testing.T) {
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func TestAppendAndList(t *testing.T) {
 	dir := t.TempDir()
-	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for i, id := range []string{"older", "newer"} {
-		if err := Change(dir, id, func(fp *Fingerprint) { fp.Started = t0.Add(time.Duration(i) * time.Hour) }); err != nil {
+		if err := Append(dir, id, Record{Start: &Start{Source: "startup", At: t0.Add(time.Duration(i) * time.Hour)}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -23,6 +32,9 @@ func TestChangeAndList(t *testing.T) {
 	if _, err := File(dir, "../x"); err == nil {
 		t.Error("an unsafe session id became a file name")
 	}
+	if err := Append(dir, "../x", Record{Start: &Start{At: t0}}); err == nil {
+		t.Error("Append took an unsafe session id")
+	}
 	tot := &Totals{Tools: map[string]int{"Bash": 3, "Read": 5, "Edit": 3}}
 	if got := tot.TopTools(2); len(got) != 2 || got[0] != "Read×5" || got[1] != "Bash×3" {
 		t.Errorf("TopTools = %v", got)
@@ -30,4 +42,190 @@ func TestChangeAndList(t *testing.T) {
 	if tot.ToolCalls() != 11 {
 		t.Errorf("ToolCalls = %d", tot.ToolCalls())
 	}
+}
+
+// TestFold: starts, a resume and an end fold into one fingerprint, as the
+// whole-file rewrite of earlier releases left it.
+func TestFold(t *testing.T) {
+	dir := t.TempDir()
+	must := func(r Record) {
+		t.Helper()
+		if err := Append(dir, "s1", r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(Record{Start: &Start{Source: "startup", At: t0}, Cwd: "/p", TranscriptPath: "/t1", GitHead: "aaa", GitBranch: "main", HookwrightVersion: "0.1.0", PPID: 7, Terminal: "xterm"})
+	must(Record{Start: &Start{Source: "resume", At: t0.Add(time.Minute)}, Cwd: "/p/src", ClaudeVersion: "2.1.33", GitHead: "bbb", HookwrightVersion: "0.2.0", PPID: 8})
+	must(Record{End: &End{At: t0.Add(time.Hour), Reason: "clear"}, ClaudeVersion: "2.1.99", Totals: &Totals{Calls: 3, Events: map[string]int{"Stop": 3}}})
+	fp, err := Load(dir, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Fingerprint{SessionID: "s1", Started: t0, Starts: []Start{{"startup", t0}, {"resume", t0.Add(time.Minute)}},
+		Ended: t0.Add(time.Hour), EndReason: "clear", Cwd: "/p/src", TranscriptPath: "/t1", ClaudeVersion: "2.1.33",
+		GitHead: "bbb", GitBranch: "main", HookwrightVersion: "0.2.0", PPID: 8, Terminal: "xterm",
+		Totals: &Totals{Calls: 3, Events: map[string]int{"Stop": 3}}}
+	if g, w := jsonOf(t, fp), jsonOf(t, want); g != w {
+		t.Fatalf("fingerprint\n got %s\nwant %s", g, w)
+	}
+	// An end without a start (installed mid-session) starts it then.
+	must2 := Append(dir, "late", Record{End: &End{At: t0, Reason: "other"}, ClaudeVersion: "2.1.50"})
+	if fp, err := Load(dir, "late"); must2 != nil || err != nil || !fp.Started.Equal(t0) || fp.ClaudeVersion != "2.1.50" {
+		t.Fatalf("late: %+v %v %v", fp, err, must2)
+	}
+}
+
+// TestMaxStarts keeps the last starts only.
+func TestMaxStarts(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < MaxStarts+5; i++ {
+		if err := Append(dir, "s", Record{Start: &Start{Source: fmt.Sprint(i), At: t0.Add(time.Duration(i) * time.Second)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fp, _ := Load(dir, "s")
+	if len(fp.Starts) != MaxStarts || fp.Starts[0].Source != "5" || !fp.Started.Equal(t0) {
+		t.Fatalf("starts %d, first %+v, started %v", len(fp.Starts), fp.Starts[0], fp.Started)
+	}
+}
+
+// TestLegacyFile: a session an earlier release recorded in <id>.json is
+// read, and the log's lines fold on top of it.
+func TestLegacyFile(t *testing.T) {
+	dir := t.TempDir()
+	folder := filepath.Join(dir, Dir)
+	os.MkdirAll(folder, 0o755)
+	os.WriteFile(filepath.Join(folder, "old.json"), []byte(`{"session_id":"old","started":"2026-03-01T12:00:00Z","starts":[{"source":"startup","at":"2026-03-01T12:00:00Z"}],"claude_version":"2.1.33","git_branch":"main"}`), 0o644)
+	list, err := List(dir, 0)
+	if err != nil || len(list) != 1 || list[0].SessionID != "old" || list[0].ClaudeVersion != "2.1.33" {
+		t.Fatalf("legacy only: %+v %v", list, err)
+	}
+	if err := Append(dir, "old", Record{End: &End{At: t0.Add(time.Hour), Reason: "logout"}}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = List(dir, 0)
+	if len(list) != 1 || list[0].EndReason != "logout" || list[0].GitBranch != "main" || !list[0].Started.Equal(t0) {
+		t.Fatalf("legacy and log: %+v", list)
+	}
+	// A broken legacy file reads as empty; the log still counts.
+	os.WriteFile(filepath.Join(folder, "old.json"), []byte(`{"session_id":`), 0o644)
+	if fp, err := Load(dir, "old"); err != nil || fp.EndReason != "logout" || !fp.Started.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("broken legacy: %+v %v", fp, err)
+	}
+	if _, err := Load(dir, "none"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a session with no file: %v", err)
+	}
+}
+
+// TestTornAndForeignLines: a torn last line (a crash mid-write) and lines
+// that are not records are skipped.
+func TestTornAndForeignLines(t *testing.T) {
+	dir := t.TempDir()
+	Append(dir, "s", Record{Start: &Start{Source: "startup", At: t0}, GitBranch: "main"})
+	path := filepath.Join(dir, Dir, "s"+Ext)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("not json\n[1,2]\n{}\n\n{\"start\":{\"source\":\"res")
+	f.Close()
+	fp, err := Load(dir, "s")
+	if err != nil || len(fp.Starts) != 1 || fp.GitBranch != "main" {
+		t.Fatalf("%+v %v", fp, err)
+	}
+}
+
+// TestBoundedRead: a log larger than the bounds is read as its head and
+// its tail: the first start and the last records count, the middle not.
+func TestBoundedRead(t *testing.T) {
+	dir := t.TempDir()
+	Append(dir, "big", Record{Start: &Start{Source: "startup", At: t0}, GitBranch: "first"})
+	path := filepath.Join(dir, Dir, "big"+Ext)
+	line, _ := json.Marshal(Record{Start: &Start{Source: "compact", At: t0.Add(time.Second)}, Model: strings.Repeat("m", 400)})
+	var buf bytes.Buffer
+	for buf.Len() < MaxHead+MaxTail+4096 {
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(buf.Bytes())
+	f.Close()
+	Append(dir, "big", Record{End: &End{At: t0.Add(time.Hour), Reason: "other"}, GitBranch: "last"})
+	fp, err := Load(dir, "big")
+	if err != nil || !fp.Started.Equal(t0) || fp.EndReason != "other" || fp.GitBranch != "last" || len(fp.Starts) != MaxStarts {
+		t.Fatalf("started %v end %q branch %q starts %d: %v", fp.Started, fp.EndReason, fp.GitBranch, len(fp.Starts), err)
+	}
+}
+
+// TestHostileFiles: a symlink, a hard link or a FIFO planted at a
+// session's log is neither followed nor written through, nor waited on.
+func TestHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	folder := filepath.Join(dir, Dir)
+	os.MkdirAll(folder, 0o755)
+	outside := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(outside, []byte("keep"), 0o644)
+	os.Symlink(outside, filepath.Join(folder, "link"+Ext))
+	os.Link(outside, filepath.Join(folder, "hard"+Ext))
+	if err := syscall.Mkfifo(filepath.Join(folder, "fifo"+Ext), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"link", "hard", "fifo"} {
+		done := make(chan error, 1)
+		go func() { done <- Append(dir, id, Record{Start: &Start{At: t0}}) }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s: Append wrote through it", id)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Append hangs", id)
+		}
+		go func() { _, err := Load(dir, id); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil && id != "hard" {
+				t.Errorf("%s: Load read through it", id)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Load hangs", id)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep" {
+		t.Fatalf("the file outside the project changed: %q", data)
+	}
+	if list, err := List(dir, 0); err != nil || len(list) != 0 {
+		t.Fatalf("List of planted files: %+v %v", list, err)
+	}
+}
+
+func TestID(t *testing.T) {
+	for name, want := range map[string]string{"a.jsonl": "a", "b.json": "b", ".a.jsonl": "", "x.txt": "", "c.json.tmp": "", ".jsonl": ""} {
+		id, ok := ID(name)
+		if id != want || ok != (want != "") {
+			t.Errorf("ID(%q) = %q, %v", name, id, ok)
+		}
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// FuzzParse: any bytes fold without a panic, and the id is always set.
+func FuzzParse(f *testing.F) {
+	line, _ := json.Marshal(Record{Start: &Start{Source: "startup", At: t0}, Cwd: "/p"})
+	f.Add([]byte(`{"session_id":"x","started":"2026-03-01T12:00:00Z"}`), line, []byte{})
+	f.Add([]byte{}, []byte("{\"end\":{}}\n{\"start\":null}\n"), []byte("\n{\"start\":{\"at\":\"bad\"}}"))
+	f.Fuzz(func(t *testing.T, legacy, head, tail []byte) {
+		if tail != nil && len(tail) == 0 {
+			tail = nil
+		}
+		fp := Parse("id", legacy, head, tail)
+		if fp.SessionID != "id" || len(fp.Starts) > MaxStarts {
+			t.Fatalf("%+v", fp)
+		}
+	})
 }

@@ -213,23 +213,31 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 		// gets no marker (the repository root has a hooks/ Go package).
 		return Outcome{Reason: "no hooks/hooks.json"}, false, nil
 	}
+	// The release first: it is cheap (AI_AGENT, or a bounded prefix of
+	// the transcript), and without it nothing can be decided, so no band
+	// file is read. Not decided: the first Stop knows the release.
+	running, ok := runningRelease(o)
+	if !ok {
+		return Outcome{Reason: "running release unknown"}, false, nil
+	}
 	bands, err := shippedBands(o.PluginRoot)
 	if err != nil || len(bands) == 0 {
 		return Outcome{Reason: "no shipped bands in hooks/bands"}, true, nil
 	}
 	direct := hasBinary(o.PluginRoot, o.Platform)
-	from, ok := installedBand(o.PluginRoot, installed, bands, o.Platform)
-	if !ok {
-		return Outcome{Reason: "hooks/hooks.json is not a shipped band (edited?); left alone"}, true, nil
+	// edited finds the band of the installed manifest by reading every
+	// band file, for the rare check that does not end "already on band".
+	edited := func() bool {
+		from, ok := installedBand(o.PluginRoot, installed, bands, o.Platform)
+		out.From = from.edge
+		return !ok
 	}
-	out.From = from.edge
-	running, ok := runningRelease(o)
-	if !ok {
-		out.Reason = "running release unknown"
-		return out, false, nil
-	}
-	out.Running = running
+	const leftAlone = "hooks/hooks.json is not a shipped band (edited?); left alone"
 	if running.Less(bands[0].edge) {
+		if edited() {
+			return Outcome{Reason: leftAlone}, true, nil
+		}
+		out.Running = running
 		out.Reason = fmt.Sprintf("Claude Code %s predates the oldest shipped band %s", running, bands[0].edge)
 		return out, true, nil
 	}
@@ -239,17 +247,22 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 			to = b
 		}
 	}
-	out.To = to.edge
-	data, err := readManifest(o.PluginRoot, to.path)
-	if err != nil {
-		return out, true, fmt.Errorf("native switch: %w", err)
-	}
-	if direct {
+	data, rerr := readManifest(o.PluginRoot, to.path)
+	if rerr == nil && direct {
 		data = Direct(data, o.Platform)
 	}
-	if bytes.Equal(data, installed) {
+	if rerr == nil && bytes.Equal(data, installed) {
+		// The steady state: one band file read.
+		out.Running, out.From, out.To = running, to.edge, to.edge
 		out.Reason = "already on band " + to.edge.String()
 		return out, true, nil
+	}
+	if edited() {
+		return Outcome{Reason: leftAlone}, true, nil
+	}
+	out.Running, out.To = running, to.edge
+	if rerr != nil {
+		return out, true, fmt.Errorf("native switch: %w", rerr)
 	}
 	if err := Accepts(data, running); err != nil {
 		return out, true, fmt.Errorf("native switch: %s refused: %w", filepath.Base(to.path), err)
@@ -299,8 +312,12 @@ func Direct(manifest []byte, platform string) []byte {
 // readManifest reads rel, a path below root's hooks/ folder, through
 // package safepath: a regular file of at most maxManifest bytes.
 func readManifest(root, rel string) ([]byte, error) {
-	return safepath.ReadFile(safepath.Path{Root: root, Rel: filepath.Join("hooks", rel)}, maxManifest)
+	return readFile(safepath.Path{Root: root, Rel: filepath.Join("hooks", rel)}, maxManifest)
 }
+
+// readFile is [safepath.ReadFile], the one reader of manifests; the
+// tests count through it the band files a check reads.
+var readFile = safepath.ReadFile
 
 // hasBinary reports whether root/bin/hookwright-<platform> is a regular,
 // executable file.

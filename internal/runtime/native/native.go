@@ -189,14 +189,26 @@ func Check(o Options) (Outcome, error) {
 	}
 	out, decided, err := decide(o)
 	if decided || err != nil {
-		// Best effort: a missing marker only means one more check. The
-		// write replaces whatever is planted there (a rename never follows
-		// a symlink), and only when hooks/ is a real folder of the root.
-		if fi, serr := safepath.Stat(marker.Dir()); serr == nil && fi.IsDir() {
-			_ = atomicfile.Write(marker.String(), []byte(o.SessionID))
-		}
+		writeMarker(marker, o.SessionID)
 	}
 	return out, err
+}
+
+// writeMarker records the session in the marker, best effort: a marker
+// lost or torn only means one more check. It holds one session id, so it
+// is written in place (safepath.Overwrite: no temporary file, rename or
+// fsync, and session ids of one length need no truncate either), never
+// through a symlink or hard link, never into a named pipe. When something
+// is planted there, or the write fails otherwise, it is replaced as before
+// (a rename never follows a symlink), and only when hooks/ is a real
+// folder of the root.
+func writeMarker(marker safepath.Path, session string) {
+	if safepath.Overwrite(marker, []byte(session)) == nil {
+		return
+	}
+	if fi, err := safepath.Stat(marker.Dir()); err == nil && fi.IsDir() {
+		_ = atomicfile.Write(marker.String(), []byte(session))
+	}
 }
 
 // decide does the work of Check; decided is false when the answer may

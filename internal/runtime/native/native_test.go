@@ -569,3 +569,94 @@ func TestPredatesTheOldestBand(t *testing.T) {
 		t.Fatalf("Check on an edited manifest = %+v, %v", out, err)
 	}
 }
+
+// TestMarkerWrittenInPlace: the marker of a new session is written over
+// the old one in place (the same file, no rename), and a longer old id is
+// cut to the new one.
+func TestMarkerWrittenInPlace(t *testing.T) {
+	root := pluginRoot(t)
+	tr := transcript(t, "2.1.25")
+	marker := filepath.Join(root, filepath.FromSlash(MarkerFile))
+	if _, err := Check(opts(t, root, "s1", tr)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Lstat(marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"s2", "a-much-longer-session-id", "s4"} {
+		if out, err := Check(opts(t, root, s, tr)); err != nil || out.Reason != "already on band 2.1.16" {
+			t.Fatalf("Check(%s) = %+v, %v", s, out, err)
+		}
+		if got := mustRead(t, marker); got != s {
+			t.Errorf("marker holds %q, want %q", got, s)
+		}
+		after, err := os.Lstat(marker)
+		if err != nil || !os.SameFile(before, after) {
+			t.Errorf("the marker of %s was replaced, not written in place: %v", s, err)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(root, "hooks", ".*.tmp"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestPlantedMarkerIsNotWrittenThrough plants at the marker's place what
+// would redirect an in-place write: a symlink or a hard link to a file
+// outside the plugin, a FIFO that has a reader. The outside file keeps its
+// content, nothing waits, and the marker ends as a regular file of the
+// plugin holding the session id.
+func TestPlantedMarkerIsNotWrittenThrough(t *testing.T) {
+	for name, plant := range map[string]func(t *testing.T, path, victim string){
+		"symlink": func(t *testing.T, path, victim string) {
+			if err := os.Symlink(victim, path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"dangling symlink": func(t *testing.T, path, victim string) {
+			os.Remove(victim)
+			if err := os.Symlink(victim, path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"hard link": func(t *testing.T, path, victim string) {
+			if err := os.Link(victim, path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"fifo with a reader": func(t *testing.T, path, victim string) {
+			if err := mkfifo(path); err != nil {
+				t.Skip(err)
+			}
+			done, err := openFIFOReader(path)
+			if err != nil {
+				t.Skip(err)
+			}
+			t.Cleanup(done)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := pluginRoot(t)
+			victim := filepath.Join(t.TempDir(), "outside")
+			os.WriteFile(victim, []byte("outside content"), 0o644)
+			marker := filepath.Join(root, filepath.FromSlash(MarkerFile))
+			plant(t, marker, victim)
+			out, err := Check(opts(t, root, "s1", transcript(t, "2.1.25")))
+			if err != nil || !out.Switched {
+				t.Fatalf("Check with a planted marker = %+v, %v; want a switch", out, err)
+			}
+			if name == "dangling symlink" {
+				if _, err := os.Lstat(victim); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("the target of a dangling symlink was created: %v", err)
+				}
+			} else if got := mustRead(t, victim); got != "outside content" {
+				t.Errorf("the outside file now holds %q", got)
+			}
+			fi, err := os.Lstat(marker)
+			if err != nil || !fi.Mode().IsRegular() || mustRead(t, marker) != "s1" {
+				t.Errorf("marker after the check: %v, %v; want a regular file holding s1", fi, err)
+			}
+		})
+	}
+}

@@ -53,7 +53,8 @@
 //     the session transcript (a bounded prefix is read);
 //   - the file to write differs from the installed one.
 //
-// The write is atomic (a temporary file in the same folder, then a rename).
+// The write of hooks.json is atomic (a temporary file in the same folder,
+// then a rename).
 //
 // # Never a manifest the release would reject
 //
@@ -79,6 +80,25 @@
 // clean. Every file the switch reads (the marker, the manifests, the go.mod
 // above the root) is opened through package safepath: regular files only,
 // without blocking, confined to their folder, and bounded.
+//
+// That check of a new session is on the path of every SessionStart, so
+// its common case is kept cheap. The release is learned first; while it
+// is unknown no band file is read (and nothing is decided: the first Stop
+// decides). Once it is known, only the target band's file is read: when
+// hooks.json already is what would be written, that is the answer
+// ("already on band"). Every band file is read only when they differ, to
+// name the band being left or to find that the manifest was edited; so an
+// edited manifest is told apart only once the release is known.
+//
+// The marker is written in place, not atomically: a lost or torn marker
+// costs one more check, nothing else. It is opened without following a
+// symlink, without blocking, only as a regular file with one link
+// (safepath.Overwrite), the id written at offset 0 and the file cut only
+// when the old id was longer: no temporary file, rename or fsync. When
+// something else is planted there (a symlink, a hard link, a named pipe),
+// it is replaced atomically instead, as hooks.json is, since a rename
+// never follows a symlink; and only when hooks/ is a real folder of the
+// root.
 package native
 
 import (

@@ -53,7 +53,8 @@
 //     the session transcript (a bounded prefix is read);
 //   - the file to write differs from the installed one.
 //
-// The write is atomic (a temporary file in the same folder, then a rename).
+// The write of hooks.json is atomic (a temporary file in the same folder,
+// then a rename).
 //
 // # Never a manifest the release would reject
 //
@@ -79,6 +80,25 @@
 // clean. Every file the switch reads (the marker, the manifests, the go.mod
 // above the root) is opened through package safepath: regular files only,
 // without blocking, confined to their folder, and bounded.
+//
+// That check of a new session is on the path of every SessionStart, so
+// its common case is kept cheap. The release is learned first; while it
+// is unknown no band file is read (and nothing is decided: the first Stop
+// decides). Once it is known, only the target band's file is read: when
+// hooks.json already is what would be written, that is the answer
+// ("already on band"). Every band file is read only when they differ, to
+// name the band being left or to find that the manifest was edited; so an
+// edited manifest is told apart only once the release is known.
+//
+// The marker is written in place, not atomically: a lost or torn marker
+// costs one more check, nothing else. It is opened without following a
+// symlink, without blocking, only as a regular file with one link
+// (safepath.Overwrite), the id written at offset 0 and the file cut only
+// when the old id was longer: no temporary file, rename or fsync. When
+// something else is planted there (a symlink, a hard link, a named pipe),
+// it is replaced atomically instead, as hooks.json is, since a rename
+// never follows a symlink; and only when hooks/ is a real folder of the
+// root.
 package native
 
 import (
@@ -189,14 +209,26 @@ func Check(o Options) (Outcome, error) {
 	}
 	out, decided, err := decide(o)
 	if decided || err != nil {
-		// Best effort: a missing marker only means one more check. The
-		// write replaces whatever is planted there (a rename never follows
-		// a symlink), and only when hooks/ is a real folder of the root.
-		if fi, serr := safepath.Stat(marker.Dir()); serr == nil && fi.IsDir() {
-			_ = atomicfile.Write(marker.String(), []byte(o.SessionID))
-		}
+		writeMarker(marker, o.SessionID)
 	}
 	return out, err
+}
+
+// writeMarker records the session in the marker, best effort: a marker
+// lost or torn only means one more check. It holds one session id, so it
+// is written in place (safepath.Overwrite: no temporary file, rename or
+// fsync, and session ids of one length need no truncate either), never
+// through a symlink or hard link, never into a named pipe. When something
+// is planted there, or the write fails otherwise, it is replaced as before
+// (a rename never follows a symlink), and only when hooks/ is a real
+// folder of the root.
+func writeMarker(marker safepath.Path, session string) {
+	if safepath.Overwrite(marker, []byte(session)) == nil {
+		return
+	}
+	if fi, err := safepath.Stat(marker.Dir()); err == nil && fi.IsDir() {
+		_ = atomicfile.Write(marker.String(), []byte(session))
+	}
 }
 
 // decide does the work of Check; decided is false when the answer may
@@ -213,23 +245,31 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 		// gets no marker (the repository root has a hooks/ Go package).
 		return Outcome{Reason: "no hooks/hooks.json"}, false, nil
 	}
+	// The release first: it is cheap (AI_AGENT, or a bounded prefix of
+	// the transcript), and without it nothing can be decided, so no band
+	// file is read. Not decided: the first Stop knows the release.
+	running, ok := runningRelease(o)
+	if !ok {
+		return Outcome{Reason: "running release unknown"}, false, nil
+	}
 	bands, err := shippedBands(o.PluginRoot)
 	if err != nil || len(bands) == 0 {
 		return Outcome{Reason: "no shipped bands in hooks/bands"}, true, nil
 	}
 	direct := hasBinary(o.PluginRoot, o.Platform)
-	from, ok := installedBand(o.PluginRoot, installed, bands, o.Platform)
-	if !ok {
-		return Outcome{Reason: "hooks/hooks.json is not a shipped band (edited?); left alone"}, true, nil
+	// edited finds the band of the installed manifest by reading every
+	// band file, for the rare check that does not end "already on band".
+	edited := func() bool {
+		from, ok := installedBand(o.PluginRoot, installed, bands, o.Platform)
+		out.From = from.edge
+		return !ok
 	}
-	out.From = from.edge
-	running, ok := runningRelease(o)
-	if !ok {
-		out.Reason = "running release unknown"
-		return out, false, nil
-	}
-	out.Running = running
+	const leftAlone = "hooks/hooks.json is not a shipped band (edited?); left alone"
 	if running.Less(bands[0].edge) {
+		if edited() {
+			return Outcome{Reason: leftAlone}, true, nil
+		}
+		out.Running = running
 		out.Reason = fmt.Sprintf("Claude Code %s predates the oldest shipped band %s", running, bands[0].edge)
 		return out, true, nil
 	}
@@ -239,17 +279,22 @@ func decide(o Options) (out Outcome, decided bool, err error) {
 			to = b
 		}
 	}
-	out.To = to.edge
-	data, err := readManifest(o.PluginRoot, to.path)
-	if err != nil {
-		return out, true, fmt.Errorf("native switch: %w", err)
-	}
-	if direct {
+	data, rerr := readManifest(o.PluginRoot, to.path)
+	if rerr == nil && direct {
 		data = Direct(data, o.Platform)
 	}
-	if bytes.Equal(data, installed) {
+	if rerr == nil && bytes.Equal(data, installed) {
+		// The steady state: one band file read.
+		out.Running, out.From, out.To = running, to.edge, to.edge
 		out.Reason = "already on band " + to.edge.String()
 		return out, true, nil
+	}
+	if edited() {
+		return Outcome{Reason: leftAlone}, true, nil
+	}
+	out.Running, out.To = running, to.edge
+	if rerr != nil {
+		return out, true, fmt.Errorf("native switch: %w", rerr)
 	}
 	if err := Accepts(data, running); err != nil {
 		return out, true, fmt.Errorf("native switch: %s refused: %w", filepath.Base(to.path), err)
@@ -299,8 +344,12 @@ func Direct(manifest []byte, platform string) []byte {
 // readManifest reads rel, a path below root's hooks/ folder, through
 // package safepath: a regular file of at most maxManifest bytes.
 func readManifest(root, rel string) ([]byte, error) {
-	return safepath.ReadFile(safepath.Path{Root: root, Rel: filepath.Join("hooks", rel)}, maxManifest)
+	return readFile(safepath.Path{Root: root, Rel: filepath.Join("hooks", rel)}, maxManifest)
 }
+
+// readFile is [safepath.ReadFile], the one reader of manifests; the
+// tests count through it the band files a check reads.
+var readFile = safepath.ReadFile
 
 // hasBinary reports whether root/bin/hookwright-<platform> is a regular,
 // executable file.

@@ -12,6 +12,7 @@ import (
 	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // pluginRoot copies the real plugin's manifests into a fresh install-like
@@ -444,6 +445,213 @@ func TestPlantedMarkerIsNotTrusted(t *testing.T) {
 			out, err := Check(opts(t, root, "s1", transcript(t, "2.1.25")))
 			if err != nil || !out.Switched {
 				t.Fatalf("Check with a planted marker = %+v, %v; want a switch", out, err)
+			}
+			fi, err := os.Lstat(marker)
+			if err != nil || !fi.Mode().IsRegular() || mustRead(t, marker) != "s1" {
+				t.Errorf("marker after the check: %v, %v; want a regular file holding s1", fi, err)
+			}
+		})
+	}
+}
+
+// countBandReads counts, until the test ends, the band files read through
+// readManifest, by name relative to hooks/.
+func countBandReads(t *testing.T) *[]string {
+	t.Helper()
+	var read []string
+	orig := readFile
+	readFile = func(p safepath.Path, max int64) ([]byte, error) {
+		rel := filepath.ToSlash(p.Rel)
+		if strings.HasPrefix(rel, "hooks/bands/") {
+			read = append(read, strings.TrimPrefix(rel, "hooks/"))
+		}
+		return orig(p, max)
+	}
+	t.Cleanup(func() { readFile = orig })
+	return &read
+}
+
+// TestSteadyStateReadsOneBand: a new session on the release the install
+// is already switched to (every session but the first) reads one band
+// file, the target's, and one with an unknown release reads none.
+func TestSteadyStateReadsOneBand(t *testing.T) {
+	root := pluginRoot(t)
+	withBinary(t, root)
+	tr := transcript(t, "2.1.25")
+	if out, err := Check(opts(t, root, "s1", tr)); err != nil || !out.Switched {
+		t.Fatalf("first Check = %+v, %v", out, err)
+	}
+	read := countBandReads(t)
+	out, err := Check(opts(t, root, "s2", tr))
+	band := Release{2, 1, 16}
+	if err != nil || out.Switched || out.Reason != "already on band 2.1.16" || out.From != band || out.To != band || out.Running != (Release{2, 1, 25}) {
+		t.Fatalf("next session = %+v, %v; want already on band 2.1.16", out, err)
+	}
+	if want := []string{"bands/2.1.16.json"}; strings.Join(*read, " ") != strings.Join(want, " ") {
+		t.Errorf("the steady state read band files %v, want only %v", *read, want)
+	}
+	if got := mustRead(t, filepath.Join(root, filepath.FromSlash(MarkerFile))); got != "s2" {
+		t.Errorf("marker holds %q, want s2", got)
+	}
+
+	*read = nil
+	out, err = Check(opts(t, root, "s3", filepath.Join(t.TempDir(), "not-yet.jsonl")))
+	if err != nil || out.Switched || out.Reason != "running release unknown" {
+		t.Fatalf("Check with the release unknown = %+v, %v", out, err)
+	}
+	if len(*read) != 0 {
+		t.Errorf("with the release unknown, band files were read: %v", *read)
+	}
+}
+
+// TestLauncherFormMovesToDirect: an install on the right band in the
+// launcher form is not "already on band" once its platform binary is
+// there: the same band is written again in the direct form.
+func TestLauncherFormMovesToDirect(t *testing.T) {
+	root := pluginRoot(t)
+	tr := transcript(t, "2.1.25")
+	if out, err := Check(opts(t, root, "s1", tr)); err != nil || !out.Switched || out.Direct {
+		t.Fatalf("first Check = %+v, %v; want a switch in the launcher form", out, err)
+	}
+	withBinary(t, root)
+	out, err := Check(opts(t, root, "s2", tr))
+	band := Release{2, 1, 16}
+	if err != nil || !out.Switched || !out.Direct || out.From != band || out.To != band || !strings.Contains(out.Message, "the same band 2.1.16") {
+		t.Fatalf("Check with the binary = %+v, %v; want the same band in the direct form", out, err)
+	}
+	if mustRead(t, filepath.Join(root, "hooks", "hooks.json")) != bandFile(t, root, "2.1.16") {
+		t.Errorf("hooks.json is not band 2.1.16 in the direct form")
+	}
+}
+
+// TestEditedManifestWaitsForTheRelease: the release is learned before any
+// band file is read, so an edited manifest in a session whose release is
+// not known yet (SessionStart before 2.1.120) is not decided there: no
+// marker, and the first Stop that knows the release leaves it alone and
+// records the session.
+func TestEditedManifestWaitsForTheRelease(t *testing.T) {
+	root := pluginRoot(t)
+	path := filepath.Join(root, "hooks", "hooks.json")
+	edited := strings.Replace(mustRead(t, path), "hookwright:", "edited:", 1)
+	os.WriteFile(path, []byte(edited), 0o644)
+	marker := filepath.Join(root, filepath.FromSlash(MarkerFile))
+	tr := filepath.Join(t.TempDir(), "not-yet.jsonl")
+	out, err := Check(opts(t, root, "s1", tr))
+	if err != nil || out.Switched || out.Reason != "running release unknown" {
+		t.Fatalf("Check at SessionStart = %+v, %v; want running release unknown", out, err)
+	}
+	if _, err := os.Lstat(marker); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an undecided check wrote the marker: %v", err)
+	}
+	os.WriteFile(tr, []byte(`{"version":"2.1.40"}`+"\n"), 0o644)
+	out, err = Check(opts(t, root, "s1", tr))
+	if err != nil || out.Switched || out.Reason != "hooks/hooks.json is not a shipped band (edited?); left alone" {
+		t.Fatalf("Check at Stop = %+v, %v; want the edited manifest left alone", out, err)
+	}
+	if mustRead(t, path) != edited || mustRead(t, marker) != "s1" {
+		t.Errorf("after the Stop: manifest edited %v, marker %q", mustRead(t, path) == edited, mustRead(t, marker))
+	}
+}
+
+// TestPredatesTheOldestBand: a release older than every band writes
+// nothing, says so, and still names the installed band; an edited
+// manifest is left alone first.
+func TestPredatesTheOldestBand(t *testing.T) {
+	root := pluginRoot(t)
+	out, err := Check(opts(t, root, "s1", transcript(t, "2.0.5")))
+	if err != nil || out.Switched || out.Reason != "Claude Code 2.0.5 predates the oldest shipped band 2.0.12" || out.From != (Release{2, 0, 12}) {
+		t.Fatalf("Check = %+v, %v", out, err)
+	}
+	path := filepath.Join(root, "hooks", "hooks.json")
+	os.WriteFile(path, []byte(strings.Replace(mustRead(t, path), "hookwright:", "edited:", 1)), 0o644)
+	out, err = Check(opts(t, root, "s2", transcript(t, "2.0.5")))
+	if err != nil || out.Switched || out.Reason != "hooks/hooks.json is not a shipped band (edited?); left alone" {
+		t.Fatalf("Check on an edited manifest = %+v, %v", out, err)
+	}
+}
+
+// TestMarkerWrittenInPlace: the marker of a new session is written over
+// the old one in place (the same file, no rename), and a longer old id is
+// cut to the new one.
+func TestMarkerWrittenInPlace(t *testing.T) {
+	root := pluginRoot(t)
+	tr := transcript(t, "2.1.25")
+	marker := filepath.Join(root, filepath.FromSlash(MarkerFile))
+	if _, err := Check(opts(t, root, "s1", tr)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Lstat(marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"s2", "a-much-longer-session-id", "s4"} {
+		if out, err := Check(opts(t, root, s, tr)); err != nil || out.Reason != "already on band 2.1.16" {
+			t.Fatalf("Check(%s) = %+v, %v", s, out, err)
+		}
+		if got := mustRead(t, marker); got != s {
+			t.Errorf("marker holds %q, want %q", got, s)
+		}
+		after, err := os.Lstat(marker)
+		if err != nil || !os.SameFile(before, after) {
+			t.Errorf("the marker of %s was replaced, not written in place: %v", s, err)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(root, "hooks", ".*.tmp"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestPlantedMarkerIsNotWrittenThrough plants at the marker's place what
+// would redirect an in-place write: a symlink or a hard link to a file
+// outside the plugin, a FIFO that has a reader. The outside file keeps its
+// content, nothing waits, and the marker ends as a regular file of the
+// plugin holding the session id.
+func TestPlantedMarkerIsNotWrittenThrough(t *testing.T) {
+	for name, plant := range map[string]func(t *testing.T, path, victim string){
+		"symlink": func(t *testing.T, path, victim string) {
+			if err := os.Symlink(victim, path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"dangling symlink": func(t *testing.T, path, victim string) {
+			os.Remove(victim)
+			if err := os.Symlink(victim, path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"hard link": func(t *testing.T, path, victim string) {
+			if err := os.Link(victim, path); err != nil {
+				t.Skip(err)
+			}
+		},
+		"fifo with a reader": func(t *testing.T, path, victim string) {
+			if err := mkfifo(path); err != nil {
+				t.Skip(err)
+			}
+			done, err := openFIFOReader(path)
+			if err != nil {
+				t.Skip(err)
+			}
+			t.Cleanup(done)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := pluginRoot(t)
+			victim := filepath.Join(t.TempDir(), "outside")
+			os.WriteFile(victim, []byte("outside content"), 0o644)
+			marker := filepath.Join(root, filepath.FromSlash(MarkerFile))
+			plant(t, marker, victim)
+			out, err := Check(opts(t, root, "s1", transcript(t, "2.1.25")))
+			if err != nil || !out.Switched {
+				t.Fatalf("Check with a planted marker = %+v, %v; want a switch", out, err)
+			}
+			if name == "dangling symlink" {
+				if _, err := os.Lstat(victim); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("the target of a dangling symlink was created: %v", err)
+				}
+			} else if got := mustRead(t, victim); got != "outside content" {
+				t.Errorf("the outside file now holds %q", got)
 			}
 			fi, err := os.Lstat(marker)
 			if err != nil || !fi.Mode().IsRegular() || mustRead(t, marker) != "s1" {

@@ -401,13 +401,41 @@ func Append(p Path, data []byte) error {
 	return errors.Join(wrapIf(p, werr), wrapIf(p, f.Close()))
 }
 
-// checkWritable refuses f unless it is a regular file with one link.
-func checkWritable(f *os.File, p Path) error {
+// Overwrite writes data over p in place, for a small record whose loss
+// costs only some work done again (the native switch's once-per-session
+// marker): p is created (0644) when missing, data is written at offset 0,
+// and the file is cut to len(data) only when it was longer. There is no
+// temporary file, no rename and no fsync, so a reader may see a part of
+// data or, after a crash, the old content or none; use package atomicfile
+// where that matters. Like [Append] it refuses a p that is a symlink (not
+// followed, even to a missing target), not a regular file (a named pipe
+// opens without blocking and is refused), or a file with another hard
+// link; unlike Append it does not create folders.
+func Overwrite(p Path, data []byte) error {
+	r, release, err := openRoot(p.Root)
+	if err != nil {
+		return wrap(p, err)
+	}
+	defer release()
+	f, info, err := openNoFollow(r, p, os.O_WRONLY|os.O_CREATE)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	var terr error
+	if werr == nil && info.Size() > int64(len(data)) {
+		terr = f.Truncate(int64(len(data)))
+	}
+	return errors.Join(wrapIf(p, werr), wrapIf(p, terr), wrapIf(p, f.Close()))
+}
+
+// checkWritable returns f's info when f is a regular file with one link.
+func checkWritable(f *os.File, p Path) (fs.FileInfo, error) {
 	info, err := regular(f, p)
 	if err == nil && links(info) > 1 {
-		err = fmt.Errorf("%s: %w (%d hard links)", p, ErrLinked, links(info))
+		return nil, fmt.Errorf("%s: %w (%d hard links)", p, ErrLinked, links(info))
 	}
-	return err
+	return info, err
 }
 
 // OpenWrite opens name in r with flag (which should include O_WRONLY or
@@ -427,7 +455,7 @@ func OpenWrite(r *os.Root, name string, p Path, flag int) (*os.File, error) {
 	if err != nil {
 		return nil, wrap(p, err)
 	}
-	if err := checkWritable(f, p); err != nil {
+	if _, err := checkWritable(f, p); err != nil {
 		f.Close()
 		return nil, err
 	}

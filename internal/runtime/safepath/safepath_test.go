@@ -132,6 +132,7 @@ func TestKeptRootsConfineAlike(t *testing.T) {
 	})
 	t.Run("opens", TestOpensRefuseWhatCouldHurt)
 	t.Run("append", TestAppendRefusesLinksAndPipes)
+	t.Run("overwrite", TestOverwrite)
 	root := t.TempDir()
 	if err := Append(Path{Root: root, Rel: "log"}, []byte("x\n")); err != nil {
 		t.Fatal(err)
@@ -193,5 +194,62 @@ func TestReadFollowing(t *testing.T) {
 		if _, err := ReadFollowing(p, 100); !errors.Is(err, ErrNotRegular) {
 			t.Errorf("%s: %v, want ErrNotRegular", p, err)
 		}
+	}
+}
+
+// TestOverwrite writes small records in place: a new file, a longer one
+// cut to the new length, a shorter one grown, the same inode throughout
+// (no rename), and the same refusals as Append, without creating folders.
+func TestOverwrite(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	p := Path{Root: root, Rel: "marker"}
+	var first fs.FileInfo
+	for _, s := range []string{"session-one", "s2", "session-three-longer", "s4"} {
+		if err := Overwrite(p, []byte(s)); err != nil {
+			t.Fatalf("Overwrite(%q) = %v", s, err)
+		}
+		info, err := os.Lstat(filepath.Join(root, "marker"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, _ := os.ReadFile(filepath.Join(root, "marker")); string(data) != s {
+			t.Errorf("after Overwrite(%q) the file holds %q", s, data)
+		}
+		if first == nil {
+			first = info
+		} else if !os.SameFile(first, info) {
+			t.Errorf("Overwrite(%q) replaced the file instead of writing in place", s)
+		}
+	}
+
+	victim := filepath.Join(outside, "victim")
+	os.WriteFile(victim, []byte("v"), 0o644)
+	os.Symlink(victim, filepath.Join(root, "sym"))
+	os.Symlink(filepath.Join(outside, "new"), filepath.Join(root, "dangling"))
+	os.Link(victim, filepath.Join(root, "hard"))
+	os.Symlink(outside, filepath.Join(root, "dir-out"))
+	os.Mkdir(filepath.Join(root, "dir"), 0o755)
+	fifo := mkfifo(filepath.Join(root, "fifo")) == nil
+	cases := map[string]error{
+		"sym": ErrLinked, "dangling": ErrLinked, "hard": ErrLinked, "dir-out/new": ErrUnsafe,
+		"missing/new": fs.ErrNotExist, "dir": nil,
+	}
+	if fifo {
+		cases["fifo"] = ErrNotRegular
+	}
+	for rel, want := range cases {
+		err := Overwrite(Path{Root: root, Rel: filepath.FromSlash(rel)}, []byte("x"))
+		if err == nil || want != nil && !errors.Is(err, want) {
+			t.Errorf("Overwrite(%s) = %v, want %v", rel, err, want)
+		}
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "v" {
+		t.Errorf("wrote through a link: %q", data)
+	}
+	if _, err := os.Lstat(filepath.Join(outside, "new")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("created the target of a dangling link: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Overwrite made a folder: %v", err)
 	}
 }

@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/jsonline"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
@@ -184,7 +185,7 @@ func Append(dir, sessionID string, r Record) error {
 	if err != nil {
 		return err
 	}
-	line, err := json.Marshal(r)
+	line, err := encode(r)
 	if err != nil {
 		return err
 	}
@@ -192,6 +193,35 @@ func Append(dir, sessionID string, r Record) error {
 		return fmt.Errorf("session: %w", err)
 	}
 	return nil
+}
+
+// encode returns r as one JSON object. A start, written on every
+// SessionStart, is written by hand (see package jsonline): the same bytes
+// as json.Marshal with HTML escaping off, which TestEncodeMatchesJSON
+// keeps. Other records go through encoding/json.
+func encode(r Record) ([]byte, error) {
+	if r.Start == nil || r.End != nil || r.Totals != nil || r.Start.At.Year() < 0 || r.Start.At.Year() > 9999 {
+		return json.Marshal(r)
+	}
+	b := make([]byte, 0, 512)
+	b = append(b, `{"start":{"source":`...)
+	b = jsonline.AppendString(b, r.Start.Source)
+	b = append(b, `,"at":"`...)
+	b = r.Start.At.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `"}`...)
+	b = jsonline.AppendField(b, "cwd", r.Cwd)
+	b = jsonline.AppendField(b, "transcript_path", r.TranscriptPath)
+	b = jsonline.AppendField(b, "model", r.Model)
+	b = jsonline.AppendField(b, "claude_version", r.ClaudeVersion)
+	b = jsonline.AppendField(b, "git_head", r.GitHead)
+	b = jsonline.AppendField(b, "git_branch", r.GitBranch)
+	b = jsonline.AppendField(b, "hookwright_version", r.HookwrightVersion)
+	if r.PPID != 0 {
+		b = append(b, `,"ppid":`...)
+		b = strconv.AppendInt(b, int64(r.PPID), 10)
+	}
+	b = jsonline.AppendField(b, "terminal", r.Terminal)
+	return append(b, '}'), nil
 }
 
 // Load returns the session's fingerprint in the project at dir: the file

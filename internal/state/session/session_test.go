@@ -229,3 +229,38 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestEncodeMatchesJSON: the hand-written start record is the bytes
+// encoding/json writes (HTML escaping off), for plain and hostile text.
+func TestEncodeMatchesJSON(t *testing.T) {
+	for _, r := range []Record{
+		{Start: &Start{Source: "startup", At: t0}},
+		{Start: &Start{Source: "resume", At: time.Date(2026, 11, 25, 16, 0, 0, 123456789, time.UTC)}, Cwd: "/p/src", TranscriptPath: "/t.jsonl",
+			Model: "claude", ClaudeVersion: "2.1.33", GitHead: "abc", GitBranch: "main", HookwrightVersion: "0.1.0", PPID: 42, Terminal: "xterm"},
+		{Start: &Start{Source: "x\"\\\n\t\x01<>&\u2028\xff", At: t0.In(time.FixedZone("x", 3600))}, Cwd: "é\x7f", PPID: -1},
+		{Start: &Start{At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}},
+		{End: &End{At: t0, Reason: "other"}, Totals: &Totals{Calls: 1}},
+	} {
+		checkEncode(t, r)
+	}
+}
+
+func checkEncode(t *testing.T, r Record) {
+	t.Helper()
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	werr := enc.Encode(r)
+	got, gerr := encode(r)
+	if (werr == nil) != (gerr == nil) || werr == nil && string(got)+"\n" != want.String() {
+		t.Errorf("encode(%+v)\n got %s (%v)\nwant %s (%v)", r, got, gerr, want.String(), werr)
+	}
+}
+
+func FuzzEncode(f *testing.F) {
+	f.Add("startup", "/p", "2.1.33", "main", 42, int64(0))
+	f.Add("\"<&>\u2028", "\xff\x00", "", "", -7, int64(1<<40))
+	f.Fuzz(func(t *testing.T, source, cwd, version, branch string, ppid int, nanos int64) {
+		checkEncode(t, Record{Start: &Start{Source: source, At: time.Unix(0, nanos).UTC()}, Cwd: cwd, ClaudeVersion: version, GitBranch: branch, PPID: ppid, Terminal: source})
+	})
+}

@@ -14,9 +14,9 @@
 package ccversion
 
 import (
+	"bytes"
 	"io"
-	"regexp"
-	"sync"
+	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
@@ -33,17 +33,10 @@ func Parse(s string) (Release, error) { return hooks.ParseRelease(s) }
 // line that carries "version" is near the top.
 const TranscriptPrefix = 64 << 10
 
-// The patterns are compiled on first use: the runtime starts on every hook
-// call, and few events ever ask for the version.
-var (
-	agentRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^claude-code_(\d+)-(\d+)-(\d+)(?:_|$)`) })
-	versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"version"\s*:\s*"(\d+\.\d+\.\d+)"`) })
-)
-
 // Running returns the release as "2.1.33", or "" when neither source says.
 func Running(aiAgent, transcript string) string {
-	if m := agentRE().FindStringSubmatch(aiAgent); m != nil {
-		return m[1] + "." + m[2] + "." + m[3]
+	if v := fromAgent(aiAgent); v != "" {
+		return v
 	}
 	return FromTranscript(transcript)
 }
@@ -63,8 +56,103 @@ func FromTranscript(path string) string {
 	if err != nil {
 		return ""
 	}
-	if m := versionRE().FindSubmatch(buf); m != nil {
-		return string(m[1])
+	return fromTranscriptPrefix(buf)
+}
+
+// The two sources are read by hand, not by regexp: compiling a pattern
+// costs a hook call tens of microseconds, and SessionStart asks on every
+// start. TestParsersMatchPatterns and FuzzParsers keep them equal to the
+// patterns they replace: ^claude-code_(\d+)-(\d+)-(\d+)(?:_|$) and
+// "version"\s*:\s*"(\d+\.\d+\.\d+)".
+
+// fromAgent reads "claude-code_2-1-330_harness" (or without the suffix)
+// as "2.1.330"; anything else is "".
+func fromAgent(s string) string {
+	rest, ok := strings.CutPrefix(s, "claude-code_")
+	if !ok {
+		return ""
 	}
-	return ""
+	out := make([]byte, 0, 16)
+	for part := 0; part < 3; part++ {
+		n := digits(rest)
+		if n == 0 {
+			return ""
+		}
+		out = append(out, rest[:n]...)
+		rest = rest[n:]
+		if part < 2 {
+			if !strings.HasPrefix(rest, "-") {
+				return ""
+			}
+			out = append(out, '.')
+			rest = rest[1:]
+		}
+	}
+	if rest != "" && rest[0] != '_' {
+		return ""
+	}
+	return string(out)
+}
+
+// fromTranscriptPrefix returns the first "version": "x.y.z" in buf, or "".
+func fromTranscriptPrefix(buf []byte) string {
+	const key = `"version"`
+	for i := 0; ; {
+		j := bytes.Index(buf[i:], []byte(key))
+		if j < 0 {
+			return ""
+		}
+		// The next try starts one byte on: the closing quote of one
+		// "version" may open the next.
+		i += j + 1
+		k := skipSpace(buf, i+len(key)-1)
+		if k >= len(buf) || buf[k] != ':' {
+			continue
+		}
+		k = skipSpace(buf, k+1)
+		if k >= len(buf) || buf[k] != '"' {
+			continue
+		}
+		k++
+		start := k
+		ok := true
+		for part := 0; part < 3 && ok; part++ {
+			n := 0
+			for k+n < len(buf) && buf[k+n] >= '0' && buf[k+n] <= '9' {
+				n++
+			}
+			if n == 0 {
+				ok = false
+				break
+			}
+			k += n
+			if part < 2 {
+				if k >= len(buf) || buf[k] != '.' {
+					ok = false
+					break
+				}
+				k++
+			}
+		}
+		if ok && k < len(buf) && buf[k] == '"' {
+			return string(buf[start:k])
+		}
+	}
+}
+
+// digits is the length of the run of ASCII digits at the start of s.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// skipSpace skips what \s matches in RE2: space, \t, \n, \f, \r.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\f' || b[i] == '\r') {
+		i++
+	}
+	return i
 }

@@ -59,7 +59,7 @@ var asRunChecks = map[string]string{
 	"TaskCompleted/team-status":             "the team file at the root records alice, seen now",
 	"PreToolUse/work":                       "runs from the subfolder, nothing under src/",
 	"PostToolUse/work-observer":             "work state, if any, at the root",
-	"SessionStart/session":                  "the fingerprint is .hookwright/sessions/<id>.jsonl at the root, started now",
+	"SessionStart/session":                  "the fingerprint is in .hookwright/sessions/<day>.jsonl at the root, started now",
 	"SessionEnd/session-end":                "the fingerprint ends now",
 	"SessionEnd/work-end":                   "runs from the subfolder, nothing under src/",
 	"PostToolUse/tool-metrics":              "journal lines at the root",
@@ -345,7 +345,9 @@ func asRun(t *testing.T, manifest map[string][]asRunHook) {
 		t.Errorf("briefing after the compaction does not name today's scratchpad (%s): %q", day, briefings)
 	}
 	// The session fingerprint and the loop's state.
-	has(".hookwright/sessions/" + asRunSession + ".jsonl")
+	if data := has(".hookwright/sessions/" + now.UTC().Format(time.DateOnly) + ".jsonl"); data != nil && !strings.Contains(string(data), `"session_id":"`+asRunSession+`"`) {
+		t.Errorf("the day's session file does not record the session: %s", data)
+	}
 	if data := has(".hookwright/loop.json"); data != nil && !strings.Contains(string(data), "check passed") {
 		t.Errorf("loop state: the check did not pass at the root: %s", data)
 	}

@@ -179,10 +179,11 @@ func TestHostileJournal(t *testing.T) {
 	})
 }
 
-// A session fingerprint's log as a FIFO, /dev/zero, a symlink or a hard
-// link out: the append is refused and reported, never hangs, and nothing
-// outside changes. An earlier release's whole file planted the same way is
-// never opened by a start.
+// The day's session file as a FIFO, /dev/zero, a symlink or a hard link
+// out: the append is refused and reported, never hangs, and nothing
+// outside changes. An earlier release's per-session file planted the same
+// way is never opened by a start. (Today's and tomorrow's day files are
+// both planted, so that a run across midnight UTC tests the same.)
 func TestHostileStateFile(t *testing.T) {
 	start := `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"SessionStart","source":"resume"}`
 	for what, want := range map[string]string{
@@ -194,7 +195,9 @@ func TestHostileStateFile(t *testing.T) {
 		t.Run(what, func(t *testing.T) {
 			t.Parallel()
 			project, out := t.TempDir(), outsideDir(t)
-			plant(t, project, ".hookwright/sessions/s1.jsonl", what, out)
+			for _, day := range []time.Time{time.Now(), time.Now().Add(24 * time.Hour)} {
+				plant(t, project, ".hookwright/sessions/"+day.UTC().Format(time.DateOnly)+".jsonl", what, out)
+			}
 			stdout, stderr, code := hook(t, project, "SessionStart", start)
 			if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "failed open") {
 				t.Fatalf("exit %d stdout %q stderr %q; want exit 0 and a systemMessage saying %q", code, stdout, stderr, want)

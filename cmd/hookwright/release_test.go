@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookwright/hookwright/internal/state/session"
 )
 
 // TestReleaseVersionInFingerprint builds the runtime with the Makefile's
@@ -64,17 +66,11 @@ func TestReleaseVersionInFingerprint(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("SessionStart: %v\n%s", err, out)
 	}
-	data, err := os.ReadFile(filepath.Join(root, ".hookwright", "sessions", "rel.jsonl"))
+	fp, err := session.Load(root, "rel")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fp struct {
-		Version string `json:"hookwright_version"`
-	}
-	if err := json.Unmarshal(data, &fp); err != nil {
-		t.Fatal(err)
-	}
-	if fp.Version != want {
-		t.Errorf("the fingerprint says hookwright %q, the release is %q", fp.Version, want)
+	if fp.HookwrightVersion != want {
+		t.Errorf("the fingerprint says hookwright %q, the release is %q", fp.HookwrightVersion, want)
 	}
 }

@@ -66,8 +66,8 @@ func writeJournal(t *testing.T, dir string, from, n int) []journal.Entry {
 // writeFingerprint records a session as the session handler does.
 func writeFingerprint(t *testing.T, dir, id, claude string) {
 	t.Helper()
-	r := session.Record{Start: &session.Start{Source: "startup", At: time.Now()}, ClaudeVersion: claude, HookwrightVersion: "0.9.0-test"}
-	if err := session.Append(dir, id, r); err != nil {
+	r := session.Record{SessionID: id, Start: &session.Start{Source: "startup", At: time.Now()}, ClaudeVersion: claude, HookwrightVersion: "0.9.0-test"}
+	if err := session.Append(dir, r); err != nil {
 		t.Fatal(err)
 	}
 }

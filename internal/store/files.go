@@ -11,7 +11,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -104,20 +103,21 @@ func (s *Store) syncSessions(ctx context.Context, root *os.Root) error {
 	if err != nil {
 		return fmt.Errorf("sessions: %w", err)
 	}
+	changed := false
+	for _, info := range infos {
+		// Every file is stamped: one changed leaves the others' stamps.
+		changed = s.changed(path.Join(session.Dir, info.Name()), info) || changed
+	}
+	if !changed {
+		return nil
+	}
+	// A session's lines may be in several day files: fold them all.
+	list, err := session.List(s.project, 0)
+	if err != nil {
+		return fmt.Errorf("sessions: %w", err)
+	}
 	var rows [][]any
-	for id, files := range infos {
-		changed := false
-		for _, info := range files {
-			// Both files are stamped: one changed leaves the other's stamp.
-			changed = s.changed(path.Join(session.Dir, info.Name()), info) || changed
-		}
-		if !changed {
-			continue
-		}
-		fp, err := session.Load(s.project, id)
-		if err != nil || fp.Started.IsZero() {
-			continue // a foreign file, or nothing recorded yet
-		}
+	for _, fp := range list {
 		source := ""
 		if n := len(fp.Starts); n > 0 {
 			source = fp.Starts[n-1].Source
@@ -128,7 +128,6 @@ func (s *Store) syncSessions(ctx context.Context, root *os.Root) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i][0].(string) < rows[j][0].(string) })
 	return s.write(ctx, func(tx txExec) error {
 		return execAll(ctx, tx.Tx, `INSERT INTO sessions (id, started, ended, end_reason, source, cwd, model, claude_version,
 			git_head, git_branch, hookwright_version, ppid, terminal) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
@@ -139,9 +138,10 @@ func (s *Store) syncSessions(ctx context.Context, root *os.Root) error {
 	})
 }
 
-// sessionFiles lists the session files, the log and an earlier release's
-// whole file, by session id (at most maxFiles entries are read).
-func sessionFiles(root *os.Root) (map[string][]fs.FileInfo, error) {
+// sessionFiles lists the regular files of the sessions folder: the day
+// files and earlier releases' per-session files (at most maxFiles entries
+// are read).
+func sessionFiles(root *os.Root) ([]fs.FileInfo, error) {
 	f, err := root.Open(session.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -154,14 +154,13 @@ func sessionFiles(root *os.Root) (map[string][]fs.FileInfo, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	out := map[string][]fs.FileInfo{}
+	var out []fs.FileInfo
 	for _, e := range ents {
-		id, ok := session.ID(e.Name())
-		if !ok || !e.Type().IsRegular() {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		if info, err := e.Info(); err == nil {
-			out[id] = append(out[id], info)
+			out = append(out, info)
 		}
 	}
 	return out, nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/state/session"
 	"github.com/hookwright/hookwright/internal/state/work"
 )
 
@@ -152,6 +153,39 @@ func TestSnapshotsOfStateFiles(t *testing.T) {
 	s.Ingest(ctx, 1)
 	if mates, _ := s.Teammates(ctx); mates[0].Status != "active" || mates[0].LastEvent != "PreToolUse" {
 		t.Fatalf("after newer event: %+v", mates)
+	}
+}
+
+// TestSessionsFromDayFiles: a session started one day and ended the next
+// is one row, and a later ingest picks up the end.
+func TestSessionsFromDayFiles(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	t0 := time.Date(2026, 11, 22, 23, 0, 0, 0, time.UTC)
+	session.Append(p, session.Record{SessionID: "s2", Start: &session.Start{Source: "startup", At: t0}, ClaudeVersion: "2.1.330", GitBranch: "main"})
+	session.Append(p, session.Record{SessionID: "other", Start: &session.Start{Source: "resume", At: t0.Add(time.Minute)}})
+	s := open(t, p)
+	if _, err := s.Ingest(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if sess, _ := s.Sessions(ctx, time.Time{}, 0); len(sess) != 2 {
+		t.Fatalf("sessions: %+v", sess)
+	}
+	session.Append(p, session.Record{SessionID: "s2", End: &session.End{At: t0.Add(2 * time.Hour), Reason: "logout"}})
+	// The SessionEnd call is journalled too, which makes the store look.
+	journal.Append(p, journal.Entry{Time: t0.Add(2 * time.Hour), Session: "s2", Event: "SessionEnd"})
+	if _, err := s.Ingest(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	sess, _ := s.Sessions(ctx, time.Time{}, 0)
+	var s2 Session
+	for _, x := range sess {
+		if x.ID == "s2" {
+			s2 = x
+		}
+	}
+	if len(sess) != 2 || s2.EndReason != "logout" || s2.ClaudeVersion != "2.1.330" || s2.Source != "startup" {
+		t.Fatalf("after the end, the next day: %+v", sess)
 	}
 }
 

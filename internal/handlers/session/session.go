@@ -2,10 +2,10 @@
 // runs in the project, so that "which release, which commit, when" can be
 // answered afterwards.
 //
-// At SessionStart, [Recorder] adds one line to
-// .hookwright/sessions/<session_id>.jsonl, in one append:
+// At SessionStart, [Recorder] adds one line to the day's session file,
+// .hookwright/sessions/<YYYY-MM-DD>.jsonl, in one append:
 //
-//	{"start": {"source": "startup", "at": "..."}, "cwd": "...", "transcript_path": "...",
+//	{"session_id": "...", "start": {"source": "startup", "at": "..."}, "cwd": "...", "transcript_path": "...",
 //	 "claude_version": "2.1.33", "git_head": "<commit>", "git_branch": "main", "hookwright_version": "..."}
 //
 // A resumed, cleared or compacted session adds another (the fingerprint
@@ -87,7 +87,8 @@ func (r Recorder) SessionStart(_ context.Context, ev *hooks.SessionStart) (hooks
 	if terminal == "" {
 		terminal = getenv("TERM")
 	}
-	err := state.Append(dir, ev.SessionID, state.Record{
+	err := state.Append(dir, state.Record{
+		SessionID:         ev.SessionID,
 		Start:             &state.Start{Source: ev.Source, At: now},
 		Cwd:               ev.Cwd,
 		TranscriptPath:    ev.TranscriptPath,
@@ -129,7 +130,8 @@ func (e Ender) SessionEnd(_ context.Context, ev *hooks.SessionEnd) (hooks.Result
 		started = fp.Started
 	}
 	totals := Sum(dir, ev.SessionID, started, now)
-	err := state.Append(dir, ev.SessionID, state.Record{
+	err := state.Append(dir, state.Record{
+		SessionID:      ev.SessionID,
 		End:            &state.End{At: now, Reason: ev.Reason},
 		Totals:         &totals,
 		ClaudeVersion:  ClaudeVersion(ev.TranscriptPath, getenv),

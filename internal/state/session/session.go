@@ -3,24 +3,25 @@
 // and ended, and its hook and tool call totals. The session handlers write
 // it; `hwctl sessions`, the store and the OpenTelemetry export read it.
 //
-// # The file
+// # The files
 //
-// Each session has one append-only file, .hookwright/sessions/<id>.jsonl:
-// every SessionStart adds one [Record] line, and SessionEnd adds one with
-// the end and the totals. [Load] folds the lines into a [Fingerprint]. A
-// record is one write to the end of the file (package safepath's Append:
-// no symlink, no hard link, regular files only), so a start costs no read,
-// no lock, no temporary file and no rename: replacing a file by a rename
-// makes ext4 flush it, and that flush was most of SessionStart's cost. A
-// torn last line after a crash is skipped.
+// Sessions are recorded in append-only day files,
+// .hookwright/sessions/<YYYY-MM-DD>.jsonl (UTC), like the journal: every
+// SessionStart adds one [Record] line, and SessionEnd adds one with the end
+// and the totals. [Load] and [List] fold a session's lines, from every day
+// file it wrote to, into a [Fingerprint]. A record is one write to the end
+// of a file that usually exists already (package safepath's Append: no
+// symlink, no hard link, regular files only). So a start costs no read,
+// no lock, no new file and no rename: replacing a file by a rename makes
+// ext4 flush it, and creating a file makes it look for a free inode, which
+// on a busy disk (a build deleting files) took a SessionStart hundreds of
+// microseconds. A torn last line after a crash is skipped.
 //
-// Earlier releases kept the whole fingerprint in <id>.json, rewritten on
-// every start; [Load] and [List] still read it, and fold the .jsonl lines
-// on top of it.
+// Earlier releases kept each session in <id>.json, rewritten on every
+// start; [Load] and [List] still read those, and fold newer lines on top.
 //
-// The session id must pass [safepath.Name] before it becomes a file name.
-// Reads are bounded: the first [MaxHead] and the last [MaxTail] bytes of a
-// log that outgrew them.
+// The session id must pass [safepath.Name]. Reads are bounded: the newest
+// [MaxDays] day files, the last [MaxTail] bytes of each.
 package session
 
 import (
@@ -28,7 +29,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strconv"
@@ -45,8 +46,8 @@ import (
 // Dir is the folder of the session files, relative to the project.
 const Dir = config.Dir + "/sessions"
 
-// Ext is the extension of a session's log; LegacyExt that of the
-// fingerprint file earlier releases rewrote on every start.
+// Ext is the extension of a day file; LegacyExt that of the per-session
+// file earlier releases rewrote on every start.
 const (
 	Ext       = ".jsonl"
 	LegacyExt = ".json"
@@ -55,11 +56,11 @@ const (
 // MaxStarts bounds the start records kept per session.
 const MaxStarts = 20
 
-// Read bounds: of a log larger than MaxHead+MaxTail, the first MaxHead
-// bytes (the first start) and the last MaxTail bytes are read.
+// Read bounds: the newest MaxDays day files are read, at most the last
+// MaxTail bytes of each.
 const (
-	MaxHead = 64 << 10
-	MaxTail = 1 << 20
+	MaxDays = 92
+	MaxTail = 8 << 20
 )
 
 // Fingerprint is one session, as [Load] folds its records.
@@ -98,9 +99,10 @@ type End struct {
 	Reason string    `json:"reason,omitempty"`
 }
 
-// Record is one line of a session's log: a start (Start set) or an end
+// Record is one line of a day file: a session's start (Start set) or end
 // (End set), with what the hook learned then. Empty fields say nothing.
 type Record struct {
+	SessionID         string  `json:"session_id"`
 	Start             *Start  `json:"start,omitempty"`
 	End               *End    `json:"end,omitempty"`
 	Cwd               string  `json:"cwd,omitempty"`
@@ -115,22 +117,30 @@ type Record struct {
 	Totals            *Totals `json:"totals,omitempty"`
 }
 
+// at is the time of the record.
+func (r Record) at() time.Time {
+	switch {
+	case r.Start != nil:
+		return r.Start.At
+	case r.End != nil:
+		return r.End.At
+	}
+	return time.Time{}
+}
+
 // Apply folds r into fp. A start sets what it carries and adds to Starts
 // (the last [MaxStarts] are kept); an end sets the end, the totals, and
 // the Claude Code version only when no start knew it. The first record
 // sets Started.
 func (fp *Fingerprint) Apply(r Record) {
-	at := time.Time{}
 	switch {
 	case r.Start != nil:
-		at = r.Start.At
 		fp.Starts = append(fp.Starts, *r.Start)
 		if n := len(fp.Starts); n > MaxStarts {
 			fp.Starts = append([]Start(nil), fp.Starts[n-MaxStarts:]...)
 		}
 		set(&fp.ClaudeVersion, r.ClaudeVersion)
 	case r.End != nil:
-		at = r.End.At
 		fp.Ended, fp.EndReason = r.End.At, r.End.Reason
 		if r.Totals != nil {
 			fp.Totals = r.Totals
@@ -142,7 +152,7 @@ func (fp *Fingerprint) Apply(r Record) {
 		return
 	}
 	if fp.Started.IsZero() {
-		fp.Started = at
+		fp.Started = r.at()
 	}
 	set(&fp.Cwd, r.Cwd)
 	set(&fp.TranscriptPath, r.TranscriptPath)
@@ -165,23 +175,28 @@ func set(dst *string, v string) {
 // folder is the sessions folder of the project at dir.
 func folder(dir string) (safepath.Path, error) { return project.Path(dir, Dir) }
 
-// File returns the path of the session's log in the project at dir.
-func File(dir, sessionID string) (safepath.Path, error) {
-	if err := safepath.Name("session id", sessionID); err != nil {
-		return safepath.Path{}, err
-	}
+// DayFile returns the day file a record made at t goes to, in the project
+// at dir.
+func DayFile(dir string, t time.Time) (safepath.Path, error) {
 	f, err := folder(dir)
 	if err != nil {
 		return safepath.Path{}, err
 	}
-	return f.Join(sessionID + Ext), nil
+	return f.Join(t.UTC().Format(time.DateOnly) + Ext), nil
 }
 
-// Append adds r to the session's log in one write, creating the file and
-// its folder when needed. It is not synced to disk: a fingerprint is a
-// record a crash may lose.
-func Append(dir, sessionID string, r Record) error {
-	path, err := File(dir, sessionID)
+// Append adds r to the day file of its time, in one write, creating the
+// file and its folder when needed. It is not synced to disk: a fingerprint
+// is a record a crash may lose.
+func Append(dir string, r Record) error {
+	if err := safepath.Name("session id", r.SessionID); err != nil {
+		return err
+	}
+	at := r.at()
+	if at.IsZero() {
+		return fmt.Errorf("session: a record is a start or an end")
+	}
+	path, err := DayFile(dir, at)
 	if err != nil {
 		return err
 	}
@@ -198,13 +213,22 @@ func Append(dir, sessionID string, r Record) error {
 // encode returns r as one JSON object. A start, written on every
 // SessionStart, is written by hand (see package jsonline): the same bytes
 // as json.Marshal with HTML escaping off, which TestEncodeMatchesJSON
-// keeps. Other records go through encoding/json.
+// keeps. Other records go through encoding/json, HTML escaping off too,
+// so that an id is spelled the same in every line ([Load] looks for it).
 func encode(r Record) ([]byte, error) {
 	if r.Start == nil || r.End != nil || r.Totals != nil || r.Start.At.Year() < 0 || r.Start.At.Year() > 9999 {
-		return json.Marshal(r)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			return nil, err
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 	}
 	b := make([]byte, 0, 512)
-	b = append(b, `{"start":{"source":`...)
+	b = append(b, `{"session_id":`...)
+	b = jsonline.AppendString(b, r.SessionID)
+	b = append(b, `,"start":{"source":`...)
 	b = jsonline.AppendString(b, r.Start.Source)
 	b = append(b, `,"at":"`...)
 	b = r.Start.At.AppendFormat(b, time.RFC3339Nano)
@@ -224,148 +248,135 @@ func encode(r Record) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// Load returns the session's fingerprint in the project at dir: the file
-// an earlier release wrote, if any, with the log's records folded on top.
-// A session with neither file is an error wrapping fs.ErrNotExist. Lines
-// that do not parse are skipped.
+// Load returns one session of the project at dir: an earlier release's
+// <id>.json, if any, with the session's records from the day files folded
+// on top. A session with none is an error wrapping fs.ErrNotExist.
 func Load(dir, sessionID string) (Fingerprint, error) {
-	path, err := File(dir, sessionID)
+	if err := safepath.Name("session id", sessionID); err != nil {
+		return Fingerprint{}, err
+	}
+	all, err := load(dir, sessionID)
 	if err != nil {
 		return Fingerprint{}, err
 	}
-	legacy, err := statefile.Read(legacyPath(path))
+	fp, ok := all[sessionID]
+	if !ok {
+		return Fingerprint{}, fmt.Errorf("session %s: %w", sessionID, fs.ErrNotExist)
+	}
+	return *fp, nil
+}
+
+// List returns the recorded sessions of the project at dir, newest start
+// first, at most limit of them (0: all).
+func List(dir string, limit int) ([]Fingerprint, error) {
+	all, err := load(dir, "")
 	if err != nil {
-		return Fingerprint{}, err
+		return nil, err
 	}
-	head, tail, err := readLog(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist) && legacy != nil:
-	case err != nil:
-		return Fingerprint{}, err
+	out := make([]Fingerprint, 0, len(all))
+	for _, fp := range all {
+		out = append(out, *fp)
 	}
-	return Parse(sessionID, legacy, head, tail), nil
-}
-
-// legacyPath is the <id>.json next to the log at path.
-func legacyPath(path safepath.Path) safepath.Path {
-	return safepath.Path{Root: path.Root, Rel: strings.TrimSuffix(path.Rel, Ext) + LegacyExt}
-}
-
-// readLog reads the log at path within the bounds: all of it, or its
-// head and its tail.
-func readLog(path safepath.Path) (head, tail []byte, err error) {
-	f, info, err := safepath.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	if info.Size() <= MaxHead+MaxTail {
-		data, err := io.ReadAll(io.LimitReader(f, MaxHead+MaxTail))
-		return data, nil, err
-	}
-	head = make([]byte, MaxHead)
-	if _, err := io.ReadFull(f, head); err != nil {
-		return nil, nil, err
-	}
-	tail = make([]byte, MaxTail)
-	if _, err := f.ReadAt(tail, info.Size()-MaxTail); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, err
-	}
-	return head, tail, nil
-}
-
-// Parse folds a session's files: legacy is the <id>.json of an earlier
-// release (nil when none), head the log (or its first bytes) and tail its
-// last bytes when the log was read in two parts (the head's last line and
-// the tail's first are cut, and skipped). The id is set.
-func Parse(sessionID string, legacy, head, tail []byte) Fingerprint {
-	var fp Fingerprint
-	if len(legacy) > 0 && json.Unmarshal(legacy, &fp) != nil {
-		fp = Fingerprint{}
-	}
-	fold := func(data []byte, skipFirst, skipLast bool) {
-		lines := bytes.Split(data, []byte("\n"))
-		for i, line := range lines {
-			if i == 0 && skipFirst || i == len(lines)-1 && skipLast || len(bytes.TrimSpace(line)) == 0 {
-				continue
-			}
-			var r Record
-			if json.Unmarshal(line, &r) == nil {
-				fp.Apply(r)
-			}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Started.Equal(out[j].Started) {
+			return out[i].Started.After(out[j].Started)
 		}
+		return out[i].SessionID < out[j].SessionID
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
 	}
-	fold(head, false, tail != nil)
-	if tail != nil {
-		fold(tail, true, false)
-	}
-	fp.SessionID = sessionID
-	return fp
+	return out, nil
 }
 
-// IDs returns the ids of the sessions recorded in the project at dir, from
-// both file names, in name order; a missing folder has none.
-func IDs(dir string) ([]string, error) {
+// load folds the sessions of the project at dir, only the one called only
+// when it is not empty: first the earlier releases' files, then the day
+// files, oldest first. A missing folder has none.
+func load(dir, only string) (map[string]*Fingerprint, error) {
 	f, err := folder(dir)
 	if err != nil {
 		return nil, err
 	}
 	entries, err := safepath.ReadDir(f)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return map[string]*Fingerprint{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
-	var ids []string
-	seen := map[string]bool{}
+	all := map[string]*Fingerprint{}
+	var days []string
 	for _, e := range entries {
-		id, ok := ID(e.Name())
-		if !ok || !e.Type().IsRegular() || seen[id] {
+		name := e.Name()
+		if !e.Type().IsRegular() {
 			continue
 		}
-		seen[id] = true
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids, nil
-}
-
-// ID returns the session id a file name in the sessions folder stands
-// for: <id>.jsonl or an earlier release's <id>.json; hidden files and
-// names that are no safe id are none.
-func ID(name string) (string, bool) {
-	id, ok := strings.CutSuffix(name, Ext)
-	if !ok {
-		id, ok = strings.CutSuffix(name, LegacyExt)
-	}
-	if !ok || strings.HasPrefix(name, ".") || safepath.Name("session id", id) != nil {
-		return "", false
-	}
-	return id, true
-}
-
-// List returns the recorded sessions of the project at dir, newest start
-// first, at most limit of them (0: all). Sessions whose files do not
-// parse are skipped.
-func List(dir string, limit int) ([]Fingerprint, error) {
-	ids, err := IDs(dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []Fingerprint
-	for _, id := range ids {
-		fp, err := Load(dir, id)
-		if err != nil || fp.Started.IsZero() && len(fp.Starts) == 0 && fp.Ended.IsZero() {
+		if IsDayFile(name) {
+			days = append(days, name)
 			continue
 		}
-		out = append(out, fp)
+		id, ok := strings.CutSuffix(name, LegacyExt)
+		if !ok || strings.HasPrefix(name, ".") || safepath.Name("session id", id) != nil || only != "" && id != only {
+			continue
+		}
+		data, err := statefile.Read(f.Join(name))
+		var fp Fingerprint
+		if err != nil || json.Unmarshal(data, &fp) != nil {
+			continue // a broken file counts as no record
+		}
+		fp.SessionID = id
+		all[id] = &fp
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
+	sort.Strings(days) // YYYY-MM-DD: oldest first
+	if len(days) > MaxDays {
+		days = days[len(days)-MaxDays:]
 	}
-	return out, nil
+	var needle []byte
+	if only != "" {
+		needle = append(jsonline.AppendString([]byte(`"session_id":`), only), ',')
+	}
+	for _, day := range days {
+		data, err := safepath.ReadTail(f.Join(day), MaxTail)
+		if err != nil {
+			continue
+		}
+		Fold(all, data, needle)
+	}
+	return all, nil
+}
+
+// IsDayFile reports whether name is a day file, YYYY-MM-DD.jsonl.
+func IsDayFile(name string) bool {
+	day, ok := strings.CutSuffix(name, Ext)
+	if !ok || len(day) != len(time.DateOnly) {
+		return false
+	}
+	_, err := time.Parse(time.DateOnly, day)
+	return err == nil
+}
+
+// Fold applies the records of one day file's data to the sessions in all,
+// adding sessions it has not seen. With a needle, only lines that contain
+// it are read. Lines that do not parse (a torn write, a cut first line of
+// a tail) and records of an unsafe id are skipped.
+func Fold(all map[string]*Fingerprint, data, needle []byte) {
+	for line := range bytes.Lines(data) {
+		if needle != nil && !bytes.Contains(line, needle) {
+			continue
+		}
+		var r Record
+		if json.Unmarshal(line, &r) != nil || safepath.Name("session id", r.SessionID) != nil {
+			continue
+		}
+		fp := all[r.SessionID]
+		if fp == nil {
+			fp = &Fingerprint{SessionID: r.SessionID}
+		}
+		fp.Apply(r)
+		if !fp.Started.IsZero() {
+			all[r.SessionID] = fp
+		}
+	}
 }
 
 // Totals are a session's hook calls, summed from the journal at

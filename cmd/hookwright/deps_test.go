@@ -19,6 +19,12 @@ import (
 var forbiddenStd = []string{
 	"net", "net/http", "crypto/tls", "crypto/x509", "html/template", "text/template",
 	"database/sql", "plugin", "expvar", "net/rpc", "os/user", "go/ast", "testing",
+	// Their package init runs on every hook call, for work a hook rarely
+	// or never does: net/url's (with net/netip, unique and weak) was about
+	// 1.4% of a call's CPU, hash/crc32's (through archive/zip and
+	// compress/gzip) about 2%. toolrule reads a URL's host, and the guard
+	// a zip's names and a gzip stream, by hand instead.
+	"net/url", "net/netip", "archive/zip", "hash/crc32", "compress/gzip",
 }
 
 const module = "github.com/hookwright/hookwright"

@@ -1,11 +1,9 @@
 package guard
 
 import (
-	"archive/zip"
 	"bufio"
 	"bytes"
 	"compress/bzip2"
-	"compress/gzip"
 	"errors"
 	"io"
 	"io/fs"
@@ -55,23 +53,12 @@ func archiveMembers(p string) ([]string, error) {
 		return nil, err
 	}
 	if n >= 4 && bytes.Equal(head[:4], []byte("PK\x03\x04")) || n >= 4 && bytes.Equal(head[:4], []byte("PK\x05\x06")) {
-		zr, err := zip.NewReader(f, info.Size())
-		if err != nil {
-			return nil, err
-		}
-		if len(zr.File) > maxMembers {
-			return nil, errUnseen
-		}
-		out := make([]string, 0, len(zr.File))
-		for _, m := range zr.File {
-			out = append(out, m.Name)
-		}
-		return out, nil
+		return zipNames(f, info.Size())
 	}
 	var r io.Reader = io.LimitReader(f, maxArchive)
 	switch {
 	case n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
-		gz, err := gzip.NewReader(r)
+		gz, err := newGzipReader(r)
 		if err != nil {
 			return nil, err
 		}

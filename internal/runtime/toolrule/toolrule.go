@@ -10,7 +10,6 @@ package toolrule
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"path"
 	"path/filepath"
 	"sort"
@@ -308,11 +307,11 @@ func (r Rule) Match(c *Call) Match {
 		}
 		return No
 	case specDomain:
-		u, err := url.Parse(strings.TrimSpace(str("url")))
-		if err != nil || u.Hostname() == "" {
+		h, ok := urlHost(strings.TrimSpace(str("url")))
+		if !ok {
 			return Unsure
 		}
-		host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+		host := strings.TrimSuffix(strings.ToLower(h), ".")
 		if domainMatches(r.Spec, host) {
 			return Yes
 		}

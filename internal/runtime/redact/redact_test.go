@@ -47,6 +47,9 @@ func FuzzString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := String(s)
+		if slow := apply(s, false); out != slow {
+			t.Fatalf("String(%q) = %q with the shortcut, %q without", s, out, slow)
+		}
 		if len(out) > len(s)+len(Mark)*len(s)+8 {
 			t.Fatalf("%q grew to %q", s, out)
 		}
@@ -70,6 +73,18 @@ func TestTokensGluedToAWord(t *testing.T) {
 	} {
 		if got := String(in); got != want {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestMayIsNecessary: the shortcut changes nothing, on strings made to
+// come close to each pattern.
+func TestMayIsNecessary(t *testing.T) {
+	for _, s := range []string{"ls -la", "TOKEN=x", "toKen=x", "x --Pass-Word y", "Basic  abcdefg", "a://b:c@d", "a://b:c", "--api key", "cookie: 1",
+		"-----BEGIN X PRIVATE KEY-----", "-----begin rsa private key-----", "GHP_0123456789abcdefghij0123", "ghp_0123456789abcdefghij0123",
+		"tok\u212an=x", "pa\u017f\u017fword=1", "npm_" + strings.Repeat("a", 30), "eyJaaaaaaaaa.eyJbbbbbbbbb.cccccccccc", "private_key: x", "auth=1"} {
+		if got, want := apply(s, true), apply(s, false); got != want {
+			t.Errorf("String(%q) = %q with the shortcut, %q without", s, got, want)
 		}
 	}
 }

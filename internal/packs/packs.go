@@ -122,8 +122,13 @@ type Set struct {
 // All returns the compiled packs. Looking up a program's rules costs a
 // generated switch; the other lookups are indexed on first use.
 var All = sync.OnceValue(func() *Set {
-	s := &Set{Packs: builtin(), compiled: true}
-	for _, p := range s.Packs {
+	s := &Set{Packs: make([]*Pack, len(builtinPacks)), compiled: true}
+	for k := range builtinPacks {
+		p := &builtinPacks[k]
+		if p.Clients == nil {
+			p.Clients = builtinClients(p.Name)
+		}
+		s.Packs[k] = p
 		for i := range p.Rules {
 			s.flat = append(s.flat, &p.Rules[i])
 		}

@@ -136,7 +136,12 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 	// 2. the user config
 	var trust []string
 	if ud := UserDir(getenv); ud != "" {
-		data, err := safepath.ReadFile(userPath(ud), MaxSize)
+		// Read it in its folder first: no config at all, the usual case,
+		// costs one failed open, not a walk of every folder on the path.
+		data, err := safepath.ReadFile(safepath.Path{Root: ud, Rel: UserFileName}, MaxSize)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			data, err = safepath.ReadFile(userPath(ud), MaxSize)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:

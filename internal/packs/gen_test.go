@@ -89,3 +89,25 @@ func TestGenerated(t *testing.T) {
 		t.Fatalf("packs_gen.go is not what the JSON tables say (%v); run go test ./internal/packs -run TestGenerated -update", err)
 	}
 }
+
+// TestCompiledClients: the compiled set answers Client as the JSON tables
+// say, for every client and for a name that is none.
+func TestCompiledClients(t *testing.T) {
+	s, err := parse(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := s.Pack("database")
+	if db == nil || len(db.Clients) == 0 {
+		t.Fatal("the tables name no database clients")
+	}
+	for name, want := range db.Clients {
+		got, ok := All().Client(name)
+		if !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("Client(%q) = %+v, %v; the table says %+v", name, got, ok, want)
+		}
+	}
+	if _, ok := All().Client("ls"); ok {
+		t.Error("ls is a database client")
+	}
+}

@@ -117,17 +117,23 @@ type Set struct {
 	compiled bool
 	flat     []*Rule
 	once     sync.Once
+	// clients: the compiled database pack's clients (see Client).
+	clientsOnce sync.Once
+	clients     map[string]Client
 }
 
 // All returns the compiled packs. Looking up a program's rules costs a
 // generated switch; the other lookups are indexed on first use.
 var All = sync.OnceValue(func() *Set {
-	s := &Set{Packs: make([]*Pack, len(builtinPacks)), compiled: true}
+	// Nothing is written into the static tables: a write would copy
+	// their pages into the process first.
+	n := 0
+	for k := range builtinPacks {
+		n += len(builtinPacks[k].Rules)
+	}
+	s := &Set{Packs: make([]*Pack, len(builtinPacks)), compiled: true, flat: make([]*Rule, 0, n)}
 	for k := range builtinPacks {
 		p := &builtinPacks[k]
-		if p.Clients == nil {
-			p.Clients = builtinClients(p.Name)
-		}
 		s.Packs[k] = p
 		for i := range p.Rules {
 			s.flat = append(s.flat, &p.Rules[i])
@@ -276,12 +282,17 @@ func (s *Set) Rule(id string) *Rule {
 }
 
 // Client returns how the database pack's program name takes statements.
+// The compiled packs' clients are a map, built on first use.
 func (s *Set) Client(name string) (Client, bool) {
-	if p := s.Pack("database"); p != nil {
-		c, ok := p.Clients[name]
-		return c, ok
+	clients := map[string]Client(nil)
+	if s.compiled {
+		s.clientsOnce.Do(func() { s.clients = builtinClients("database") })
+		clients = s.clients
+	} else if p := s.Pack("database"); p != nil {
+		clients = p.Clients
 	}
-	return Client{}, false
+	c, ok := clients[name]
+	return c, ok
 }
 
 // The severities a config may give, weakest first.

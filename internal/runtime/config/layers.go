@@ -138,7 +138,7 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 	if ud := UserDir(getenv); ud != "" {
 		// Read it in its folder first: no config at all, the usual case,
 		// costs one failed open, not a walk of every folder on the path.
-		data, err := safepath.ReadFile(safepath.Path{Root: ud, Rel: UserFileName}, MaxSize)
+		data, err := readOptional(safepath.Path{Root: ud, Rel: UserFileName})
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			data, err = safepath.ReadFile(userPath(ud), MaxSize)
 		}
@@ -163,7 +163,7 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 		using = "using defaults and the user config"
 	}
 	if dir != "" {
-		data, err := safepath.ReadFile(safepath.Path{Root: dir, Rel: filepath.FromSlash(File)}, MaxSize)
+		data, err := readOptional(safepath.Path{Root: dir, Rel: filepath.FromSlash(File)})
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -183,6 +183,18 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 		}
 	}
 	return l, errors.Join(errs...)
+}
+
+// readOptional reads a config file that is usually absent: one stat says
+// so (a hook runs on every tool call, and the confined open below costs a
+// handful of system calls and an error to build); a file that is there,
+// or anything else at its name, is read through safepath, bounded and
+// confined, as always.
+func readOptional(p safepath.Path) ([]byte, error) {
+	if _, err := os.Lstat(p.String()); errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return safepath.ReadFile(p, MaxSize)
 }
 
 // userPath names the user config for safepath: confined to the folder

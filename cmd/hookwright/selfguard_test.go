@@ -4,6 +4,7 @@ package main
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -307,5 +308,21 @@ func TestArchiveIntoGroundThroughTheHook(t *testing.T) {
 	out, errs, code = hook(t, project, "PreToolUse", bashCall(t, sub, "tar -xzf ../ok.tgz -C .."))
 	if denied(out, code) {
 		t.Errorf("ok.tgz at the root: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// a zip whose local header says .claude/settings.json where the
+	// central directory says notes/aaaaaaaaaaa.txt (same length)
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	w, _ := zw.Create("notes/aaaaaaaaaaa.txt")
+	w.Write([]byte("{}"))
+	zw.Close()
+	z := bytes.Replace(zbuf.Bytes(), []byte("notes/aaaaaaaaaaa.txt"), []byte(".claude/settings.json"), 1)
+	if err := os.WriteFile(filepath.Join(project, "notes.zip"), z, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"unzip -o ../notes.zip -d ..", "cd .. && jar xf notes.zip", "cd .. && jar x < notes.zip", "bsdtar -xf ../notes.zip -C .."} {
+		if out, errs, code := hook(t, project, "PreToolUse", bashCall(t, sub, cmd)); !denied(out, code) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"encoding/binary"
 	"errors"
@@ -23,41 +24,169 @@ const maxZipDir = maxArchive
 
 var le = binary.LittleEndian
 
-// zipNames lists the member names of the zip archive r of size bytes as
-// archive/zip's NewReader reads them (File[i].Name): the central
+// zipNames lists the member names of the zip archive r of size bytes
+// that any reader may write: the central directory's (zipCentral, what
+// archive/zip reads), then the name in each entry's local file header
+// where it differs, then the names of local file headers the directory
+// does not point at. A stream reader (jar x from a pipe, libarchive on a
+// stream, Java's ZipInputStream) never reads the directory: it takes each
+// name from the local header and walks from one to the next, so a
+// crafted zip can unpack another name than the directory shows, or a
+// member the directory leaves out.
+//
+// A directory entry whose local header is not there (out of the file, a
+// wrong signature, a name running past the end) makes the archive one
+// the guard cannot read (errZip). Local headers the directory leaves out
+// are found by a scan of the whole file for their signature, not by
+// walking entry to entry: a member with a data descriptor has no size in
+// its header, and a walk would have to inflate it to find the next one,
+// while the scan finds every header any walk could reach, at the cost of
+// a name or two from data that happens to hold the signature (a stored
+// zip inside the zip), which only makes the guard stricter. So the whole
+// file is read: one larger than maxArchive is errUnseen, as a tar is, and
+// the local headers read may take at most maxZipDir bytes.
+func zipNames(r io.ReaderAt, size int64) ([]string, error) {
+	names, offsets, err := zipCentral(r, size)
+	if err != nil {
+		return nil, err
+	}
+	if size > maxArchive {
+		return nil, errUnseen
+	}
+	out := append([]string(nil), names...)
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		seen[n] = true
+	}
+	add := func(n string) error {
+		if seen[n] {
+			return nil
+		}
+		if len(out) >= maxMembers {
+			return errUnseen
+		}
+		seen[n] = true
+		out = append(out, n)
+		return nil
+	}
+	checked := make(map[int64]bool, len(offsets))
+	var budget int64 = maxZipDir
+	for _, off := range offsets {
+		if checked[off] {
+			continue
+		}
+		checked[off] = true
+		n, err := zipLocalName(r, size, off, &budget)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(n); err != nil {
+			return nil, err
+		}
+	}
+	const chunk = 1 << 20
+	sig := []byte("PK\x03\x04")
+	buf := make([]byte, min(chunk+int64(len(sig))-1, size))
+	for start := int64(0); start < size; start += chunk {
+		b := buf[:min(int64(len(buf)), size-start)]
+		if _, err := r.ReadAt(b, start); err != nil && err != io.EOF {
+			return nil, errZip
+		}
+		for i := 0; ; {
+			j := bytes.Index(b[i:], sig)
+			if j < 0 || i+j >= chunk {
+				break // one that starts past the chunk is the next chunk's
+			}
+			at := start + int64(i+j)
+			i += j + 1
+			if checked[at] {
+				continue
+			}
+			checked[at] = true
+			n, err := zipLocalName(r, size, at, &budget)
+			if err == errUnseen {
+				return nil, err
+			} else if err != nil {
+				continue // not a header any reader could read through
+			}
+			if err := add(n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// zipLocalName reads the name in the local file header at off: errZip
+// when the header or its name is not all inside the file or the
+// signature is wrong, errUnseen when reading it would take more than
+// budget bytes (which it lowers).
+func zipLocalName(r io.ReaderAt, size, off int64, budget *int64) (string, error) {
+	var h [30]byte
+	if off < 0 || off > size-int64(len(h)) {
+		return "", errZip
+	}
+	if *budget < int64(len(h)) {
+		return "", errUnseen
+	}
+	*budget -= int64(len(h))
+	if _, err := r.ReadAt(h[:], off); err != nil && err != io.EOF {
+		return "", errZip
+	}
+	if le.Uint32(h[:]) != 0x04034b50 {
+		return "", errZip
+	}
+	n := int64(le.Uint16(h[26:]))
+	if n > size-off-int64(len(h)) {
+		return "", errZip
+	}
+	if *budget < n {
+		return "", errUnseen
+	}
+	*budget -= n
+	name := make([]byte, n)
+	if _, err := r.ReadAt(name, off+int64(len(h))); err != nil && (err != io.EOF || n == 0) {
+		return "", errZip
+	}
+	return string(name), nil
+}
+
+// zipCentral lists the member names of the zip archive r of size bytes
+// as archive/zip's NewReader reads them (File[i].Name), and where each
+// entry's local header is (its offset in the file): the central
 // directory, found through the end-of-central-directory record (and the
 // ZIP64 one), read entry by entry until a record that is not an entry.
 // Nothing is decompressed. Sizes and offsets in the file are checked
 // against size before any read, and at most maxMembers names and
 // maxZipDir bytes of directory are read (more is errUnseen).
-func zipNames(r io.ReaderAt, size int64) ([]string, error) {
+func zipCentral(r io.ReaderAt, size int64) (names []string, offsets []int64, err error) {
 	if size < 0 {
-		return nil, errZip
+		return nil, nil, errZip
 	}
 	records, dirOffset, base, err := zipEnd(r, size)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	start := base + int64(dirOffset) // zipEnd checked 0 <= start < size
 	br := bufio.NewReader(io.NewSectionReader(r, start, size-start))
-	var names []string
 	var read int64
 	for {
-		name, n, err := zipEntry(br)
+		name, off, n, err := zipEntry(br)
 		read += n
 		if err == errZip || err == io.ErrUnexpectedEOF {
 			if uint16(len(names)) != uint16(records) { // the count is 16 bits in a zip32
-				return nil, errZip
+				return nil, nil, errZip
 			}
-			return names, nil
+			return names, offsets, nil
 		}
 		if err != nil {
-			return nil, errZip // a directory that runs to the end of the file
+			return nil, nil, errZip // a directory that runs to the end of the file
 		}
 		if len(names) >= maxMembers || read > maxZipDir {
-			return nil, errUnseen
+			return nil, nil, errUnseen
 		}
 		names = append(names, name)
+		offsets = append(offsets, int64(off)+base) // may overflow: then it is out of the file
 	}
 }
 
@@ -116,7 +245,7 @@ func zipEnd(r io.ReaderAt, size int64) (records, dirOffset uint64, base int64, e
 	// (archive/zip: some writers get it wrong).
 	if base > 0 {
 		if off := int64(dirOffset); off < size {
-			if _, _, err := zipEntry(bufio.NewReader(io.NewSectionReader(r, off, size-off))); err == nil {
+			if _, _, _, err := zipEntry(bufio.NewReader(io.NewSectionReader(r, off, size-off))); err == nil {
 				base = 0
 			}
 		}
@@ -158,35 +287,37 @@ func zip64Locator(r io.ReaderAt, endOffset int64) (int64, bool, error) {
 	return int64(le.Uint64(loc[8:])), true, nil
 }
 
-// zipEntry reads one central directory entry from r and returns its name
-// and the bytes it took. The errors are archive/zip's: errZip when r does
+// zipEntry reads one central directory entry from r and returns its
+// name, the offset of its local header (from the ZIP64 field when the
+// 32-bit one says so), and the bytes it took. The errors are archive/zip's: errZip when r does
 // not hold an entry there (another signature, or a ZIP64 field missing),
 // io.ErrUnexpectedEOF when the entry is cut short, io.EOF when nothing at
 // all follows the fixed part or the start.
-func zipEntry(r *bufio.Reader) (string, int64, error) {
+func zipEntry(r *bufio.Reader) (string, uint64, int64, error) {
 	var h [46]byte
 	if _, err := io.ReadFull(r, h[:]); err != nil {
-		return "", 0, err
+		return "", 0, 0, err
 	}
 	if le.Uint32(h[0:]) != 0x02014b50 {
-		return "", 46, errZip
+		return "", 0, 46, errZip
 	}
 	csize, usize, offset := le.Uint32(h[20:]), le.Uint32(h[24:]), le.Uint32(h[42:])
+	off := uint64(offset)
 	nameLen, extraLen, commentLen := int(le.Uint16(h[28:])), int(le.Uint16(h[30:])), int(le.Uint16(h[32:]))
 	d := make([]byte, nameLen+extraLen)
 	if _, err := io.ReadFull(r, d); err != nil {
-		return "", 46, err
+		return "", 0, 46, err
 	}
 	// archive/zip reads name, extra and comment in one ReadFull: nothing
 	// at all is io.EOF, part of it io.ErrUnexpectedEOF.
 	if n, err := r.Discard(commentLen); n < commentLen {
 		switch {
 		case err != io.EOF && err != nil:
-			return "", 46, err
+			return "", 0, 46, err
 		case n == 0 && len(d) == 0:
-			return "", 46, io.EOF
+			return "", 0, 46, io.EOF
 		}
-		return "", 46, io.ErrUnexpectedEOF
+		return "", 0, 46, io.ErrUnexpectedEOF
 	}
 	needU, needC, needOff := usize == ^uint32(0), csize == ^uint32(0), offset == ^uint32(0)
 	for extra := d[nameLen:]; len(extra) >= 4; {
@@ -200,20 +331,23 @@ func zipEntry(r *bufio.Reader) (string, int64, error) {
 		if tag != 0x0001 { // the ZIP64 extended information
 			continue
 		}
-		for _, need := range []*bool{&needU, &needC, &needOff} {
+		for k, need := range []*bool{&needU, &needC, &needOff} {
 			if *need {
 				*need = false
 				if len(field) < 8 {
-					return "", 46, errZip
+					return "", 0, 46, errZip
+				}
+				if k == 2 {
+					off = le.Uint64(field)
 				}
 				field = field[8:]
 			}
 		}
 	}
 	if needC || needOff {
-		return "", 46, errZip
+		return "", 0, 46, errZip
 	}
-	return string(d[:nameLen]), int64(46 + len(d) + commentLen), nil
+	return string(d[:nameLen]), off, int64(46 + len(d) + commentLen), nil
 }
 
 // gzipReader reads a gzip stream as compress/gzip's Reader does (every

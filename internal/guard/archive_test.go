@@ -12,6 +12,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -86,21 +87,91 @@ func stdZipNames(data []byte) ([]string, error) {
 	return out, nil
 }
 
-// sameZipNames fails when zipNames and archive/zip disagree: the same
+// sameZipNames fails when zipCentral and archive/zip disagree: the same
 // names where archive/zip reads the archive, an error where it does not.
-// zipNames may stop at its bounds (errUnseen) where archive/zip goes on.
+// zipCentral may stop at its bounds (errUnseen) where archive/zip goes
+// on. Then it checks zipNames against the local headers (zipNamesLocal).
 func sameZipNames(t testing.TB, what string, data []byte) {
 	t.Helper()
 	want, werr := stdZipNames(data)
-	got, gerr := zipNames(bytes.NewReader(data), int64(len(data)))
+	got, _, gerr := zipCentral(bytes.NewReader(data), int64(len(data)))
 	switch {
 	case werr != nil && gerr == nil:
-		t.Fatalf("%s: archive/zip fails (%v), zipNames reads %q", what, werr, got)
+		t.Fatalf("%s: archive/zip fails (%v), zipCentral reads %q", what, werr, got)
 	case werr == nil && errors.Is(gerr, errUnseen):
 	case werr == nil && gerr != nil:
-		t.Fatalf("%s: archive/zip reads %d names, zipNames fails: %v", what, len(want), gerr)
+		t.Fatalf("%s: archive/zip reads %d names, zipCentral fails: %v", what, len(want), gerr)
 	case werr == nil && !slices.Equal(got, want):
-		t.Fatalf("%s: zipNames %q, archive/zip %q", what, got, want)
+		t.Fatalf("%s: zipCentral %q, archive/zip %q", what, got, want)
+	}
+	zipNamesLocal(t, what, data)
+}
+
+// zipNamesLocal checks zipNames against archive/zip and a plain reading
+// of the local headers. Where zipNames reads the archive, archive/zip
+// does, its names come first, every entry's local header is where
+// archive/zip finds it (File.DataOffset), and every local file header
+// signature in the file that is followed by a whole header and name has
+// its name listed. Where zipNames fails with errZip and archive/zip
+// reads the directory, some entry's local header is wrong or cut short.
+func zipNamesLocal(t testing.TB, what string, data []byte) {
+	t.Helper()
+	got, gerr := zipNames(bytes.NewReader(data), int64(len(data)))
+	zr, werr := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if errors.Is(gerr, errUnseen) {
+		return
+	}
+	if gerr != nil {
+		if werr != nil {
+			return
+		}
+		for _, f := range zr.File {
+			if _, err := f.DataOffset(); err != nil {
+				return // archive/zip cannot read it either
+			}
+			// the header is whole (DataOffset read it): the name may be cut short
+			h := reflect.ValueOf(f).Elem().FieldByName("headerOffset").Int()
+			if h+30+int64(binary.LittleEndian.Uint16(data[h+26:])) > int64(len(data)) {
+				return
+			}
+		}
+		t.Fatalf("%s: zipNames fails (%v) where every local header is there", what, gerr)
+	}
+	if werr != nil {
+		t.Fatalf("%s: archive/zip fails (%v), zipNames reads %q", what, werr, got)
+	}
+	if len(got) < len(zr.File) {
+		t.Fatalf("%s: zipNames %q, archive/zip %d names", what, got, len(zr.File))
+	}
+	names := map[string]bool{}
+	for _, n := range got {
+		names[n] = true
+	}
+	for i, f := range zr.File {
+		if got[i] != f.Name {
+			t.Fatalf("%s: zipNames %q, archive/zip's names %d: %q", what, got, i, f.Name)
+		}
+		if _, err := f.DataOffset(); err != nil {
+			t.Fatalf("%s: zipNames %q, but archive/zip cannot read %q's local header: %v", what, got, f.Name, err)
+		}
+	}
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("PK\x03\x04"))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		i = at + 1
+		if at+30 > len(data) {
+			continue
+		}
+		n := int(binary.LittleEndian.Uint16(data[at+26:]))
+		if at+30+n > len(data) {
+			continue
+		}
+		if name := string(data[at+30 : at+30+n]); !names[name] {
+			t.Fatalf("%s: zipNames %q leaves out the local header at %d, %q", what, got, at, name)
+		}
 	}
 }
 
@@ -112,17 +183,20 @@ func zipSeeds(t testing.TB) map[string][]byte {
 	}
 	plain := zipOf(t, "", "README.md", ".claude/settings.local.json")
 	seeds := map[string][]byte{
-		"plain":        plain,
-		"empty":        zipOf(t, ""),
-		"comment":      zipOf(t, "a comment", "a", "b/c"),
-		"fake eocd":    zipOf(t, "PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00\x30\x00\x00\x00\x00\x00\x00\x00\x00\x00", ".hookwright/config.json"),
-		"fake eocd 2":  zipOf(t, "xPK\x05\x06"+strings.Repeat("\x00", 16)+"\xff\xff", "x"),
-		"odd names":    zipOf(t, "", "../../.hookwright/x", "/abs/.claude/settings.json", `a\b`, "", "é/ü", "a\x00b"),
-		"many":         zipOf(t, "", many...),
-		"zip64":        toZip64(plain),
-		"zip64 many":   toZip64(zipOf(t, "", many...)),
-		"prepended":    append([]byte("#!/bin/sh\nexit 0\n"), plain...),
-		"long comment": zipOf(t, strings.Repeat("c", 65000), "x"),
+		"plain":         plain,
+		"empty":         zipOf(t, ""),
+		"comment":       zipOf(t, "a comment", "a", "b/c"),
+		"fake eocd":     zipOf(t, "PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00\x30\x00\x00\x00\x00\x00\x00\x00\x00\x00", ".hookwright/config.json"),
+		"fake eocd 2":   zipOf(t, "xPK\x05\x06"+strings.Repeat("\x00", 16)+"\xff\xff", "x"),
+		"odd names":     zipOf(t, "", "../../.hookwright/x", "/abs/.claude/settings.json", `a\b`, "", "é/ü", "a\x00b"),
+		"many":          zipOf(t, "", many...),
+		"zip64":         toZip64(plain),
+		"zip64 many":    toZip64(zipOf(t, "", many...)),
+		"prepended":     append([]byte("#!/bin/sh\nexit 0\n"), plain...),
+		"long comment":  zipOf(t, strings.Repeat("c", 65000), "x"),
+		"local differs": craftZip(zipPart{local: ".claude/settings.json", central: "notes.txt"}, zipPart{local: "b", central: "b"}),
+		"local hidden":  craftZip(zipPart{local: "a", central: "a"}, zipPart{local: ".hookwright/config.json", hidden: true}),
+		"local zip64":   toZip64(craftZip(zipPart{local: "x/.claude", central: "x"}, zipPart{local: "y/.claude", central: "y", zip64: true})),
 	}
 	// offsets and counts past the end, a directory that runs to the end
 	end := bytes.LastIndex(plain, []byte("PK\x05\x06"))
@@ -167,7 +241,7 @@ func TestZipNamesMatchesArchiveZip(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"plain", "zip64", "zip64 many", "prepended", "long comment", "odd names"} {
-		got, err := zipNames(bytes.NewReader(zipSeeds(t)[name]), int64(len(zipSeeds(t)[name])))
+		got, _, err := zipCentral(bytes.NewReader(zipSeeds(t)[name]), int64(len(zipSeeds(t)[name])))
 		if err != nil || len(got) == 0 {
 			t.Errorf("%s: %q, %v", name, got, err)
 		}
@@ -192,8 +266,9 @@ func TestZipNamesBounded(t *testing.T) {
 	}
 }
 
-// FuzzZipNames: zipNames never panics or runs away, reads what
-// archive/zip reads and fails where it fails.
+// FuzzZipNames: zipCentral never panics or runs away, reads what
+// archive/zip reads and fails where it fails; zipNames adds the names of
+// local headers and fails only where one is missing (zipNamesLocal).
 func FuzzZipNames(f *testing.F) {
 	for _, data := range zipSeeds(f) {
 		if len(data) < 8192 {
@@ -373,6 +448,147 @@ func TestGuardGroundArchivesHandRead(t *testing.T) {
 		in := []byte(`{"command":` + fmt.Sprintf("%q", c.cmd) + `}`)
 		if rep := g.Check(Call{Tool: "Bash", Input: in, Cwd: dir}); rep.Decision != c.want {
 			t.Errorf("%q: got %s (%s), want %s", c.cmd, rep.Decision, rep.Reason, c.want)
+		}
+	}
+}
+
+// zipPart is one stored member of a crafted zip: the name in its local
+// header, the name in the central directory ("" with hidden: none, the
+// member is a local header only).
+// zip64 puts the local header's offset in a ZIP64 extra field.
+type zipPart struct {
+	local, central string
+	hidden, zip64  bool
+}
+
+// craftZip writes stored members with "{}" as data, each local header
+// carrying its local name and the central directory its central one.
+func craftZip(parts ...zipPart) []byte {
+	var out, dir []byte
+	n := 0
+	for _, p := range parts {
+		data := []byte("{}")
+		off := len(out)
+		h := make([]byte, 30)
+		binary.LittleEndian.PutUint32(h, 0x04034b50)
+		binary.LittleEndian.PutUint16(h[4:], 20)
+		binary.LittleEndian.PutUint32(h[14:], crc32.ChecksumIEEE(data))
+		binary.LittleEndian.PutUint32(h[18:], uint32(len(data)))
+		binary.LittleEndian.PutUint32(h[22:], uint32(len(data)))
+		binary.LittleEndian.PutUint16(h[26:], uint16(len(p.local)))
+		out = append(append(append(out, h...), p.local...), data...)
+		if p.hidden {
+			continue
+		}
+		c := make([]byte, 46)
+		binary.LittleEndian.PutUint32(c, 0x02014b50)
+		binary.LittleEndian.PutUint16(c[4:], 20)
+		binary.LittleEndian.PutUint16(c[6:], 20)
+		binary.LittleEndian.PutUint32(c[16:], crc32.ChecksumIEEE(data))
+		binary.LittleEndian.PutUint32(c[20:], uint32(len(data)))
+		binary.LittleEndian.PutUint32(c[24:], uint32(len(data)))
+		binary.LittleEndian.PutUint16(c[28:], uint16(len(p.central)))
+		binary.LittleEndian.PutUint32(c[42:], uint32(off))
+		var extra []byte
+		if p.zip64 {
+			binary.LittleEndian.PutUint32(c[42:], 0xffffffff)
+			extra = binary.LittleEndian.AppendUint16(binary.LittleEndian.AppendUint16(nil, 1), 8)
+			extra = binary.LittleEndian.AppendUint64(extra, uint64(off))
+			binary.LittleEndian.PutUint16(c[30:], uint16(len(extra)))
+		}
+		dir = append(append(append(dir, c...), p.central...), extra...)
+		n++
+	}
+	end := make([]byte, 22)
+	binary.LittleEndian.PutUint32(end, 0x06054b50)
+	binary.LittleEndian.PutUint16(end[8:], uint16(n))
+	binary.LittleEndian.PutUint16(end[10:], uint16(n))
+	binary.LittleEndian.PutUint32(end[12:], uint32(len(dir)))
+	binary.LittleEndian.PutUint32(end[16:], uint32(len(out)))
+	return append(append(out, dir...), end...)
+}
+
+// Stream readers (jar x from a pipe, bsdtar reading a stream, Java's
+// ZipInputStream) take a member's name from its local header, not from
+// the central directory: zipNames returns both where they differ, and a
+// local header only (no directory entry) too; a directory entry whose
+// local header is missing, or cut short, makes the archive unreadable.
+func TestZipNamesLocalHeaders(t *testing.T) {
+	for _, c := range []struct {
+		what string
+		data []byte
+		want []string
+	}{
+		{"agree", craftZip(zipPart{local: "a.txt", central: "a.txt"}), []string{"a.txt"}},
+		{"differ", craftZip(zipPart{local: ".claude/settings.json", central: "notes.txt"}), []string{"notes.txt", ".claude/settings.json"}},
+		{"differ zip64", craftZip(zipPart{local: "a", central: "a"}, zipPart{local: ".claude/settings.json", central: "notes.txt", zip64: true}), []string{"a", "notes.txt", ".claude/settings.json"}},
+		{"hidden", craftZip(zipPart{local: "a.txt", central: "a.txt"}, zipPart{local: ".hookwright/config.json", hidden: true}), []string{"a.txt", ".hookwright/config.json"}},
+		{"hidden first", craftZip(zipPart{local: ".hookwright/config.json", hidden: true}, zipPart{local: "a.txt", central: "a.txt"}), []string{"a.txt", ".hookwright/config.json"}},
+	} {
+		got, err := zipNames(bytes.NewReader(c.data), int64(len(c.data)))
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, %v; want %q", c.what, got, err, c.want)
+		}
+		// archive/zip reads only the central names
+		if std, err := stdZipNames(c.data); err != nil || len(std) == 0 || std[0] != c.want[0] {
+			t.Errorf("%s: archive/zip reads %q, %v", c.what, std, err)
+		}
+	}
+	good := craftZip(zipPart{local: "a.txt", central: "a.txt"})
+	badSig := slices.Clone(good)
+	badSig[2] = 9
+	nameOut := slices.Clone(good)
+	binary.LittleEndian.PutUint16(nameOut[26:], 0xfff0)
+	offOut := slices.Clone(good)
+	binary.LittleEndian.PutUint32(offOut[bytes.Index(offOut, []byte("PK\x01\x02"))+42:], uint32(len(good)-10))
+	for what, data := range map[string][]byte{"local signature": badSig, "local name past the end": nameOut, "local header past the end": offOut} {
+		if got, err := zipNames(bytes.NewReader(data), int64(len(data))); !errors.Is(err, errZip) {
+			t.Errorf("%s: %q, %v; want errZip", what, got, err)
+		}
+	}
+}
+
+// A zip whose local header names .claude/settings.json under a central
+// directory entry notes.txt (or hides it in a local header alone) is not
+// let through, however it is unpacked; a local header the guard cannot
+// read asks.
+func TestGuardGroundZipLocalNames(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("differ.zip", craftZip(zipPart{local: ".claude/settings.json", central: "notes.txt"}))
+	write("hidden.zip", craftZip(zipPart{local: "notes.txt", central: "notes.txt"}, zipPart{local: ".claude/settings.json", hidden: true}))
+	write("ok.zip", craftZip(zipPart{local: "notes.txt", central: "notes.txt"}))
+	bad := craftZip(zipPart{local: "notes.txt", central: "notes.txt"}, zipPart{local: "other.txt", central: "other.txt"})
+	bad[bytes.LastIndex(bad, []byte("PK\x03\x04"))+3] = 9 // the second local header
+	write("bad.zip", bad)
+	if _, err := zipNames(bytes.NewReader(bad), int64(len(bad))); !errors.Is(err, errZip) {
+		t.Fatalf("bad.zip: %v, want errZip", err)
+	}
+	g := newTest(config.Guard{}, groundEnv)
+	g.ProjectDir = dir
+	for _, zip := range []string{"differ.zip", "hidden.zip", "ok.zip", "bad.zip"} {
+		for _, cmd := range []string{"unzip %s", "unzip -o %s -d .", "jar xf %s", "jar x < %s", "bsdtar -xf %s", "tar -xf %s"} {
+			cmd = fmt.Sprintf(cmd, zip)
+			in := []byte(`{"command":` + fmt.Sprintf("%q", cmd) + `}`)
+			rep := g.Check(Call{Tool: "Bash", Input: in, Cwd: dir})
+			switch zip {
+			case "ok.zip":
+				if rep.Decision != "allow" {
+					t.Errorf("%q: %s (%s), want allow", cmd, rep.Decision, rep.Reason)
+				}
+			case "bad.zip":
+				if rep.Decision != "ask" {
+					t.Errorf("%q: %s (%s), want ask", cmd, rep.Decision, rep.Reason)
+				}
+			default:
+				if rep.Decision == "allow" {
+					t.Errorf("%q: allowed (%s)", cmd, rep.Reason)
+				}
+			}
 		}
 	}
 }

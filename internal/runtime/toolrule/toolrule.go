@@ -45,6 +45,10 @@ const (
 //     allow rule only when every one does.
 //   - WebFetch(domain:host): the URL's host. "*.example.com" matches every
 //     subdomain of example.com (not example.com itself); "*" every host.
+//     The host is compared lower-cased, without one trailing dot; one
+//     that Claude Code's URL parser may read as another host (non-ASCII,
+//     escaped, an IPv4 address in another spelling than a.b.c.d) is
+//     Unsure.
 //   - Read(path), Edit(path): gitignore-style paths: "//abs" from the file
 //     system root, "~/p" from the home folder, "/p" from the project root
 //     (Claude Code: the settings file's folder), "p" or "./p" from the
@@ -311,9 +315,18 @@ func (r Rule) Match(c *Call) Match {
 		if !ok {
 			return Unsure
 		}
-		host := strings.TrimSuffix(strings.ToLower(h), ".")
+		host, ok := canonicalHost(h)
+		if !ok {
+			return Unsure
+		}
 		if domainMatches(r.Spec, host) {
 			return Yes
+		}
+		if strings.Contains(host, ":") && endsInNumber(strings.TrimSuffix(r.Spec, ".")) {
+			return Unsure // an IPv6 address may embed or map the IPv4 one
+		}
+		if !isASCII(r.Spec) && strings.Contains(host, "xn--") {
+			return Unsure // the rule's Unicode name may be this punycode one
 		}
 		return No
 	case specPath:

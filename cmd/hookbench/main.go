@@ -20,8 +20,8 @@
 // native switch checks the installed manifest, as they do once per session.
 // Other events run in one session.
 //
-// Budgets: a pass-through event and SessionStart at most 1.25x the
-// baseline; as Claude Code runs it after the switch, SessionStart at most
+// Budgets: a pass-through event at most 1.25x the baseline (the binary
+// alone); as Claude Code runs it after the switch, SessionStart at most
 // 1.25x sh -c 'exec <baseline>' in both command forms and a pass-through
 // event at most 1.10x in the exec form; peak RSS at most 10 MiB. It exits
 // 1 when a budget is exceeded. It is a benchmark for people, never a timed
@@ -48,7 +48,7 @@ type sample struct {
 	name  string // row label
 	args  []string
 	stdin string // $P is the project, $S the session id, $T the transcript
-	held  bool   // held to the ratio budget: a pass-through event, or SessionStart
+	held  bool   // held to the ratio budget: a pass-through event
 }
 
 // fresh reports whether every run of the sample is a new session.
@@ -72,7 +72,7 @@ var samples = []sample{
 	{"PostToolUse Write", []string{"PostToolUse"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"$P/a.go","content":"package a"},"tool_response":{"success":true},"tool_use_id":"toolu_3"}`, true},
 	{"PostToolUseFailure Bash", []string{"PostToolUseFailure"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"false"},"error":"Exit code 1","duration_ms":12,"tool_use_id":"toolu_5"}`, true},
 	{"PreToolUse Bash (block)", []string{"PreToolUse"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"},"tool_use_id":"toolu_4"}`, false},
-	{"SessionStart", []string{"SessionStart"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"SessionStart","source":"startup"}`, true},
+	{"SessionStart", []string{"SessionStart"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"SessionStart","source":"startup"}`, false},
 	{"Stop", []string{"Stop"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"Stop","stop_hook_active":false}`, false},
 	{"TaskCompleted", []string{"TaskCompleted"}, `{"session_id":"$S","transcript_path":"$T","cwd":"$P","hook_event_name":"TaskCompleted","task_id":"1","task_subject":"[Do] bench: run"}`, false},
 }
@@ -141,7 +141,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout, mark)
 	}
-	fmt.Fprintf(stdout, "\nbudget: pass-through and SessionStart ratio <= %.2fx, peak RSS <= %d MiB\n", maxRatio, maxRSSBytes>>20)
+	fmt.Fprintf(stdout, "\nbudget: pass-through ratio <= %.2fx, peak RSS <= %d MiB; SessionStart is held to %.2fx as Claude Code runs it (below)\n", maxRatio, maxRSSBytes>>20, maxRatio)
 	if *plugin != "" {
 		asRunOver, err := asClaudeCodeRuns(stdout, *plugin, *base, *n)
 		if err != nil {

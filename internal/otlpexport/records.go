@@ -77,6 +77,9 @@ type Mapper struct {
 	providers map[string]*sdklog.LoggerProvider
 	versions  map[string]versions // session id -> versions (only found ones)
 	misses    map[string]versions // this batch's sessions without a Claude Code version
+	// sessions are the fingerprints, read once per batch when a session
+	// is not cached (they are in shared day files: one read serves all).
+	sessions map[string]session.Fingerprint
 }
 
 type versions struct{ claude, hookwright string }
@@ -111,6 +114,7 @@ func NewMapper(dir string, cfg Config, hwBuild string) *Mapper {
 func (m *Mapper) Records(lines []journaltail.Line) []sdklog.Record {
 	m.sink.out = m.sink.out[:0]
 	m.misses = map[string]versions{}
+	m.sessions = nil
 	observed := m.now()
 	for _, l := range lines {
 		v := m.versionsOf(l.Entry.Session)
@@ -251,8 +255,15 @@ func (m *Mapper) versionsOf(sessionID string) versions {
 	if sessionID == "" {
 		return v
 	}
-	fp, err := session.Load(m.project, sessionID)
-	if err != nil {
+	if m.sessions == nil {
+		all, err := session.All(m.project)
+		if err != nil {
+			all = map[string]session.Fingerprint{}
+		}
+		m.sessions = all
+	}
+	fp, ok := m.sessions[sessionID]
+	if !ok {
 		return v
 	}
 	if fp.HookwrightVersion != "" {

@@ -266,6 +266,21 @@ func Load(dir, sessionID string) (Fingerprint, error) {
 	return *fp, nil
 }
 
+// All returns every recorded session of the project at dir by id: one
+// read of the files for a reader that looks many sessions up ([Load]
+// reads them all for one).
+func All(dir string) (map[string]Fingerprint, error) {
+	all, err := load(dir, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Fingerprint, len(all))
+	for id, fp := range all {
+		out[id] = *fp
+	}
+	return out, nil
+}
+
 // List returns the recorded sessions of the project at dir, newest start
 // first, at most limit of them (0: all).
 func List(dir string, limit int) ([]Fingerprint, error) {

@@ -287,3 +287,29 @@ func FuzzEncode(f *testing.F) {
 		checkEncode(t, Record{SessionID: branch, Start: &Start{Source: source, At: time.Unix(0, nanos).UTC()}, Cwd: cwd, ClaudeVersion: version, GitBranch: branch, PPID: ppid, Terminal: source})
 	})
 }
+
+// TestHostileIDs: an id with quotes, escapes, HTML characters or a line
+// break is data in a line, found again by Load and All, and never mixed up
+// with an id it contains.
+func TestHostileIDs(t *testing.T) {
+	dir := t.TempDir()
+	ids := []string{`a"b`, "a\tb", "a\nb", "<x>&", "s1", "s1\"", "\u2028", "é"}
+	for i, id := range ids {
+		if err := Append(dir, Record{SessionID: id, Start: &Start{Source: "startup", At: t0}, GitBranch: fmt.Sprint(i)}); err != nil {
+			t.Fatalf("%q: %v", id, err)
+		}
+		if err := Append(dir, Record{SessionID: id, End: &End{At: t0.Add(time.Hour), Reason: fmt.Sprint(i)}, Totals: &Totals{Calls: i}}); err != nil {
+			t.Fatalf("%q: %v", id, err)
+		}
+	}
+	all, err := All(dir)
+	if err != nil || len(all) != len(ids) {
+		t.Fatalf("All: %d sessions, %v", len(all), err)
+	}
+	for i, id := range ids {
+		fp, err := Load(dir, id)
+		if err != nil || fp.SessionID != id || fp.GitBranch != fmt.Sprint(i) || fp.EndReason != fmt.Sprint(i) || len(fp.Starts) != 1 {
+			t.Errorf("Load(%q) = %+v, %v", id, fp, err)
+		}
+	}
+}

@@ -211,7 +211,14 @@ func takesPluginDir(t *testing.T, claude string) bool {
 	if v, ok := hasPluginDir.Load(claude); ok {
 		return v.(bool)
 	}
-	out, _ := exec.Command(claude, "--help").CombinedOutput()
+	// Even --help makes a release write ~/.claude.json and ~/.claude/:
+	// a scratch HOME, never the user's.
+	home := t.TempDir()
+	cmd := exec.Command(claude, "--help")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")}
+	out, _ := cmd.CombinedOutput()
 	ok := strings.Contains(string(out), "--plugin-dir")
 	hasPluginDir.Store(claude, ok)
 	return ok

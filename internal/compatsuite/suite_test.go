@@ -17,6 +17,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/live"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -30,8 +31,13 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	scratchRoot = dir
+	guard := live.NewHomeGuard()
 	code := m.Run()
 	os.RemoveAll(dir)
+	if leaked := guard.Leaked(); len(leaked) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: a test started Claude Code with the user's HOME: %v appeared (give every claude a scratch HOME)\n", leaked)
+		code = 1
+	}
 	os.Exit(code)
 }
 

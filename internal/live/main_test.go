@@ -24,8 +24,13 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	scratchRoot = dir
+	guard := NewHomeGuard()
 	code := m.Run()
 	os.RemoveAll(dir)
+	if leaked := guard.Leaked(); len(leaked) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: a test started Claude Code with the user's HOME: %v appeared (give every claude a scratch HOME)\n", leaked)
+		code = 1
+	}
 	os.Exit(code)
 }
 

@@ -195,6 +195,9 @@ func newBrowserFor(tb testing.TB, browser, dir string, limit time.Duration) cont
 		chromedp.Flag("no-default-browser-check", true),
 		chromedp.UserDataDir(filepath.Join(dir, "chromium-profile")),
 		chromedp.WindowSize(1400, 900),
+		// Chromium keeps its crash reports under $XDG_CONFIG_HOME/chromium
+		// whatever the profile: the test's folder, not the user's home.
+		chromedp.Env("XDG_CONFIG_HOME="+filepath.Join(dir, "chromium-config"), "XDG_CACHE_HOME="+filepath.Join(dir, "chromium-cache")),
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)

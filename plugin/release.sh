@@ -118,6 +118,13 @@ if [ -n "$parent" ]; then
 		exit 1
 	fi
 fi
+# A machine with no git identity (a fresh CI box) commits the release as
+# the author of the commit it is built from, instead of failing.
+if [ -z "$(git config user.email || true)" ]; then
+	GIT_AUTHOR_NAME=$(git log -1 --format=%an "$from") GIT_AUTHOR_EMAIL=$(git log -1 --format=%ae "$from")
+	GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+	export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+fi
 commit=$(git commit-tree "$tree" ${parent:+-p "$parent"} -m "hookwright $version
 
 Built from $from by make release: the plugin and its runtime for linux,

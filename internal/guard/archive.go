@@ -144,6 +144,9 @@ func zipLocalName(r io.ReaderAt, size, off int64, budget *int64) (string, error)
 		return "", errUnseen
 	}
 	*budget -= n
+	if n == 0 {
+		return "", nil // nothing to read, even at the end of the file
+	}
 	name := make([]byte, n)
 	if _, err := r.ReadAt(name, off+int64(len(h))); err != nil && (err != io.EOF || n == 0) {
 		return "", errZip

@@ -14,6 +14,18 @@
 // Adapt returns ok=false when the firing event does not stand for the
 // canonical one (a TaskUpdate that only renames a task, say); the runtime
 // then does nothing.
+//
+// # Once, on every release
+//
+// One installed plugin is read by every release on the machine, so its
+// fallback registrations fire on releases that also fire the canonical
+// event themselves (2.1.33+ for TeammateIdle and TaskCompleted). There a
+// fallback stands for nothing: Adapt learns the running release (package
+// ccversion: AI_AGENT, else the transcript's "version") and returns
+// ok=false when that release fires the canonical event natively, so a
+// completion or an idle is gated once. Where the release cannot be learned
+// (no AI_AGENT before 2.1.120 and no readable transcript), the fallback
+// applies, as on the older releases it was written for.
 package fallback
 
 import (
@@ -21,12 +33,16 @@ import (
 	"fmt"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 )
 
 // Adapt translates in, fired as via, into the canonical event.
 // getenv is main's environment (see project.Env): the session's team and
 // the task list are found through it.
 func Adapt(canonical hooks.Event, in hooks.Input, getenv func(string) string) (out hooks.Input, ok bool, err error) {
+	if Native(canonical, Running(in, getenv)) {
+		return nil, false, nil
+	}
 	base := *in.Base()
 	base.HookEventName = canonical
 	switch canonical {
@@ -71,4 +87,27 @@ func teamFromExtra(extra map[string]json.RawMessage, getenv func(string) string)
 		return t
 	}
 	return sessionTeam(getenv)
+}
+
+// Running is the release that fired in, as "2.1.33", or "" when it cannot
+// be learned: AI_AGENT (2.1.120+), else the first "version" in the
+// transcript's head (package ccversion).
+func Running(in hooks.Input, getenv func(string) string) string {
+	return ccversion.Running(getenv("AI_AGENT"), in.Base().TranscriptPath)
+}
+
+// Native reports whether release fires canonical itself, from the release
+// table package hooks carries: a fallback standing for canonical is then
+// silent. An empty or unreadable release is not known to, so it reports
+// false.
+func Native(canonical hooks.Event, release string) bool {
+	if release == "" {
+		return false
+	}
+	r, err := ccversion.Parse(release)
+	if err != nil {
+		return false
+	}
+	since, ok := hooks.EventSince(canonical)
+	return ok && !r.Less(since)
 }

@@ -1,17 +1,16 @@
 // Command hookwright is the hook runtime Claude Code starts on every hook
-// event. A plugin's hooks.json calls it as
+// event. A plugin's hooks files call it as
 //
 //	"${CLAUDE_PLUGIN_ROOT}/bin/hookwright" <Event> [--via <FiredEvent>] [--proto <release>]
 //
-// through the launcher script bin/hookwright as shipped, and, once the
-// native switch has written the running release's band (package
-// internal/runtime/native), as bin/hookwright-<os>-<arch> directly: one
-// quoted shell command before 2.1.139, the exec form ("args", no shell)
-// from 2.1.139.
+// through the launcher script bin/hookwright, or, where the shell can name
+// this machine's binary without forking, bin/hookwright-<os>-<arch>
+// directly (see plugin/README.md). The installed files are never rewritten:
+// every Claude Code release on the machine reads the same ones.
 //
 // With no arguments and event JSON on stdin, it serves the event the input
-// names in hook_event_name: a release before 2.1.139 that reads a copy a
-// later release switched to the exec form drops "args" (see unnamed.go).
+// names in hook_event_name: a release before 2.1.139 runs a handler written
+// in the exec form without its "args" (see unnamed.go).
 //
 // It reads the event JSON from stdin, runs the built-in handlers registered
 // for that event, and answers in Claude Code's protocol:

@@ -171,12 +171,6 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		res.SystemMessage = strings.Join(append(notes, res.SystemMessage), "\n")
 		res.SystemMessage = strings.TrimSuffix(res.SystemMessage, "\n")
 	}
-	if res.Decision != hooks.Block {
-		dog.at("checking the native switch")
-		if msg := switchNative(inv, in, cfg, getenv, log); msg != "" {
-			res.SystemMessage = strings.TrimPrefix(res.SystemMessage+"\n"+msg, "\n")
-		}
-	}
 	code, ok := dog.answer(func() int {
 		if len(notes) > 0 && res.Decision != hooks.Block {
 			for _, n := range notes {

@@ -10,15 +10,13 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/project"
 )
 
-// runUnnamed serves a call with no arguments. A release from 2.1.139 that
-// switched a cached copy to the exec form leaves "command" naming the
-// platform binary and the event in "args"; a release before 2.1.139 that
-// reads the same copy (the user went back) ignores "args" and runs the
-// command alone. The input still names its event (hook_event_name), so
-// hookwright serves it as that event, on the conservative floor channel
-// (no --proto), and the native switch at that session's first Stop writes
-// the band of the older release back. Without such input (a terminal, an
-// empty or unknown input) it prints the usage and exits 1, as before.
+// runUnnamed serves a call with no arguments. A handler written in the
+// exec form ("command" the program, "args" its arguments, 2.1.139+) is run
+// by an older release as "command" alone through sh -c, without "args".
+// The input still names its event (hook_event_name), so hookwright serves
+// it as that event, on the conservative floor channel (no --proto).
+// Without such input (a terminal, an empty or unknown input) it prints the
+// usage and exits 1.
 func runUnnamed(stdin io.Reader, stdout, stderr io.Writer, env project.Env, log debugLog) int {
 	if !isTerminal(stdin) {
 		// the event is not known before the input is read: the guard's floors apply

@@ -43,7 +43,7 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	b := builder{band: routing.Band, exec: spec.Exec}
+	b := builder{band: routing.Band, exec: spec.Exec, direct: spec.Direct}
 	for _, h := range spec.Handlers {
 		rt, _ := routing.Route(h.Event) // Check proved the event exists
 		b.place(h, rt, spec.ProtoFlag)
@@ -66,6 +66,7 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 type builder struct {
 	band   *semver.Version
 	exec   bool // the exec form where the band has "args"
+	direct bool // the direct form (DirectForm) for commands that call a launcher in bin/
 	events []string
 	groups map[string][]*group
 	notes  []string
@@ -103,13 +104,20 @@ func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 // handler is one handler object, with only the fields the band accepts.
 func (b *builder) handler(h Handler, command string) Object {
 	o := Object{{"type", "command"}, {"command", command}}
+	execForm := false
 	if b.exec {
 		if f, _ := compat.LookupField(compat.ScopeHandler, "args"); !b.band.LessThan(f.Version()) {
 			if argv, ok := SplitExec(command); ok {
 				o = Object{{"type", "command"}, {"command", argv[0]}, {"args", argv[1:]}}
+				execForm = true
 			} else {
 				b.note("%s: kept as a shell command (the exec form needs plain words): %s", h.Event, command)
 			}
+		}
+	}
+	if b.direct && !execForm {
+		if d, ok := DirectForm(command); ok {
+			o = Object{{"type", "command"}, {"command", d}}
 		}
 	}
 	if h.Timeout > 0 {

@@ -107,7 +107,8 @@ func decodeManifest(t *testing.T, b []byte) manifest {
 }
 
 // commands lists "Event[matcher] command" for every handler, an exec-form
-// handler as the shell line it splits from.
+// handler as the shell line it splits from and a direct-form one as the
+// launcher call it was written from.
 func commands(m manifest) []string {
 	var out []string
 	for ev, groups := range m.Hooks {
@@ -125,6 +126,7 @@ func commands(m manifest) []string {
 					}
 					cmd = JoinExec(argv)
 				}
+				cmd, _ = LauncherCall(cmd)
 				out = append(out, key+" "+cmd)
 			}
 		}

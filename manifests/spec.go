@@ -22,6 +22,7 @@ var ErrSpec = errors.New("invalid spec")
 //	  "description": "shown in /hooks",
 //	  "protoFlag": true,
 //	  "exec": true,
+//	  "direct": true,
 //	  "handlers": [
 //	    {"event": "PreToolUse", "matcher": "Bash|Write", "command": "...", "timeout": 10, "statusMessage": "..."}
 //	  ]
@@ -39,6 +40,12 @@ type Spec struct {
 	// (2.1.139+), where Claude Code starts it with no shell. Commands that
 	// need a shell stay shell commands. Off by default.
 	Exec bool `json:"exec,omitempty"`
+	// Direct writes each command that calls a launcher in the plugin's
+	// bin/ ("${CLAUDE_PLUGIN_ROOT}/bin/<name>" followed by plain words) in
+	// the direct form ([DirectForm]): one shell line that runs this
+	// machine's binary beside the launcher without a second shell, and the
+	// launcher where it cannot tell. Off by default.
+	Direct bool `json:"direct,omitempty"`
 	// Handlers, in the order they are registered.
 	Handlers []Handler `json:"handlers"`
 }

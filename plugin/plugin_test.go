@@ -4,7 +4,7 @@
 // says visibly that none fits.
 //
 // go test ./plugin -run TestManifests -update (or make plugin-hooks)
-// rewrites hooks/hooks.json and hooks/bands/*.json.
+// rewrites the hooks files and plugin.json's "hooks".
 package plugin_test
 
 import (
@@ -18,34 +18,34 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/runtime/native"
 	"github.com/hookwright/hookwright/manifests"
 )
 
-var update = flag.Bool("update", false, "rewrite hooks/hooks.json and hooks/bands/*.json")
+var update = flag.Bool("update", false, "rewrite the hooks files and plugin.json's hooks list")
 
-// floor is the band of the manifest the plugin ships as hooks/hooks.json:
-// it loads on every release with plugins.
-const floor = compat.PluginFloor
-
-// TestManifestsAreCurrent keeps hooks/hooks.json (the floor band) and one
-// hooks/bands/<edge>.json per band equal to what hookgen generates.
+// TestManifestsAreCurrent keeps the plugin's hooks files equal to what
+// hookgen writes for every release at once (manifests.BuildInstall):
+// hooks/hooks.json for the plugin floor, one hooks/<edge>.json per later
+// event, named in plugin.json's "hooks". Nothing else is a hooks file here.
 func TestManifestsAreCurrent(t *testing.T) {
+	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := map[string][]byte{}
-	for _, band := range compat.Bands() {
-		got, err := manifests.Generate(manifests.Hookwright(), band)
-		if err != nil {
-			t.Fatalf("band %s: %v", band, err)
-		}
-		want[filepath.Join("hooks", "bands", band.String()+".json")] = got
-		if band.String() == floor {
-			want[filepath.Join("hooks", "hooks.json")] = got
-		}
+	for _, f := range in.Files {
+		want[filepath.FromSlash(f.Path)] = f.JSON
 	}
-	if _, ok := want[filepath.Join("hooks", "hooks.json")]; !ok {
-		t.Fatalf("the floor %s is not a band", floor)
+	pluginJSON := filepath.Join(".claude-plugin", "plugin.json")
+	old, err := os.ReadFile(pluginJSON)
+	if err != nil {
+		t.Fatal(err)
 	}
+	withHooks, err := manifests.SetPluginHooks(old, in.PluginHooks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[pluginJSON] = withHooks
 	for path, data := range want {
 		if *update {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -58,16 +58,24 @@ func TestManifestsAreCurrent(t *testing.T) {
 			t.Errorf("%s is stale or missing (run make plugin-hooks)", path)
 		}
 	}
-	extra, _ := filepath.Glob(filepath.Join("hooks", "bands", "*.json"))
-	for _, e := range extra {
-		if _, ok := want[e]; ok {
-			continue
+	var extra []string
+	filepath.WalkDir("hooks", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if _, ok := want[path]; !ok {
+				extra = append(extra, path)
+			}
 		}
+		return nil
+	})
+	for _, e := range extra {
 		if *update {
 			os.Remove(e)
 			continue
 		}
-		t.Errorf("%s belongs to no band (run make plugin-hooks)", e)
+		t.Errorf("%s is not a file of the install (run make plugin-hooks)", e)
+	}
+	if *update {
+		os.Remove(filepath.Join("hooks", "bands"))
 	}
 }
 
@@ -103,37 +111,35 @@ func TestVersionIsDefinedOnce(t *testing.T) {
 	}
 }
 
-// TestHooksCallTheLauncher checks every command in every shipped manifest
-// runs the launcher by its ${CLAUDE_PLUGIN_ROOT} path: quoted in a shell
-// command, so a space in the path (a Windows user name) cannot split it,
-// or as the program of the exec form (no shell, from 2.1.139), with the
-// event in args. The shipped hooks/hooks.json is the floor's shell form:
-// before the first hook runs, nobody knows the platform.
+// TestHooksCallTheLauncher checks every command of every shipped hooks
+// file: the direct form (manifests.DirectForm) of the launcher called by
+// its quoted ${CLAUDE_PLUGIN_ROOT} path, so a space in the path (a Windows
+// user name) cannot split it, and one POSIX shell line that every release
+// runs through sh -c. No file uses the exec form ("args"), which releases
+// before 2.1.139 drop.
 func TestHooksCallTheLauncher(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("hooks", "bands", "*.json"))
-	files = append(files, filepath.Join("hooks", "hooks.json"))
-	const program = "${CLAUDE_PLUGIN_ROOT}/bin/hookwright"
-	execSince, _ := compat.ParseVersion("2.1.139")
-	for _, f := range files {
+	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const program = `"${CLAUDE_PLUGIN_ROOT}/bin/hookwright" `
+	for _, f := range in.Files {
 		var m struct {
 			Hooks map[string][]struct {
-				Hooks []struct {
-					Command string
-					Args    []string
-				}
+				Hooks []map[string]any
 			}
 		}
-		readJSON(t, f, &m)
-		band, _ := compat.ParseVersion(strings.TrimSuffix(filepath.Base(f), ".json"))
-		exec := band != nil && !band.LessThan(execSince)
+		readJSON(t, filepath.FromSlash(f.Path), &m)
 		for ev, groups := range m.Hooks {
 			for _, g := range groups {
 				for _, h := range g.Hooks {
+					cmd, _ := h["command"].(string)
+					call, ok := manifests.LauncherCall(cmd)
 					switch {
-					case exec && (h.Command != program || len(h.Args) == 0):
-						t.Errorf("%s: %s is %q %q, want the exec form with program %s", f, ev, h.Command, h.Args, program)
-					case !exec && (!strings.HasPrefix(h.Command, `"`+program+`" `) || h.Args != nil):
-						t.Errorf("%s: %s command %q does not start with the quoted %s", f, ev, h.Command, program)
+					case h["args"] != nil:
+						t.Errorf("%s: %s has args, which releases before 2.1.139 drop", f.Path, ev)
+					case !ok || !strings.HasPrefix(call, program):
+						t.Errorf("%s: %s command %q is not the direct form of the quoted launcher", f.Path, ev, cmd)
 					}
 				}
 			}
@@ -261,22 +267,4 @@ func TestLauncherPlatformNames(t *testing.T) {
 			t.Errorf("OSTYPE=%s HOSTTYPE=%s: stdout %q, want it to contain %q", c.ostype, c.hosttype, out, want)
 		}
 	}
-}
-
-// TestSwitchMarkerIsIgnored: the native switch writes its marker inside
-// the installed plugin; a clone of the release branch used as a folder
-// marketplace must not show it in git status (or stop a git pull over it),
-// so the plugin's own .gitignore names it.
-func TestSwitchMarkerIsIgnored(t *testing.T) {
-	dir, name := filepath.Split(filepath.FromSlash(native.MarkerFile))
-	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
-	if err != nil {
-		t.Fatalf("no .gitignore next to the marker %s: %v", native.MarkerFile, err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == name {
-			return
-		}
-	}
-	t.Errorf("%s.gitignore does not list %s:\n%s", dir, name, data)
 }

@@ -1,0 +1,201 @@
+package plugin_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/oracle"
+	"github.com/hookwright/hookwright/internal/runtime/fallback"
+	"github.com/hookwright/hookwright/manifests"
+)
+
+// registration is one handler a release registers from the plugin.
+type registration struct {
+	file, event, matcher string
+	canonical, via       string // from the command: <Event> [--via <Fired>]
+}
+
+// TestEveryReleaseReadsTheInstallRight is the install's guarantee, judged
+// by the oracle for every published release from the plugin floor to the
+// newest (compat/testdata/probes/published.json): the files are static, so
+// whatever set of releases reads the folder, in any order, each one
+//
+//   - loads plugin.json and hooks/hooks.json whole, with nothing dropped:
+//     every hook of the floor manifest, the guard's PreToolUse included;
+//   - loads each hooks/<edge>.json exactly when it is at or after the edge
+//     (an older release refuses that file alone, or drops all of it);
+//   - serves every canonical event of the spec once: natively where it
+//     fires the event, and there every fallback registration for it is
+//     silent (the runtime's rule, fallback.Native); through the fallbacks
+//     where it does not.
+func TestEveryReleaseReadsTheInstallRight(t *testing.T) {
+	var published []string
+	readJSON(t, filepath.Join("..", "compat", "testdata", "probes", "published.json"), &published)
+	floor := semver.MustParse(compat.PluginFloor)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pluginJSON, err := os.ReadFile(filepath.Join(".claude-plugin", "plugin.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named struct{ Hooks []string }
+	if err := json.Unmarshal(pluginJSON, &named); err != nil {
+		t.Fatal(err)
+	}
+	files := append([]string{manifests.StandardFile}, func() []string {
+		var out []string
+		for _, p := range named.Hooks {
+			out = append(out, strings.TrimPrefix(p, "./"))
+		}
+		return out
+	}()...)
+	spec := manifests.Hookwright()
+	checked := 0
+	for _, r := range published {
+		v := semver.MustParse(r)
+		if v.LessThan(floor) {
+			continue
+		}
+		checked++
+		if fs, _ := oracle.CheckPlugin(v, pluginJSON); rejected(fs) {
+			t.Errorf("%s refuses plugin.json: %v", r, fs)
+		}
+		var regs []registration
+		for _, path := range files {
+			data, err := os.ReadFile(filepath.FromSlash(path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs, err := oracle.CheckHooks(v, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := in.File(path)
+			loadsIt := !v.LessThan(f.Edge)
+			all := registrations(t, path, data)
+			var kept []registration
+			if !rejected(fs) {
+				for _, reg := range all {
+					if !droppedEvent(fs, reg.event) {
+						kept = append(kept, reg)
+					}
+				}
+			}
+			switch {
+			case loadsIt && (rejected(fs) || len(kept) != len(all)):
+				t.Errorf("%s should load %s whole (edge %s) but: %v", r, path, f.Edge, fs)
+			case !loadsIt && len(kept) != 0:
+				t.Errorf("%s is older than %s's edge %s but registers %d of its hooks", r, path, f.Edge, len(kept))
+			}
+			regs = append(regs, kept...)
+		}
+		guard := false
+		for _, reg := range regs {
+			guard = guard || (reg.event == "PreToolUse" && reg.canonical == "PreToolUse")
+		}
+		if !guard {
+			t.Errorf("%s registers no guard (PreToolUse)", r)
+		}
+		plan, err := compat.Plan(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range spec.Handlers {
+			route, _ := plan.Route(h.Event)
+			native, fallbacks := 0, map[string]bool{}
+			for _, reg := range regs {
+				if reg.canonical != h.Event {
+					continue
+				}
+				if reg.via == "" {
+					native++
+					continue
+				}
+				if !fallback.Native(hooks.Event(h.Event), r) {
+					fallbacks[reg.event+"["+reg.matcher+"]"] = true
+				}
+			}
+			switch route.Mode {
+			case compat.Native:
+				if native != 1 || len(fallbacks) != 0 {
+					t.Errorf("%s fires %s: want it once natively and every fallback silent; got %d native, live fallbacks %v", r, h.Event, native, fallbacks)
+				}
+			case compat.Fallback:
+				if native != 0 {
+					t.Errorf("%s lacks %s but registers it natively", r, h.Event)
+				}
+				for _, a := range route.Via {
+					if !fallbacks[a.Event+"["+a.Matcher+"]"] {
+						t.Errorf("%s lacks %s and its fallback %s is not registered (live: %v)", r, h.Event, a, fallbacks)
+					}
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("checked %d releases; the published list is too short", checked)
+	}
+}
+
+func rejected(fs []oracle.Finding) bool {
+	for _, f := range fs {
+		if f.Consequence == compat.Rejected {
+			return true
+		}
+	}
+	return false
+}
+
+// droppedEvent reports whether the findings drop the whole event entry
+// /hooks/<event> (an unknown event from 2.1.257) or anything under it.
+func droppedEvent(fs []oracle.Finding, event string) bool {
+	for _, f := range fs {
+		if f.Consequence == compat.Dropped && (f.Pointer == "/hooks/"+event || strings.HasPrefix(f.Pointer, "/hooks/"+event+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// registrations lists the handlers of one hooks file, with the runtime
+// arguments of each command (direct form undone).
+func registrations(t *testing.T, path string, data []byte) []registration {
+	t.Helper()
+	var m struct {
+		Hooks map[string][]struct {
+			Matcher string
+			Hooks   []struct{ Command string }
+		}
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []registration
+	for ev, groups := range m.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				call, ok := manifests.LauncherCall(h.Command)
+				if !ok {
+					t.Fatalf("%s: %s: not the direct form: %q", path, ev, h.Command)
+				}
+				argv, _ := manifests.SplitExec(call)
+				reg := registration{file: path, event: ev, matcher: g.Matcher, canonical: argv[1]}
+				for i := 2; i+1 < len(argv); i++ {
+					if argv[i] == "--via" {
+						reg.via = argv[i+1]
+					}
+				}
+				out = append(out, reg)
+			}
+		}
+	}
+	return out
+}

@@ -17,8 +17,8 @@
 #
 # The release tree holds only what a marketplace install needs:
 # .claude-plugin/marketplace.json and plugin/ with plugin/bin/*: the
-# runtime for every platform (gzip-compressed: the launcher unpacks and
-# checks it on first use), its launcher, the hookgen and hwctl launchers
+# runtime for every platform (gzip-compressed under its version: the
+# launcher unpacks and checks it on first use), its launcher, the hookgen and hwctl launchers
 # (which fetch their binary from the download location on first use, see
 # plugin/README.md), SHA256SUMS over every binary the release ships or
 # points to, and plugin/sbom/ with the SBOM of every runtime. It prints
@@ -64,16 +64,34 @@ for f in "$bins"/hookwright-* "$bins"/hookgen-* "$bins"/hwctl-*; do
 	go run "$cyclonedx" bin -json -noserial -notimestamp -output "$dist/${f##*/}.cdx.json" "$f"
 done
 # The plugin carries each runtime gzip-compressed (no name, no time stamp:
-# the same bytes every build); the launcher unpacks this platform's on the
-# first call and checks it against the binary's SHA-256 below.
+# the same bytes every build) under its version,
+# bin/hookwright-<version>-<os>-<arch>[.exe].gz: the launcher and the
+# hooks' direct form run only a binary whose .gz is there, so a binary an
+# older release unpacked never runs after an update. The launcher unpacks
+# this platform's on the first call next to the .gz and checks it against
+# the SHA-256 that SHA256SUMS pins for that name.
+mkdir "$tmp/rt"
 for f in "$bins"/hookwright-*; do
-	gzip -9 -n -c "$f" >"$dist/${f##*/}.gz"
+	rt=hookwright-$version-${f##*/hookwright-}
+	cp "$f" "$tmp/rt/$rt"
+	gzip -9 -n -c "$f" >"$tmp/rt/$rt.gz"
+	cp "$tmp/rt/$rt.gz" "$dist/${f##*/}.gz"
 done
+# SHA256SUMS pins every binary the release ships or points to, the
+# launchers, and the plugin's manifests (../hooks/*.json,
+# ../.claude-plugin/plugin.json), so that hookgen doctor, or sha256sum -c
+# in plugin/bin, finds any installed file that is not the release's.
 {
 	(cd "$dist" && sha256sum hookwright-* hookgen-* hwctl-* | grep -v '\.cdx\.json$')
+	(cd "$tmp/rt" && sha256sum hookwright-*)
 	(cd "$bins" && sha256sum hookwright hookgen hwctl) # the launchers
-} | LC_ALL=C sort -k2 >"$tmp/SHA256SUMS"
+	(cd "$bins" && sha256sum ../hooks/*.json ../.claude-plugin/plugin.json)
+} | LC_ALL=C sort -u -k2 >"$tmp/SHA256SUMS"
 cp "$tmp/SHA256SUMS" "$dist/SHA256SUMS"
+# What a session writes into the plugin folder, the runtime unpacked for
+# the machine, is never a file git tracks: a clone of the release branch
+# stays clean and a git pull of the next release never stops on it.
+printf '%s\n' '# the runtime the launcher unpacks for this machine, and its temporary file' '/hookwright-*' '!/hookwright-*.gz' >"$tmp/bin.gitignore"
 
 GIT_INDEX_FILE=$tmp/.index
 export GIT_INDEX_FILE
@@ -82,10 +100,12 @@ git ls-tree -r "$from" -- .claude-plugin/marketplace.json plugin |
 	grep -v -e '	plugin/plugin_test\.go$' -e '	plugin/release\.sh$' |
 	git update-index --index-info
 for f in "$bins"/hookwright-*; do
-	printf '100644 %s\tplugin/bin/%s.gz\n' "$(git hash-object -w "$dist/${f##*/}.gz")" "${f##*/}"
+	rt=hookwright-$version-${f##*/hookwright-}
+	printf '100644 %s\tplugin/bin/%s.gz\n' "$(git hash-object -w "$tmp/rt/$rt.gz")" "$rt"
 	printf '100644 %s\tplugin/sbom/%s.cdx.json\n' "$(git hash-object -w "$dist/${f##*/}.cdx.json")" "${f##*/}"
 done | git update-index --index-info
 printf '100644 %s\tplugin/bin/SHA256SUMS\n' "$(git hash-object -w "$tmp/SHA256SUMS")" | git update-index --index-info
+printf '100644 %s\tplugin/bin/.gitignore\n' "$(git hash-object -w "$tmp/bin.gitignore")" | git update-index --index-info
 tree=$(git write-tree)
 
 # Sizes: every binary, and the plugin folder as a user's install holds it.
@@ -95,7 +115,8 @@ for f in "$dist"/hookwright-* "$dist"/hookgen-* "$dist"/hwctl-*; do
 	case $f in *.cdx.json) continue ;; esac
 	where=download
 	[ -e "$tmp/tree/plugin/bin/${f##*/}" ] && where=plugin
-	[ -e "$tmp/tree/plugin/bin/${f##*/}.gz" ] && where="plugin as .gz, $(wc -c <"$f.gz") bytes; unpacked on first use"
+	rt=hookwright-$version-${f##*/hookwright-}
+	[ -e "$tmp/tree/plugin/bin/$rt.gz" ] && where="plugin as $rt.gz, $(wc -c <"$f.gz") bytes; unpacked on first use"
 	case $f in *.gz) continue ;; esac
 	printf 'release: %-34s %9d bytes (%s)\n' "${f##*/}" "$(wc -c <"$f")" "$where"
 done

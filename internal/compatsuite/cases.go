@@ -35,7 +35,7 @@ func Cases() []Case {
 		{"HWF-02", "TeammateIdle fallback is registered where the band lacks it", func(ctx context.Context, s *Session) (string, error) {
 			return s.fallbackPresent("TeammateIdle")
 		}},
-		{"HWF-03", "native bands have the native events and no duplicate fallback", alt03},
+		{"HWF-03", "releases with native events run them once; fallbacks stay silent there", alt03},
 		{"HWF-04", "TaskCompleted via PostToolUse gates like native", alt04},
 		{"HWF-05", "the TaskCompleted fallback ignores TaskUpdates that complete nothing", alt05},
 		{"HWF-06", "TeammateIdle via Stop gates like native", alt06},
@@ -238,7 +238,7 @@ func groupName(event, matcher string) string {
 
 func compat05(_ context.Context, s *Session) (string, error) {
 	var bad problems
-	ms := s.wellFormed()
+	ms := s.views()
 	for _, m := range ms {
 		want, err := s.expectedFor(m)
 		if err != nil {
@@ -328,7 +328,7 @@ func (s *Session) canonicalCommands(event string) (cmds []string, ok bool) {
 		return cmds, true
 	}
 	seen := map[string]bool{}
-	for _, m := range s.plugin.Bands {
+	for _, m := range append([]*Manifest{s.plugin.Shipped}, s.plugin.Named...) {
 		for _, h := range m.Handlers {
 			if h.Event == event {
 				c := stripProto(h.Command)
@@ -382,7 +382,7 @@ func (s *Session) fallbackPresent(event string) (string, error) {
 	}
 	var bad problems
 	n := 0
-	for _, m := range s.wellFormed() {
+	for _, m := range s.views() {
 		plan, err := compat.Plan(m.Band)
 		if err != nil {
 			return "", err
@@ -406,10 +406,17 @@ func (s *Session) fallbackPresent(event string) (string, error) {
 	return fmt.Sprintf("%s × %s", plural(n, "fallback manifest"), plural(len(cmds), "handler")), bad.err()
 }
 
-func alt03(_ context.Context, s *Session) (string, error) {
+// alt03: what a release of 2.1.33 or later loads has the native
+// TaskCompleted and TeammateIdle handlers, once. A plugin that ships one
+// install for every release (manifests.BuildInstall) also has there the
+// fallbacks its older releases need; each of them must stand for nothing
+// on a release that fires the event itself, so a completion or an idle is
+// gated once: run on input from such a release (its transcript says so),
+// in a state where the native gate blocks, the fallback must not block.
+func alt03(ctx context.Context, s *Session) (string, error) {
 	var bad problems
-	n := 0
-	for _, m := range s.wellFormed() {
+	n, silent := 0, 0
+	for _, m := range s.views() {
 		if m.Band.LessThan(v2133) {
 			continue
 		}
@@ -417,17 +424,28 @@ func alt03(_ context.Context, s *Session) (string, error) {
 		for _, ev := range []string{"TaskCompleted", "TeammateIdle"} {
 			cmds, _ := s.canonicalCommands(ev)
 			for _, c := range cmds {
-				native := false
+				native := 0
 				for _, h := range m.Handlers {
 					if h.Event == ev && stripProto(h.Command) == c {
-						native = true
+						native++
 					}
-					if via, canon := h.Via(); via != "" && canon == c {
+					via, canon := h.Via()
+					if via == "" || canon != c {
+						continue
+					}
+					if m.merged == nil {
 						bad.add("%s still registers `%s` under %s: the gate would run twice", m.name(), h.Command, h.Event)
+						continue
+					}
+					silent++
+					p := fallbackInput(h.Event, h.Matcher)
+					r := s.run.run(ctx, call{Command: h.Command, Payload: fromRelease(p, m.Band.String()), State: withTranscript(idleState, m.Band.String()), Env: teamEnv})
+					if r.Err != nil || r.TimedOut || r.Exit == 2 || halts(r.Stdout) || blocksByJSON(r.Stdout) {
+						bad.add("%s: `%s` under %s gates on %s, which fires %s itself: the gate would run twice (%s)", m.name(), h.Command, groupName(h.Event, h.Matcher), m.Band, ev, r)
 					}
 				}
-				if !native {
-					bad.add("%s lacks the native %s handler `%s`", m.name(), ev, c)
+				if native != 1 {
+					bad.add("%s has the native %s handler `%s` %d times, want once", m.name(), ev, c, native)
 				}
 			}
 		}
@@ -435,7 +453,51 @@ func alt03(_ context.Context, s *Session) (string, error) {
 	if n == 0 {
 		return "", skip("no manifest under test is written for 2.1.33 or later")
 	}
-	return plural(n, "native manifest") + " checked", bad.err()
+	msg := plural(n, "native release view") + " checked"
+	if silent > 0 {
+		msg += fmt.Sprintf("; %s silent where the release fires the event", plural(silent, "fallback"))
+	}
+	return msg, bad.err()
+}
+
+// fallbackInput is the input that would make a fallback registered under
+// event[matcher] stand for its canonical event on an older release.
+func fallbackInput(event, matcher string) payload {
+	switch event {
+	case "PostToolUse":
+		if covers(matcher, "TaskUpdate") {
+			return taskUpdate("completed", "in_progress", "completed", true)
+		}
+		return todoWriteCompleted
+	case "SubagentStop":
+		return withTeam(subagentStop(false))
+	}
+	return stopPayload(false)
+}
+
+// transcriptFile is where withTranscript writes the session transcript,
+// relative to the project.
+const transcriptFile = "transcript.jsonl"
+
+// withTranscript is st with a session transcript written by release: its
+// lines carry "version", as every release's do (compat/FACTS.md).
+func withTranscript(st *state, release string) *state {
+	out := &state{Name: st.Name + " on " + release, Files: map[string]string{}, HomeFiles: st.HomeFiles}
+	for k, v := range st.Files {
+		out.Files[k] = v
+	}
+	out.Files[transcriptFile] = `{"type":"user","version":"` + release + `","message":{"role":"user","content":"go"}}` + "\n"
+	return out
+}
+
+// fromRelease points p's transcript_path at the transcript withTranscript
+// writes.
+func fromRelease(p payload, _ string) payload {
+	return func(project, home string) map[string]any {
+		in := p(project, home)
+		in["transcript_path"] = filepath.Join(project, transcriptFile)
+		return in
+	}
 }
 
 // anchorTools returns the tools a TaskCompleted fallback is registered on
@@ -775,7 +837,7 @@ func sameDir(a, b string) bool {
 func (s *Session) countMatches(what string, count func(*Manifest) int) (string, error) {
 	var bad problems
 	var seen []string
-	for _, m := range s.wellFormed() {
+	for _, m := range s.views() {
 		want, err := s.expectedFor(m)
 		if err != nil {
 			return "", err

@@ -78,8 +78,11 @@
 //	           TaskCompleted handler under PostToolUse matching TaskUpdate (2.1.16+) or
 //	           TodoWrite (before), with " --via PostToolUse".
 //	HWF-02     Likewise TeammateIdle: under SubagentStop and Stop, with " --via <event>".
-//	HWF-03     Every manifest written for 2.1.33 or later has the native TaskCompleted and
-//	           TeammateIdle handlers and no " --via" copy of them (the gate would run twice).
+//	HWF-03     What a release of 2.1.33 or later loads has the native TaskCompleted and
+//	           TeammateIdle handlers once. A single-band manifest has no " --via" copy of
+//	           them (the gate would run twice); an install for every release has its
+//	           fallbacks there too, and each one, run on input from such a release in a
+//	           state where the native gate blocks, must not block.
 //	HWF-04     TaskCompleted through PostToolUse reaches the native outcome: the fallback
 //	           command with a TaskUpdate(completed) payload and the native command with a
 //	           TaskCompleted payload, on a teammate without deliverables and on one with

@@ -94,7 +94,7 @@ func IDMap() []Mapping {
 		{"HWC-07", nil, ByContent, "every timeout read as whole seconds from 1 to 600"},
 		{"HWF-01", []string{"ALT-01"}, ByContent, "the TaskCompleted fallback registration (PostToolUse on TaskUpdate or TodoWrite, --via) in every band without the event"},
 		{"HWF-02", nil, ByContent, "the TeammateIdle fallback registrations (Stop, SubagentStop, --via) in every band without the event"},
-		{"HWF-03", []string{"ALT-06", "ALT-07"}, ByContent, "native bands have the native handlers and no --via duplicate"},
+		{"HWF-03", []string{"ALT-06", "ALT-07"}, ByBehaviour, "native releases run the native handlers once; an install's fallbacks are silent there"},
 		{"HWF-04", []string{"ALT-02"}, ByBehaviour, "fallback and native commands run on TaskUpdate/TaskCompleted payloads in two gate states: same exit code and reason"},
 		{"HWF-05", nil, ByBehaviour, "the fallback run on TaskUpdates that complete nothing: never blocks"},
 		{"HWF-06", nil, ByBehaviour, "TeammateIdle via Stop and native run in a teammate's session: same outcome"},

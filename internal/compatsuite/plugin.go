@@ -37,6 +37,9 @@ type Manifest struct {
 	Events []string
 	// Handlers are the handler objects, in file order.
 	Handlers []Handler
+	// merged are the files a view stands for (Session.views); nil for a
+	// file.
+	merged []*Manifest
 }
 
 // Handler is one handler object of a manifest.
@@ -47,7 +50,9 @@ type Handler struct {
 	Type    string
 	// Command is the shell command line; an exec-form handler ("command"
 	// the program, "args" its arguments, 2.1.139+) is written as the line
-	// that runs it the same through sh -c (manifests.JoinExec).
+	// that runs it the same through sh -c (manifests.JoinExec), and one in
+	// the direct form as the launcher call it was written from
+	// (manifests.LauncherCall).
 	Command string
 	// Exec is true for an exec-form handler.
 	Exec bool
@@ -222,6 +227,11 @@ func walkHooks(doc map[string]any) (events []string, hs []Handler) {
 					}
 					cmd = manifests.JoinExec(argv)
 				}
+				// A command in the direct form (manifests.DirectForm) runs
+				// the binary beside its launcher, or the launcher: the
+				// suite reads and runs it as the launcher call it stands
+				// for, which reaches the same binary.
+				cmd, _ = manifests.LauncherCall(cmd)
 				hs = append(hs, Handler{
 					Event: ev, Matcher: matcher, Type: typ, Command: cmd, Exec: exec, Timeout: obj["timeout"],
 					Pointer: fmt.Sprintf("/hooks/%s/%d/hooks/%d", escapePointer(ev), gi, hi),
@@ -238,9 +248,12 @@ type Plugin struct {
 	Dir string
 	// Shipped is hooks/hooks.json, the file every release loads.
 	Shipped *Manifest
-	// Bands are the hooks/bands/<band>.json files, by band edge string:
-	// manifests a runtime may switch to on releases of that band.
-	Bands map[string]*Manifest
+	// Named are the further hooks files plugin.json's "hooks" names, in
+	// its order. A release loads each one it accepts and skips the others
+	// alone (compat/FACTS.md); a file named hooks/<release>.json is taken
+	// to be written for that release, any other for the oldest release
+	// under test.
+	Named []*Manifest
 }
 
 // loadPlugin reads the manifests of the plugin at dir; floor is the band
@@ -253,33 +266,62 @@ func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("plugin folder %s: not a folder", dir)
 	}
-	p := &Plugin{Dir: abs, Bands: map[string]*Manifest{}}
+	p := &Plugin{Dir: abs}
 	p.Shipped, err = readManifest(abs, filepath.Join("hooks", "hooks.json"), floor)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s has no readable hooks/hooks.json: %w", dir, err)
 	}
-	files, _ := filepath.Glob(filepath.Join(abs, "hooks", "bands", "*.json"))
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		band, err := compat.ParseVersion(name)
-		if err != nil {
-			continue // not a band manifest
+	raw, err := readPluginFile(abs, filepath.Join(".claude-plugin", "plugin.json"))
+	if err != nil {
+		return p, nil // the plugin.json cases report it
+	}
+	var pj struct {
+		Hooks any `json:"hooks"`
+	}
+	if json.Unmarshal(raw, &pj) != nil {
+		return p, nil
+	}
+	var paths []string
+	switch h := pj.Hooks.(type) {
+	case string:
+		paths = []string{h}
+	case []any:
+		for _, x := range h {
+			if s, ok := x.(string); ok {
+				paths = append(paths, s)
+			}
 		}
-		m, err := readManifest(abs, filepath.Join("hooks", "bands", filepath.Base(f)), band)
-		if err != nil {
-			return nil, err
+	}
+	for _, rel := range paths {
+		rel = filepath.FromSlash(strings.TrimPrefix(rel, "./"))
+		if rel == filepath.Join("hooks", "hooks.json") {
+			continue // the loader reads the standard file once
 		}
-		p.Bands[band.String()] = m
+		band := floor
+		if v, err := compat.ParseVersion(strings.TrimSuffix(filepath.Base(rel), ".json")); err == nil && strings.HasSuffix(rel, ".json") {
+			band = v
+		}
+		m, err := readManifest(abs, rel, band)
+		if err != nil {
+			return nil, fmt.Errorf("plugin.json names %s: %w", rel, err)
+		}
+		p.Named = append(p.Named, m)
 	}
 	return p, nil
 }
 
-// manifestsFor returns the manifests release v may load: hooks/hooks.json,
-// and the band file of v's band when the plugin ships one.
+// manifestsFor returns the manifests release v loads: hooks/hooks.json,
+// and every file plugin.json names whose events v all knows (a file that
+// names an event v lacks is refused whole up to 2.1.252, and loses that
+// entry after).
 func (p *Plugin) manifestsFor(v *semver.Version) []*Manifest {
 	out := []*Manifest{p.Shipped}
-	if band, err := compat.BandOf(v); err == nil {
-		if m, ok := p.Bands[band.String()]; ok {
+	for _, m := range p.Named {
+		known := true
+		for _, ev := range m.Events {
+			known = known && compat.Has(compat.KindEvent, ev, v)
+		}
+		if known {
 			out = append(out, m)
 		}
 	}

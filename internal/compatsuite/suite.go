@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/Masterminds/semver/v3"
@@ -217,26 +218,111 @@ func (s *Session) wellFormed() []*Manifest {
 	return out
 }
 
-// expectedFor returns what hookgen generates from the spec for m's band.
+// views returns, once per distinct set, what the releases under test load
+// of the plugin, merged into one manifest each: hooks/hooks.json alone for
+// a plugin that ships one file, and with it every file plugin.json names
+// that the release accepts for one that ships an install for every
+// release (manifests.BuildInstall). A merged view's Band is the newest
+// edge among its files; its Path lists them.
+func (s *Session) views() []*Manifest {
+	var out []*Manifest
+	seen := map[string]bool{}
+	for _, v := range s.targets {
+		var ms []*Manifest
+		for _, m := range s.plugin.manifestsFor(v) {
+			if m.Err == nil {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) == 0 {
+			continue
+		}
+		view := ms[0]
+		if len(ms) > 1 {
+			view = merge(ms)
+		}
+		if !seen[view.Path] {
+			seen[view.Path] = true
+			out = append(out, view)
+		}
+	}
+	return out
+}
+
+// merge is the manifests a release loads together, as one.
+func merge(ms []*Manifest) *Manifest {
+	out := &Manifest{Band: ms[0].Band, Doc: map[string]any{}, merged: ms}
+	var paths []string
+	events := map[string]bool{}
+	for _, m := range ms {
+		paths = append(paths, filepath.ToSlash(m.Path))
+		if out.Band.LessThan(m.Band) {
+			out.Band = m.Band
+		}
+		for _, ev := range m.Events {
+			events[ev] = true
+		}
+		out.Handlers = append(out.Handlers, m.Handlers...)
+	}
+	for ev := range events {
+		out.Events = append(out.Events, ev)
+	}
+	sort.Strings(out.Events)
+	out.Path = strings.Join(paths, " + ")
+	return out
+}
+
+// expectedFor returns what hookgen generates from the spec for m: the
+// band's manifest, or, for a merged view of an install, the files of the
+// spec's install (manifests.BuildInstall) that a release of m's band
+// loads, merged.
 func (s *Session) expectedFor(m *Manifest) (*Manifest, error) {
 	if s.cfg.Spec == nil {
 		return nil, skip("no --spec: nothing to compare with")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.expected[m.Band.String()]; ok {
+	key := m.Band.String()
+	if m.merged != nil || len(s.plugin.Named) > 0 {
+		key = "install@" + key
+	}
+	if e, ok := s.expected[key]; ok {
 		return e, nil
 	}
-	raw, err := manifests.Generate(*s.cfg.Spec, m.Band)
-	if err != nil {
-		return nil, err
+	var e *Manifest
+	if m.merged != nil || len(s.plugin.Named) > 0 {
+		in, err := manifests.BuildInstall(*s.cfg.Spec, s.plugin.Shipped.Band)
+		if err != nil {
+			return nil, err
+		}
+		var ms []*Manifest
+		for _, f := range in.Files {
+			if m.Band.LessThan(f.Edge) {
+				continue
+			}
+			fm := &Manifest{Path: "spec:" + f.Path, Band: f.Edge, Raw: f.JSON}
+			if fm.Doc, fm.Err = decodeStrict(f.JSON); fm.Err != nil {
+				return nil, fm.Err
+			}
+			fm.Events, fm.Handlers = walkHooks(fm.Doc)
+			ms = append(ms, fm)
+		}
+		e = ms[0]
+		if len(ms) > 1 {
+			e = merge(ms)
+		}
+	} else {
+		raw, err := manifests.Generate(*s.cfg.Spec, m.Band)
+		if err != nil {
+			return nil, err
+		}
+		e = &Manifest{Path: "spec@" + m.Band.String(), Band: m.Band, Raw: raw}
+		if e.Doc, e.Err = decodeStrict(raw); e.Err != nil {
+			return nil, e.Err
+		}
+		e.Events, e.Handlers = walkHooks(e.Doc)
 	}
-	e := &Manifest{Path: "spec@" + m.Band.String(), Band: m.Band, Raw: raw}
-	if e.Doc, e.Err = decodeStrict(raw); e.Err != nil {
-		return nil, e.Err
-	}
-	e.Events, e.Handlers = walkHooks(e.Doc)
-	s.expected[m.Band.String()] = e
+	s.expected[key] = e
 	return e, nil
 }
 

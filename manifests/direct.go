@@ -13,14 +13,14 @@ import (
 // through /bin/sh -c (seen on 2.0.30, 2.1.33, 2.1.139, 2.1.252 and
 // 2.1.330), so calling the launcher costs a second shell on every call.
 //
-// The direct form names this machine's binary in the hook's own shell,
-// without forking: the platform comes from $HOSTTYPE and $OSTYPE where the
-// shell is bash (macOS's /bin/sh, Git Bash on Windows), else from
-// /proc/sys/kernel/arch (Linux 6.1 and later, where /bin/sh is often
-// dash). The first of the build's binary and a release's unpacked binary
+// The direct form names this machine's binary in the hook's own shell: the
+// platform comes from $HOSTTYPE and $OSTYPE where the shell is bash
+// (macOS's /bin/sh, Git Bash on Windows), else from /proc/sys/kernel/arch
+// (Linux 6.1 and later, where /bin/sh is often dash), with no fork; only
+// where neither says (Linux before 6.1 under dash) does it ask uname, one
+// fork. The first of the build's binary and a release's unpacked binary
 // that is executable runs in the shell's place (exec); when neither is,
-// or the platform cannot be told without a fork, the launcher runs, which
-// unpacks, verifies and says what is missing. A release's binary is found
+// the launcher runs, which unpacks, verifies and says what is missing. A release's binary is found
 // only through its .gz, so a binary left by an older release never runs:
 // an update that brings a new .gz brings a new name.
 //
@@ -35,7 +35,8 @@ const directPick = `p=; a=${HOSTTYPE:-}; [ -n "$a" ] || { read -r a </proc/sys/k
 	`linux*-x86_64) p=linux-amd64;; linux*-aarch64) p=linux-arm64;; ` +
 	`darwin*-x86_64) p=darwin-amd64;; darwin*-arm64|darwin*-aarch64) p=darwin-arm64;; ` +
 	`msys-x86_64|cygwin-x86_64) p=windows-amd64.exe;; msys-aarch64|cygwin-aarch64) p=windows-arm64.exe;; ` +
-	`esac; `
+	`esac; ` +
+	`[ -n "$p" ] || case $(uname -sm 2>/dev/null) in "Linux x86_64") p=linux-amd64;; "Linux aarch64") p=linux-arm64;; esac; `
 
 // DirectForm rewrites command, when it calls a launcher in the plugin's
 // bin/ (its first word "${CLAUDE_PLUGIN_ROOT}/bin/<name>", quoted, the

@@ -75,7 +75,6 @@ for f in "$bins"/hookwright-*; do
 	rt=hookwright-$version-${f##*/hookwright-}
 	cp "$f" "$tmp/rt/$rt"
 	gzip -9 -n -c "$f" >"$tmp/rt/$rt.gz"
-	cp "$tmp/rt/$rt.gz" "$dist/${f##*/}.gz"
 done
 # SHA256SUMS pins every binary the release ships or points to, the
 # launchers, and the plugin's manifests (../hooks/*.json,
@@ -116,7 +115,7 @@ for f in "$dist"/hookwright-* "$dist"/hookgen-* "$dist"/hwctl-*; do
 	where=download
 	[ -e "$tmp/tree/plugin/bin/${f##*/}" ] && where=plugin
 	rt=hookwright-$version-${f##*/hookwright-}
-	[ -e "$tmp/tree/plugin/bin/$rt.gz" ] && where="plugin as $rt.gz, $(wc -c <"$f.gz") bytes; unpacked on first use"
+	[ -e "$tmp/tree/plugin/bin/$rt.gz" ] && where="plugin as $rt.gz, $(wc -c <"$tmp/rt/$rt.gz") bytes; unpacked on first use"
 	case $f in *.gz) continue ;; esac
 	printf 'release: %-34s %9d bytes (%s)\n' "${f##*/}" "$(wc -c <"$f")" "$where"
 done

@@ -7,29 +7,35 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
-
-	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
-// maxRatioAsRun is the budget for a pass-through event after the switch
-// to the exec form, as Claude Code runs it, against sh -c 'exec <baseline>'.
-// SessionStart is held to maxRatio in both forms after the switch.
+// maxRatioAsRun is the budget for a pass-through event as Claude Code
+// runs the installed plugin, against sh -c 'exec <baseline>'. SessionStart
+// is held to maxRatio.
 const maxRatioAsRun = 1.10
 
-// install is one state of an installed plugin: a copy of the plugin's
-// hooks.json as the shipped tree has it or as the native switch writes it.
+// install is one state of an installed plugin folder, as a release finds
+// it: the hooks files as shipped (they are never rewritten), and the
+// runtime as a build leaves it (bin/hookwright-<os>-<arch>) or as the
+// launcher unpacks a release's (bin/hookwright-<version>-<os>-<arch>).
 type install struct {
 	label  string
 	root   string // CLAUDE_PLUGIN_ROOT
-	band   string
-	budget bool // held to the budgets: switched, the state every session after the first runs in
-	exec   bool // the exec form: no shell
-	// project is the install's own project folder; env is what Claude Code
+	budget bool   // held to the budgets
+	// project is the install's own project folder; version is the release
+	// that runs it (the transcript's "version"); env is what Claude Code
 	// adds to the environment (AI_AGENT from 2.1.120).
-	project string
-	env     []string
+	project, version string
+	env              []string
+	// edit, when set, changes the command as read from the hooks file
+	// (to stand for a machine where the shell cannot name the platform).
+	edit func(string) string
+	// argv, when set, is the command for an event instead of the hooks
+	// file's: the forms the previous runtime's switch wrote.
+	argv func(event string) []string
 }
 
 // ccSample is an event Claude Code would run the plugin for.
@@ -45,7 +51,7 @@ func (s ccSample) limit(in install) float64 {
 		return 0
 	case s.event == "SessionStart":
 		return maxRatio
-	case s.passThrough && in.exec:
+	case s.passThrough:
 		return maxRatioAsRun
 	}
 	return 0
@@ -53,7 +59,7 @@ func (s ccSample) limit(in install) float64 {
 
 var ccSamples = []ccSample{
 	{"PreToolUse Bash (pass)", "PreToolUse", "Bash", sampleStdin("PreToolUse Bash (pass)"), true},
-	{"PostToolUse TaskUpdate", "PostToolUse", "TaskUpdate", `{"session_id":"bench","transcript_path":"/t","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"TaskUpdate","tool_input":{"taskId":"1","status":"in_progress"},"tool_response":{"success":true,"taskId":"1"},"tool_use_id":"toolu_5"}`, false},
+	{"PostToolUse TaskUpdate", "PostToolUse", "TaskUpdate", `{"session_id":"bench","transcript_path":"$T","cwd":"$P","hook_event_name":"PostToolUse","tool_name":"TaskUpdate","tool_input":{"taskId":"1","status":"in_progress"},"tool_response":{"success":true,"taskId":"1"},"tool_use_id":"toolu_5"}`, false},
 	{"SessionStart", "SessionStart", "", sampleStdin("SessionStart"), false},
 	{"Stop", "Stop", "", sampleStdin("Stop"), false},
 }
@@ -70,80 +76,127 @@ func sampleStdin(name string) string {
 	panic("hookbench: no sample " + name)
 }
 
-// installs lays out, under dir, the plugin at src as shipped (the floor's
-// hooks.json through the launcher) and as the switch leaves it on a
-// shell band (2.1.33) and on the newest band (the exec form from 2.1.139),
-// each with a project of its own. The shipped install is what the first
-// session after an install runs; its project turns the native switch off,
-// so that it stays shipped. The switched installs keep the switch on, as a
-// user's do: each new session checks the manifest again. The release is
-// learned as Claude Code tells it: from AI_AGENT on the newest band (set
-// from 2.1.120), from the transcript's "version" on 2.1.33.
-func installs(src, dir string) ([]install, error) {
-	bands, _ := filepath.Glob(filepath.Join(src, "hooks", "bands", "*.json"))
-	if len(bands) == 0 {
-		return nil, fmt.Errorf("no hooks/bands/*.json in %s", src)
+// platform is this machine's suffix in a plugin's bin/.
+func platform() string {
+	p := runtime.GOOS + "-" + runtime.GOARCH
+	if runtime.GOOS == "windows" {
+		p += ".exe"
 	}
-	newest := ""
-	for _, b := range bands {
-		e := strings.TrimSuffix(filepath.Base(b), ".json")
-		if newest == "" || versionLess(newest, e) {
-			newest = e
-		}
-	}
-	bin := filepath.Join(src, "bin", "hookwright-"+native.Platform())
+	return p
+}
+
+// installs lays out, under dir, the plugin at src as a build leaves it and
+// as a release's launcher leaves it (the runtime unpacked under its
+// version), each with a project of its own, and the release once more as
+// a machine where the hook's shell cannot name the platform without a
+// fork runs it (Linux before 6.1 under dash: through the launcher). With
+// prev, a plugin folder of the previous runtime (make plugin at the older
+// commit), it adds the two forms that runtime's native switch wrote, with
+// its binary and its band files, so both are measured in one run.
+func installs(src, prev, dir string) ([]install, error) {
+	bin := filepath.Join(src, "bin", "hookwright-"+platform())
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("no %s: run make plugin", bin)
 	}
-	var out []install
+	version := "0.0.0"
+	var meta struct{ Version string }
+	if data, err := os.ReadFile(filepath.Join(src, ".claude-plugin", "plugin.json")); err == nil && json.Unmarshal(data, &meta) == nil && meta.Version != "" {
+		version = meta.Version
+	}
+	const newest = "2.1.330"
 	agent := "AI_AGENT=claude-code_" + strings.ReplaceAll(newest, ".", "-") + "_harness"
+	noArch := func(cmd string) string { return strings.ReplaceAll(cmd, "/proc/sys/kernel/arch", "/nonexistent/arch") }
+	var out []install
 	for _, in := range []install{
-		{label: "shipped (first session): launcher, sh", band: ""},
-		{label: "switched: band 2.1.33, binary, sh", band: "2.1.33", budget: true},
-		{label: "switched: band " + newest + ", exec form, no shell", band: newest, budget: true, exec: true, env: []string{agent}},
+		{label: "build: direct form, sh", version: "2.1.33", budget: true},
+		{label: "release, unpacked: direct form, sh", version: newest, env: []string{agent}, budget: true},
+		{label: "release, no arch in /proc: launcher", version: newest, env: []string{agent}, edit: noArch},
 	} {
 		in.root = filepath.Join(dir, fmt.Sprintf("install-%d", len(out)))
 		in.project = filepath.Join(dir, fmt.Sprintf("project-%d", len(out)))
-		version := in.band
-		if version == "" {
-			version = "2.1.33"
-		}
-		if err := os.MkdirAll(filepath.Join(in.project, ".hookwright"), 0o755); err != nil {
+		if err := project(in); err != nil {
 			return nil, err
 		}
-		// The transcript's first line, as the releases write it.
-		line := `{"type":"user","sessionId":"bench","version":"` + version + `","message":{"role":"user","content":"bench"}}` + "\n"
-		if err := os.WriteFile(filepath.Join(in.project, "transcript.jsonl"), []byte(line), 0o644); err != nil {
+		if err := copyTree(src, in.root, func(rel string) bool {
+			return rel == ".claude-plugin" || rel == "hooks" || rel == filepath.Join("bin", "hookwright")
+		}); err != nil {
 			return nil, err
 		}
-		if in.band == "" {
-			cfg := filepath.Join(in.project, ".hookwright", "config.json")
-			if err := os.WriteFile(cfg, []byte(`{"native": {"switch": false}}`), 0o644); err != nil {
+		target := filepath.Join(in.root, "bin", "hookwright-"+platform())
+		if strings.HasPrefix(in.label, "release") {
+			target = filepath.Join(in.root, "bin", "hookwright-"+version+"-"+platform())
+			if err := os.WriteFile(target+".gz", nil, 0o644); err != nil { // the launcher's and the direct form's sign of a release
 				return nil, err
 			}
 		}
-		for _, f := range []string{"hookwright", "hookwright-" + native.Platform()} {
-			if err := copyFile(filepath.Join(src, "bin", f), filepath.Join(in.root, "bin", f)); err != nil {
-				return nil, err
-			}
-		}
-		manifest, err := os.ReadFile(filepath.Join(src, "hooks", "hooks.json"))
-		if in.band != "" {
-			manifest, err = os.ReadFile(filepath.Join(src, "hooks", "bands", in.band+".json"))
-			manifest = native.Direct(manifest, native.Platform())
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := os.MkdirAll(filepath.Join(in.root, "hooks"), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(in.root, "hooks", "hooks.json"), manifest, 0o644); err != nil {
+		if err := copyFile(bin, target); err != nil {
 			return nil, err
 		}
 		out = append(out, in)
 	}
+	if prev == "" {
+		return out, nil
+	}
+	prevBin := filepath.Join(prev, "bin", "hookwright-"+platform())
+	if _, err := os.Stat(prevBin); err != nil {
+		return nil, fmt.Errorf("no %s: run make plugin in the previous checkout", prevBin)
+	}
+	for _, in := range []install{
+		{label: "before: switched band 2.1.33, sh", version: "2.1.33"},
+		{label: "before: switched exec form, no shell", version: newest, env: []string{agent}},
+	} {
+		in.root = filepath.Join(dir, fmt.Sprintf("install-%d", len(out)))
+		in.project = filepath.Join(dir, fmt.Sprintf("project-%d", len(out)))
+		if err := project(in); err != nil {
+			return nil, err
+		}
+		if err := copyTree(prev, in.root, func(rel string) bool {
+			return rel == ".claude-plugin" || rel == "hooks" || rel == filepath.Join("bin", "hookwright")
+		}); err != nil {
+			return nil, err
+		}
+		direct := filepath.Join(in.root, "bin", "hookwright-"+platform())
+		if err := copyFile(prevBin, direct); err != nil {
+			return nil, err
+		}
+		exec := strings.Contains(in.label, "exec")
+		in.argv = func(event string) []string {
+			if exec {
+				return []string{direct, event}
+			}
+			return []string{"sh", "-c", "exec " + shellQuote(direct) + " " + event}
+		}
+		out = append(out, in)
+	}
 	return out, nil
+}
+
+// project makes in's project folder with a transcript whose first line
+// carries in.version, as the releases write it.
+func project(in install) error {
+	if err := os.MkdirAll(filepath.Join(in.project, ".hookwright"), 0o755); err != nil {
+		return err
+	}
+	line := `{"type":"user","sessionId":"bench","version":"` + in.version + `","message":{"role":"user","content":"bench"}}` + "\n"
+	return os.WriteFile(filepath.Join(in.project, "transcript.jsonl"), []byte(line), 0o644)
+}
+
+// copyTree copies the files of src that keep (given a path relative to
+// src, a file or the folder holding it) into dst.
+func copyTree(src, dst string, keep func(rel string) bool) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if !keep(rel) && !keep(filepath.Dir(rel)) {
+			return nil
+		}
+		return copyFile(p, filepath.Join(dst, rel))
+	})
 }
 
 // commandFor returns the argv Claude Code starts for event (and tool) from
@@ -196,25 +249,30 @@ func matches(matcher, tool string) bool {
 // asClaudeCodeRuns prints the second table: each install's command for
 // each event, paired with sh -c 'exec <baseline>'. over is true when a
 // switched exec-form install's pass-through event exceeds maxRatioAsRun.
-func asClaudeCodeRuns(w io.Writer, plugin, baseline string, n int) (over bool, err error) {
+func asClaudeCodeRuns(w io.Writer, plugin, prev, baseline string, n int) (over bool, err error) {
 	dir, err := os.MkdirTemp("", "hookbench-installs")
 	if err != nil {
 		return false, err
 	}
 	defer os.RemoveAll(dir)
-	ins, err := installs(plugin, dir)
+	ins, err := installs(plugin, prev, dir)
 	if err != nil {
 		return false, err
 	}
 	absBase, _ := filepath.Abs(baseline)
 	base := []string{"sh", "-c", "exec " + shellQuote(absBase)}
-	fmt.Fprintf(w, "\nas Claude Code runs it: the command from the installed hooks.json (sh -c where the band uses a\nshell, exec'd where it uses the exec form), paired with sh -c 'exec baseline'; %d pairs each\n\n", n)
+	fmt.Fprintf(w, "\nas Claude Code runs it: the command from the installed hooks files, through sh -c with the\nplaceholder substituted, paired with sh -c 'exec baseline'; %d pairs each\n\n", n)
 	fmt.Fprintf(w, "%-44s %-24s %10s %10s %7s\n", "install", "event", "baseline", "hook", "ratio")
 	for _, in := range ins {
 		for _, s := range ccSamples {
-			argv, err := commandFor(in.root, s.event, s.tool)
-			if err != nil {
+			var argv []string
+			if in.argv != nil {
+				argv = in.argv(s.event)
+			} else if argv, err = commandFor(in.root, s.event, s.tool); err != nil {
 				return false, err
+			}
+			if in.edit != nil {
+				argv[len(argv)-1] = in.edit(argv[len(argv)-1])
 			}
 			fresh := s.event == "SessionStart"
 			transcript := filepath.Join(in.project, "transcript.jsonl")
@@ -231,7 +289,7 @@ func asClaudeCodeRuns(w io.Writer, plugin, baseline string, n int) (over bool, e
 			fmt.Fprintf(w, "%-44s %-24s %10s %10s %6.2fx%s\n", in.label, s.name, round(med[0]), round(med[1]), ratio, mark)
 		}
 	}
-	fmt.Fprintf(w, "\nbudget: after the switch (every session but the first), SessionStart at most %.2fx sh -c 'exec baseline';\nin the exec form (2.1.139+), a pass-through event at most %.2fx. Bands before 2.1.139 must start a shell,\nwhich the baseline starts too. The first session after an install runs the shipped launcher, and switches.\n", maxRatio, maxRatioAsRun)
+	fmt.Fprintf(w, "\nbudget: on every install that names its platform in the shell, SessionStart at most %.2fx sh -c 'exec baseline'\nand a pass-through event at most %.2fx. The hooks files are never rewritten, so every release runs this\nform; the rows marked before are the previous runtime's switched forms (-prev), unbudgeted.\n", maxRatio, maxRatioAsRun)
 	return over, nil
 }
 

@@ -91,7 +91,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	hw := fs.String("hookwright", "bin/hookwright", "hookwright binary under test")
 	base := fs.String("baseline", "bin/baseline", "trivial Go binary that decodes the same JSON")
 	launcher := fs.String("launcher", "", "optional plugin launcher script, measured as a third column")
-	plugin := fs.String("plugin", "", "plugin folder (bin/ built by make plugin, hooks/bands): adds the table as Claude Code runs it")
+	plugin := fs.String("plugin", "", "plugin folder (bin/ built by make plugin): adds the table as Claude Code runs it")
+	prev := fs.String("prev", "", "plugin folder of a previous build (its bin/ and hooks/), measured beside -plugin in the same run")
 	n := fs.Int("n", 200, "runs per binary and event")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -143,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\nbudget: pass-through ratio <= %.2fx, peak RSS <= %d MiB; SessionStart is held to %.2fx as Claude Code runs it (below)\n", maxRatio, maxRSSBytes>>20, maxRatio)
 	if *plugin != "" {
-		asRunOver, err := asClaudeCodeRuns(stdout, *plugin, *base, *n)
+		asRunOver, err := asClaudeCodeRuns(stdout, *plugin, *prev, *base, *n)
 		if err != nil {
 			fmt.Fprintln(stderr, "hookbench:", err)
 			return 1

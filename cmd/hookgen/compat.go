@@ -38,8 +38,9 @@ many passed, failed, warned and were skipped):
 
 It runs the plugin's hook commands through sh -c with real payloads, so any
 plugin works, JavaScript ones included. hooks/hooks.json is taken as written for
-the oldest --cc-version; hooks/bands/<band>.json files are checked for their
-band. Without --spec the cases that compare with a spec are skipped. A case
+the oldest --cc-version; each further hooks file plugin.json names (an install
+for every release, hooks/<release>.json) is read by the releases that accept
+it, and each release under test is judged on what it loads. Without --spec the cases that compare with a spec are skipped. A case
 that runs handlers is SKIP, never PASS, when a handler never ran (the shell
 found no program, or a launcher found no binary and failed open). Exits 1
 when a case fails. The cases are listed in the internal/compatsuite package docs.

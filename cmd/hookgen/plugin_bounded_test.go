@@ -17,7 +17,7 @@ func TestPluginFilesAreBounded(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no named pipes or /dev/zero on windows")
 	}
-	for _, rel := range []string{"hooks/hooks.json", ".claude-plugin/plugin.json", "hooks/bands/2.1.33.json"} {
+	for _, rel := range []string{"hooks/hooks.json", ".claude-plugin/plugin.json", "hooks/2.1.33.json"} {
 		for _, what := range []string{"a FIFO", "/dev/zero"} {
 			dir := copyPlugin(t)
 			path := filepath.Join(dir, filepath.FromSlash(rel))
@@ -59,7 +59,7 @@ func copyPlugin(t *testing.T) string {
 	dir := t.TempDir()
 	src := "../../plugin"
 	var files []string
-	for _, glob := range []string{".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/bands/*.json"} {
+	for _, glob := range []string{".claude-plugin/plugin.json", "hooks/hooks.json", "hooks/2.*.json"} {
 		m, err := filepath.Glob(filepath.Join(src, glob))
 		if err != nil || len(m) == 0 {
 			t.Fatalf("%s: %v (no match)", glob, err)

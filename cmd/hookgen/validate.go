@@ -59,7 +59,7 @@ With --json it prints one JSON array of {"file", "pointer", "consequence",
 empty for "and later". A file that is not JSON is one rejection at the root.
 
 Examples:
-   hookgen validate --cc-version 2.0.30 plugin/hooks/bands/2.1.33.json
+   hookgen validate --cc-version 2.0.30 plugin/hooks/2.1.33.json
    rejected hooks.json /hooks/TaskCompleted (up to 2.1.32): event TaskCompleted arrives in 2.1.33, so ...
    hookgen validate --cc-version 2.1.257 hooks.json    an unknown event: dropped, exit 0
    hookgen --cc-version 2.1.32 | hookgen validate --cc-version 2.1.32 -

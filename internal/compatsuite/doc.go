@@ -27,9 +27,10 @@
 // The releases under test are the --cc-version values, or every band edge
 // from the plugin floor (2.0.12) when none is given. hooks/hooks.json is
 // the file every release loads; it is taken as written for the oldest
-// release under test. A plugin may also ship hooks/bands/<band>.json
-// (hookwright's runtime switches to the one of the running band); each is
-// checked for its band. With --spec, what hookgen generates from the spec
+// release under test. A plugin written for every release at once
+// (manifests.BuildInstall) also names further hooks files in plugin.json,
+// hooks/<release>.json, which each release loads when it knows their
+// events; the cases judge each release on what it loads together. With --spec, what hookgen generates from the spec
 // for a band is the expected manifest; without it, cases that compare with
 // a spec are SKIP, and the ALT cases learn the TaskCompleted and
 // TeammateIdle handlers from the native band manifests, if any.

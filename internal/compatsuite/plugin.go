@@ -23,9 +23,9 @@ import (
 type Manifest struct {
 	// Path is the file, relative to the plugin folder, e.g. hooks/hooks.json.
 	Path string
-	// Band is the band the file is written for: the band named by a
-	// hooks/bands/<band>.json file, or the oldest release under test for
-	// hooks/hooks.json.
+	// Band is the release the file is written for: the one a
+	// hooks/<release>.json file plugin.json names is named for, or the
+	// oldest release under test for hooks/hooks.json.
 	Band *semver.Version
 	// Raw is the file as read.
 	Raw []byte

@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookwright/hookwright/internal/installview"
+	"github.com/hookwright/hookwright/manifests"
 )
 
 // contract checks, from outside, what the runtime's hook contract
@@ -35,32 +38,34 @@ func contract(o Options) Report {
 		add(false, "reinstall the plugin", "%s has no .claude-plugin/plugin.json, so it does not run as a plugin", o.PluginRoot)
 		return r
 	}
-	data, err := readPluginFile(o.PluginRoot, filepath.Join("hooks", "hooks.json"))
-	if err != nil {
-		return r // the manifest finding already says so
-	}
-	var file struct {
-		Hooks map[string][]struct {
-			Hooks []struct {
-				Command string   `json:"command"`
-				Args    []string `json:"args"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if json.Unmarshal(data, &file) != nil {
-		return r
-	}
 	var bad []string
 	n := 0
-	for ev, groups := range file.Hooks {
-		for _, g := range groups {
-			for _, h := range g.Hooks {
-				if !strings.Contains(h.Command, "hookwright") {
-					continue
-				}
-				n++
-				if !reachesPluginRoot(h.Command, h.Args != nil) {
-					bad = append(bad, ev)
+	for _, f := range installview.Read(o.PluginRoot).Files {
+		if f.Err != nil {
+			continue // the manifest findings say so
+		}
+		var file struct {
+			Hooks map[string][]struct {
+				Hooks []struct {
+					Command string   `json:"command"`
+					Args    []string `json:"args"`
+				} `json:"hooks"`
+			} `json:"hooks"`
+		}
+		if json.Unmarshal(f.Data, &file) != nil {
+			continue
+		}
+		for ev, groups := range file.Hooks {
+			for _, g := range groups {
+				for _, h := range g.Hooks {
+					if !strings.Contains(h.Command, "hookwright") {
+						continue
+					}
+					n++
+					call, _ := manifests.LauncherCall(h.Command)
+					if !reachesPluginRoot(call, h.Args != nil) {
+						bad = append(bad, ev)
+					}
 				}
 			}
 		}
@@ -75,11 +80,11 @@ func contract(o Options) Report {
 }
 
 // reachesPluginRoot reports whether a hook command starts the binary under
-// "${CLAUDE_PLUGIN_ROOT}": quoted in the shell form, and bare in the exec
-// form ("args" present, 2.1.139+), where no shell splits the path and
-// Claude Code substitutes the variable in place. The native switch writes
-// the shell form as exec "${CLAUDE_PLUGIN_ROOT}/...", which is the same
-// path with the shell's fork saved.
+// "${CLAUDE_PLUGIN_ROOT}": quoted in the shell form (a command in the
+// direct form is read as the launcher call it stands for), and bare in the
+// exec form ("args" present, 2.1.139+), where no shell splits the path and
+// Claude Code substitutes the variable in place. exec "${CLAUDE_PLUGIN_ROOT}/..."
+// is the same path with the shell's fork saved.
 func reachesPluginRoot(command string, exec bool) bool {
 	if exec {
 		return strings.HasPrefix(command, "${CLAUDE_PLUGIN_ROOT}/")

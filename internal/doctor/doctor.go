@@ -25,9 +25,7 @@ import (
 	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
-	"github.com/hookwright/hookwright/internal/runtime/native"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
-	"github.com/hookwright/hookwright/schemas"
 )
 
 // Options says what to inspect.
@@ -43,6 +41,10 @@ type Options struct {
 	Settings []string
 	// Project is the project folder (config and journal).
 	Project string
+	// Releases are further Claude Code releases found on this machine
+	// (see [MachineReleases]); each gets a line saying which of the
+	// plugin's hooks it runs and through which path.
+	Releases []*semver.Version
 }
 
 // Finding is one line of the report.
@@ -115,12 +117,8 @@ func Run(o Options) Report {
 		add("config", true, "", "no %s: the defaults apply", cfgPath)
 	}
 	r = append(r, contract(o)...)
-	marker := "the plugin's " + native.MarkerFile
-	if o.PluginRoot != "" {
-		marker = filepath.Join(o.PluginRoot, filepath.FromSlash(native.MarkerFile))
-	}
-	add("state", true, "", "journal %s; config and state under %s; native-switch marker %s",
-		filepath.Join(o.Project, journal.Dir), filepath.Join(o.Project, config.Dir), marker)
+	add("state", true, "", "journal %s; config and state under %s",
+		filepath.Join(o.Project, journal.Dir), filepath.Join(o.Project, config.Dir))
 	return r
 }
 
@@ -144,49 +142,21 @@ func plugin(o Options) Report {
 	if o.PluginHow != "" {
 		add("plugin", true, "", "%s (%s)", root, o.PluginHow)
 	}
-	hooksPath := filepath.Join(root, "hooks", "hooks.json")
-	data, err := readPluginFile(root, filepath.Join("hooks", "hooks.json"))
-	switch {
-	case err != nil:
-		add("manifest", false, "reinstall the plugin", "%v", err)
-	default:
-		edge, direct, ok := native.InstalledBand(root)
-		what := "not one of the shipped bands (edited or generated elsewhere)"
-		if ok {
-			what = "band " + edge.String()
-			if direct {
-				what += ", calling the platform binary directly"
-			}
-		}
-		if o.Version == nil {
-			add("manifest", true, "", "%s is %s", hooksPath, what)
-			break
-		}
-		vs, verr := schemas.Validate(o.Version, data)
-		want := ""
-		if b, err := compat.BandOf(o.Version); err == nil {
-			want = b.String()
-		}
-		vs = schemas.Errors(vs) // warnings: the release loads the file
-		switch {
-		case verr != nil || len(vs) > 0:
-			fix := fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath)
-			if band := filepath.Join(root, "hooks", "bands", want+".json"); want != "" && ok {
-				if _, err := os.Stat(band); err == nil {
-					fix = fmt.Sprintf("cp %q %q (the shipped band of Claude Code %s; after a downgrade the runtime cannot switch back, since the release rejects the file before any hook runs)", band, hooksPath, o.Version)
-				}
-			}
-			add("manifest", false, fix,
-				"%s (%s) would be rejected by Claude Code %s: %v%v", hooksPath, what, o.Version, vs, errString(verr))
-		case ok && want != "" && (!direct || edge.String() != want):
-			add("manifest", true, "", "%s is %s, which Claude Code %s loads; the runtime switches it to band %s, calling the binary directly, at the first Stop of a session", hooksPath, what, o.Version, want)
-		default:
-			add("manifest", true, "", "%s is %s, which Claude Code %s loads", hooksPath, what, o.Version)
-		}
-	}
-	name := "hookwright-" + runtime.GOOS + "-" + runtime.GOARCH
+	r = append(r, installFindings(o)...)
+	plat := runtime.GOOS + "-" + runtime.GOARCH
 	if runtime.GOOS == "windows" {
-		name += ".exe"
+		plat += ".exe"
+	}
+	var meta struct{ Version string }
+	if b, err := readPluginFile(root, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
+		_ = json.Unmarshal(b, &meta)
+	}
+	// A build has bin/hookwright-<os>-<arch>; a release ships
+	// bin/hookwright-<version>-<os>-<arch>.gz, which the launcher unpacks
+	// beside it on first use.
+	name := "hookwright-" + plat
+	if _, err := os.Lstat(filepath.Join(root, "bin", name)); err != nil && meta.Version != "" {
+		name = "hookwright-" + meta.Version + "-" + plat
 	}
 	bin := filepath.Join(root, "bin", name)
 	if _, err := os.Stat(filepath.Join(root, "bin", "hookwright")); err != nil {
@@ -194,12 +164,12 @@ func plugin(o Options) Report {
 	}
 	sr, bad := sums(root)
 	r = append(r, sr...)
-	if bad[name] {
+	if bad[name] || bad[name+".gz"] {
 		return r // not the shipped binary: doctor does not run it
 	}
 	run := []string{bin, "version"}
 	fi, err := os.Stat(bin)
-	if err != nil && !bad[name+".gz"] {
+	if err != nil {
 		if gz, gerr := os.Stat(bin + ".gz"); gerr == nil && gz.Mode().IsRegular() {
 			// A release ships it compressed: the launcher unpacks and
 			// checks it, as the first hook call would.
@@ -220,10 +190,6 @@ func plugin(o Options) Report {
 		return r
 	}
 	got := strings.TrimSpace(string(out))
-	var meta struct{ Version string }
-	if b, err := readPluginFile(root, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
-		_ = json.Unmarshal(b, &meta)
-	}
 	if meta.Version != "" && got != "hookwright "+meta.Version {
 		add("binary", false, "rebuild with make plugin so the binaries match plugin.json", "%s reports %q but plugin.json says %s", bin, got, meta.Version)
 		return r

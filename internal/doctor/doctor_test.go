@@ -12,6 +12,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/manifests"
 )
 
 // pluginCopy copies the repository's plugin tree (manifests, plugin.json,
@@ -49,7 +50,7 @@ func TestHealthyPlugin(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("problems in a healthy install:\n%s", out)
 	}
-	for _, want := range []string{"Claude Code 2.1.33", "band 2.0.12", runtime.GOOS + "/" + runtime.GOARCH, "hookwright 0.1.0", "the defaults apply", ".hookwright/journal"} {
+	for _, want := range []string{"Claude Code 2.1.33", "loads on every release from 2.0.12", "every event native", runtime.GOOS + "/" + runtime.GOARCH, "hookwright 0.1.0", "the defaults apply", ".hookwright/journal"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
@@ -154,5 +155,44 @@ func TestSettingsNamedPipe(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("doctor waited on a named pipe")
+	}
+}
+
+// TestReleasesSeenOnTheMachine: doctor finds the releases the native
+// installer keeps and the IDE extensions bundle, and gives each a line;
+// a hooks.json one release rewrote for itself (the wave-3 switch) is BAD
+// on the older release, with the fix.
+func TestReleasesSeenOnTheMachine(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{
+		".local/share/claude/versions/2.1.330", ".local/share/claude/versions/not-a-version",
+		".vscode/extensions/anthropic.claude-code-2.0.30-linux-x64", ".cursor/extensions/anthropic.claude-code-2.1.100",
+		".vscode/extensions/ms-python.python-2024.1.0",
+	} {
+		if err := os.MkdirAll(filepath.Join(home, filepath.FromSlash(d)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, v := range MachineReleases(home) {
+		got = append(got, v.String())
+	}
+	if strings.Join(got, " ") != "2.1.330 2.1.100 2.0.30" {
+		t.Fatalf("MachineReleases = %v", got)
+	}
+	root := pluginCopy(t, true)
+	band, err := manifests.Generate(manifests.Hookwright(), semver.MustParse("2.1.33"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "hooks", "hooks.json"), band, 0o644)
+	v, _ := compat.ParseVersion("2.1.330")
+	r := Run(Options{Version: v, VersionHow: "test", PluginRoot: root, Project: t.TempDir(), Releases: MachineReleases(home)})
+	out := report(r)
+	if r.OK() || !strings.Contains(out, "BAD release    Claude Code 2.0.30: no hooks") || !strings.Contains(out, "ok  release    Claude Code 2.1.100") {
+		t.Fatalf("want 2.0.30 BAD and 2.1.100 ok:\n%s", out)
+	}
+	if !strings.Contains(out, "fix: make plugin-hooks") {
+		t.Errorf("no fix for a development checkout:\n%s", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/hookwright/hookwright/internal/runtime/native"
+	"github.com/hookwright/hookwright/internal/runtime/installcheck"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
@@ -32,14 +33,18 @@ const maxBinary = 256 << 20
 const reinstall = "reinstall the plugin: claude plugin uninstall hookwright@hookwright, then claude plugin install hookwright@hookwright (for a folder marketplace, restore its clone with git checkout -- plugin first)"
 
 // sumLine is one "<hex>  <name>" line of SHA256SUMS (sha256sum's binary
-// mode marks the name with "*").
-var sumLine = regexp.MustCompile(`^([0-9a-f]{64}) [ *]([A-Za-z0-9][A-Za-z0-9._-]*)$`)
+// mode marks the name with "*"): a file in bin/, or one of the plugin's
+// manifests (../hooks/<name>.json, ../.claude-plugin/plugin.json).
+var sumLine = regexp.MustCompile(`^([0-9a-f]{64}) [ *]((?:\.\./(?:hooks|\.claude-plugin)/)?[A-Za-z0-9][A-Za-z0-9._-]*)$`)
 
-// shipped reports whether the release ships name in the plugin folder: the
-// runtimes and the launchers. hookgen-* and hwctl-* are download files
-// that the launchers fetch and check themselves.
-func shipped(name string) bool {
-	return strings.HasPrefix(name, "hookwright") || name == "hookgen" || name == "hwctl"
+// shipped reports whether the release ships name in the plugin folder of
+// version: the runtimes (bin/hookwright-<version>-<os>-<arch>[.exe].gz,
+// and the binary the launcher unpacks from it), the launchers and the
+// manifests. hookgen-* and hwctl-*, and the runtimes under their plain
+// names, are download files.
+func shipped(name, version string) bool {
+	return name == "hookwright" || name == "hookgen" || name == "hwctl" ||
+		strings.HasPrefix(name, "../") || version != "" && strings.HasPrefix(name, "hookwright-"+version+"-")
 }
 
 // pinned is one file SHA256SUMS pins.
@@ -77,12 +82,16 @@ func sums(root string) (r Report, bad map[string]bool) {
 	sumsPath := filepath.Join(root, filepath.FromSlash(SumsFile))
 	list, err := readSums(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		if why, dev := native.DevCheckout(root); dev {
+		if why, dev := installcheck.DevCheckout(root); dev {
 			return Report{{Topic: "sums", OK: true, Detail: fmt.Sprintf("no %s: a development checkout (%s), whose binaries no release pins", sumsPath, why)}}, nil
 		}
 	}
 	if err != nil {
 		return Report{{Topic: "sums", Detail: fmt.Sprintf("cannot check the plugin's binaries: %v", err), Fix: reinstall}}, nil
+	}
+	var meta struct{ Version string }
+	if b, err := readPluginFile(root, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
+		_ = json.Unmarshal(b, &meta)
 	}
 	bad = map[string]bool{}
 	gz := map[string]bool{}
@@ -93,11 +102,11 @@ func sums(root string) (r Report, bad map[string]bool) {
 	}
 	n := 0
 	for _, p := range list {
-		if !shipped(p.name) {
+		if !shipped(p.name, meta.Version) {
 			continue
 		}
 		n++
-		path := filepath.Join(root, "bin", p.name)
+		path := filepath.Join(root, "bin", filepath.FromSlash(p.name))
 		got, err := fileSum(root, p.name)
 		if errors.Is(err, errMissing) && gz[p.name] {
 			continue // shipped as .gz: the launcher unpacks it on first use
@@ -116,7 +125,7 @@ func sums(root string) (r Report, bad map[string]bool) {
 		return Report{{Topic: "sums", Detail: fmt.Sprintf("%s pins none of the plugin's binaries", sumsPath), Fix: reinstall}}, bad
 	}
 	if len(r) == 0 {
-		r = append(r, Finding{Topic: "sums", OK: true, Detail: fmt.Sprintf("%d files in %s match %s", n, filepath.Join(root, "bin"), SumsFile)})
+		r = append(r, Finding{Topic: "sums", OK: true, Detail: fmt.Sprintf("%d files of %s match %s (binaries, launchers and manifests)", n, root, SumsFile)})
 	}
 	return r, bad
 }
@@ -127,7 +136,7 @@ var errMissing = errors.New("missing")
 // fileSum hashes bin/name in the plugin folder: a regular file only (not a
 // link, a pipe or a folder), never outside root, at most maxBinary bytes.
 func fileSum(root, name string) (string, error) {
-	p := safepath.Path{Root: root, Rel: filepath.Join("bin", name)}
+	p := safepath.Path{Root: root, Rel: filepath.Clean(filepath.Join("bin", filepath.FromSlash(name)))}
 	if fi, err := os.Lstat(p.String()); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", errMissing

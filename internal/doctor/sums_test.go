@@ -13,24 +13,30 @@ import (
 	"github.com/hookwright/hookwright/compat"
 )
 
-// releaseCopy lays out the plugin as a release ships it: the runtime for
-// this machine (built) and stand-ins for the other platforms, the
-// launchers, no plugin_test.go or release.sh, and bin/SHA256SUMS over
-// every binary, including a download file the plugin does not hold.
+// releaseVersion is the version releaseCopy ships.
+const releaseVersion = "0.1.0"
+
+// releaseCopy lays out the plugin as a release ships it: every platform's
+// runtime as bin/hookwright-<version>-<os>-<arch>.gz (stand-ins, but this
+// machine's, which is built and unpacked beside its .gz as the launcher
+// does), the launchers, no plugin_test.go or release.sh, and
+// bin/SHA256SUMS over every binary and the manifests, with download files
+// the plugin does not hold.
 func releaseCopy(t *testing.T) string {
 	t.Helper()
 	root := pluginCopy(t, true)
-	for _, f := range []string{"plugin_test.go", "release.sh"} {
-		if err := os.Remove(filepath.Join(root, f)); err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range []string{"plugin_test.go", "release.sh", "releases_test.go", "unpack_test.go", "fetch_test.go"} {
+		os.Remove(filepath.Join(root, f))
 	}
 	host := hostRuntime()
+	unpacked := filepath.Join(root, "bin", shippedName(host))
+	if err := os.Rename(filepath.Join(root, "bin", host), unpacked); err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range []string{"linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64.exe", "windows-arm64.exe"} {
-		if name := "hookwright-" + p; name != host {
-			if err := os.WriteFile(filepath.Join(root, "bin", name), []byte("runtime for "+p), 0o755); err != nil {
-				t.Fatal(err)
-			}
+		gz := filepath.Join(root, "bin", shippedName("hookwright-"+p)+".gz")
+		if err := os.WriteFile(gz, []byte("gzip of the runtime for "+p), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	var sums strings.Builder
@@ -41,11 +47,22 @@ func releaseCopy(t *testing.T) string {
 	for _, e := range entries {
 		fmt.Fprintf(&sums, "%s  %s\n", sumOf(t, filepath.Join(root, "bin", e.Name())), e.Name())
 	}
+	hooks, _ := filepath.Glob(filepath.Join(root, "hooks", "*.json"))
+	for _, h := range append(hooks, filepath.Join(root, ".claude-plugin", "plugin.json")) {
+		rel, _ := filepath.Rel(filepath.Join(root, "bin"), h)
+		fmt.Fprintf(&sums, "%s  %s\n", sumOf(t, h), filepath.ToSlash(rel))
+	}
 	fmt.Fprintf(&sums, "%s  hookgen-linux-amd64\n", strings.Repeat("ab", 32))
+	fmt.Fprintf(&sums, "%s  hookwright-linux-amd64\n", strings.Repeat("cd", 32))
 	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(SumsFile)), []byte(sums.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// shippedName is a runtime's name in a release: hookwright-<version>-<platform>.
+func shippedName(plain string) string {
+	return strings.Replace(plain, "hookwright-", "hookwright-"+releaseVersion+"-", 1)
 }
 
 func hostRuntime() string {
@@ -80,7 +97,7 @@ func TestSumsUntouchedRelease(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("problems in an untouched release install:\n%s", out)
 	}
-	for _, want := range []string{"ok  sums", "9 files in", "match bin/SHA256SUMS", "hookwright 0.1.0"} {
+	for _, want := range []string{"ok  sums", "15 files of", "match bin/SHA256SUMS", "hookwright 0.1.0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
@@ -91,9 +108,9 @@ func TestSumsUntouchedRelease(t *testing.T) {
 // the file, both sums and how to reinstall.
 func TestSumsChangedByte(t *testing.T) {
 	root := releaseCopy(t)
-	name := "hookwright-linux-arm64"
-	if hostRuntime() == name {
-		name = "hookwright-linux-amd64"
+	name := shippedName("hookwright-linux-arm64") + ".gz"
+	if hostRuntime() == "hookwright-linux-arm64" {
+		name = shippedName("hookwright-linux-amd64") + ".gz"
 	}
 	path := filepath.Join(root, "bin", name)
 	want := sumOf(t, path)
@@ -123,7 +140,7 @@ func TestSumsReplacedRuntimeDoesNotRun(t *testing.T) {
 	}
 	root := releaseCopy(t)
 	marker := filepath.Join(t.TempDir(), "ran")
-	path := filepath.Join(root, "bin", hostRuntime())
+	path := filepath.Join(root, "bin", shippedName(hostRuntime()))
 	if err := os.WriteFile(path, []byte("#!/bin/sh\ntouch '"+marker+"'\necho hookwright 0.1.0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -166,9 +183,9 @@ func TestSumsNotAFile(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := releaseCopy(t)
-			path := filepath.Join(root, "bin", "hookwright-darwin-arm64")
+			path := filepath.Join(root, "bin", shippedName("hookwright-darwin-arm64")+".gz")
 			if hostRuntime() == "hookwright-darwin-arm64" {
-				path = filepath.Join(root, "bin", "hookwright-linux-amd64")
+				path = filepath.Join(root, "bin", shippedName("hookwright-linux-amd64")+".gz")
 			}
 			if err := c.make(path); err != nil {
 				t.Skip(err)
@@ -216,4 +233,25 @@ func badLine(out, path string) string {
 		}
 	}
 	return ""
+}
+
+// TestSumsManifests: a release pins its hooks files and plugin.json too,
+// so an edited manifest is a BAD line naming it, with the install check's
+// own finding beside it when the edit would make a release refuse it.
+func TestSumsManifests(t *testing.T) {
+	root := releaseCopy(t)
+	path := filepath.Join(root, "hooks", "hooks.json")
+	data, _ := os.ReadFile(path)
+	edited := strings.Replace(string(data), `"hooks": {`, `"hooks": {
+    "TeammateIdle": [{"hooks": [{"type": "command", "command": "true"}]}],`, 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, out := runOn(t, root)
+	if r.OK() || badLine(out, path) == "" {
+		t.Errorf("an edited hooks.json passed the sums:\n%s", out)
+	}
+	if !strings.Contains(out, "BAD manifest   hooks/hooks.json is not the file the release shipped: it names event TeammateIdle") {
+		t.Errorf("no install finding for a hooks.json releases before 2.1.33 refuse:\n%s", out)
+	}
 }

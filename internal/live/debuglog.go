@@ -30,6 +30,14 @@ func LoadFailed(debugLog string) bool {
 	return strings.Contains(debugLog, "Failed to load hooks") || strings.Contains(debugLog, "Hook load failed")
 }
 
+// StandardFileRefused reports whether the loader refused the plugin's
+// hooks/hooks.json: "Failed to load hooks for <plugin>:" (2.0.30, 2.1.33,
+// 2.1.100 and later; a file plugin.json names logs "Failed to load hooks
+// from <path> for <plugin>" instead, and the plugin keeps its other hooks).
+func StandardFileRefused(debugLog string) bool {
+	return strings.Contains(debugLog, "Failed to load hooks for ")
+}
+
 // ignoredRE matches the warning newer releases (2.1.330) log for a hooks
 // entry they skip, e.g. "[WARN] Plugin p: hooks.BogusEvent: unknown hook
 // event; entry ignored".

@@ -13,7 +13,6 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/hookwright/hookwright/internal/modelapi"
-	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
 // marketplace is the name in .claude-plugin/marketplace.json; the plugin
@@ -89,8 +88,8 @@ func installedRoot(t *testing.T, home, release, debugLog string) string {
 // installed plugin's guard and the runtime wrote its journal.
 func requireGuardFired(t *testing.T, srv *modelapi.Server, res Result) {
 	t.Helper()
-	if LoadFailed(res.DebugLog) {
-		t.Fatalf("the installed plugin's hooks failed to load")
+	if StandardFileRefused(res.DebugLog) {
+		t.Fatalf("the loader refused the installed plugin's hooks/hooks.json")
 	}
 	got, ok := srv.ToolResultFor(0)
 	if !ok || !got.IsError || !strings.Contains(got.Content, guardPrefix) {
@@ -140,7 +139,7 @@ func TestPluginMarketplaceInstall(t *testing.T) {
 			}
 			// One flipped byte of the installed runtime: doctor exits
 			// non-zero and names the file.
-			bin := filepath.Join(root, "bin", "hookwright-"+native.Platform())
+			bin := releasedRuntime(t, root)
 			flipByte(t, bin)
 			out, err = hookgenDoctor()
 			if err == nil || !strings.Contains(out, "BAD sums") || !strings.Contains(out, bin) {

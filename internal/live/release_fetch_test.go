@@ -16,8 +16,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/hookwright/hookwright/internal/runtime/native"
 )
 
 // maxPluginBytes is the most an installed plugin folder may hold (make
@@ -136,12 +134,12 @@ func TestReleaseFetchesTheTools(t *testing.T) {
 		if err != nil {
 			t.Fatalf("hookgen validate: %v\n%s", err, out)
 		}
-		kept, _ := filepath.Glob(filepath.Join(cache, "v*", "hookgen-"+native.Platform()))
+		kept, _ := filepath.Glob(filepath.Join(cache, "v*", "hookgen-"+platform()))
 		if len(kept) != 1 {
 			t.Fatalf("kept %q, want the fetched hookgen", kept)
 		}
 		sum := sha256File(t, kept[0])
-		if !strings.Contains(sums, sum+"  hookgen-"+native.Platform()+"\n") || sum != sha256File(t, filepath.Join(dist, "hookgen-"+native.Platform())) {
+		if !strings.Contains(sums, sum+"  hookgen-"+platform()+"\n") || sum != sha256File(t, filepath.Join(dist, "hookgen-"+platform())) {
 			t.Errorf("the hookgen that ran has SHA-256 %s, not the one SHA256SUMS pins:\n%s", sum, sums)
 		}
 	})
@@ -187,7 +185,7 @@ func TestReleaseFetchesTheTools(t *testing.T) {
 
 	t.Run("tampered", func(t *testing.T) {
 		bad := t.TempDir()
-		name := "hookgen-" + native.Platform()
+		name := "hookgen-" + platform()
 		if out, err := exec.Command("cp", filepath.Join(dist, name), filepath.Join(bad, name)).CombinedOutput(); err != nil {
 			t.Fatalf("cp: %v\n%s", err, out)
 		}
@@ -249,7 +247,7 @@ func TestReleaseRefusesAHeavyPlugin(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "over the limit of 10000000") {
 		t.Errorf("release.sh with a 10 MB limit: %v, want a failure naming the limit:\n%s", err, out)
 	}
-	for _, want := range []string{"release: hookwright-" + native.Platform() + " ", "release: plugin folder "} {
+	for _, want := range []string{"release: hookwright-" + platform() + " ", "release: plugin folder "} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("release.sh did not print %q:\n%s", want, out)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/artifacts"
 	"github.com/hookwright/hookwright/internal/handlers/compact"
 	"github.com/hookwright/hookwright/internal/handlers/guardhook"
+	"github.com/hookwright/hookwright/internal/handlers/install"
 	"github.com/hookwright/hookwright/internal/handlers/loop"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/handlers/quality"
@@ -67,6 +68,10 @@ var registrations = []registration{
 	// The guard sees every tool: its command and path rules read Bash and
 	// the file tools, guard.tools any tool by name (WebFetch, MCP tools).
 	on(hooks.EventPreToolUse, guardhook.Tools, guardhook.New, guardhook.Handler.PreToolUse),
+
+	// The install every release reads: a session says when some release
+	// would run fewer hooks than the floor manifest gives it.
+	on(hooks.EventSessionStart, "", install.New, install.Checker.SessionStart),
 
 	// Team gates and the scratchpad chain.
 	on(hooks.EventSessionStart, "", func(c call.Call) scratchpad.Startup { return scratchpad.Startup{Options: pad(c)} }, scratchpad.Startup.SessionStart),

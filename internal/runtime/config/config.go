@@ -31,7 +31,7 @@
 //	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json", "automation": "semi"},
 //	  "work":      {"mode": "warn"},
 //	  "journal":   {"enabled": true},
-//	  "native":    {"switch": true},
+//	  "native":    {"switch": true},        (ignored: kept so older configs stay valid)
 //	  "loop":      {"enabled": false, "check": "make test", "promise": "DONE",
 //	                "max_rounds": 5, "stall_rounds": 3, "timeout": 60, "subagents": false},
 //	  "compact":   {"enabled": true, "keep": 20},
@@ -245,8 +245,12 @@ type Journal struct {
 	Enabled bool `json:"enabled"`
 }
 
-// Native configures the switch to the native-event manifest.
+// Native is read so that a config written for an earlier release stays
+// valid, and does nothing: the runtime no longer rewrites the installed
+// manifest for the running release (one install serves every release at
+// once; see manifests.BuildInstall).
 type Native struct {
+	// Switch is ignored.
 	Switch bool `json:"switch"`
 }
 

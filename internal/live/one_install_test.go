@@ -170,9 +170,11 @@ func TestOneInstallEveryRelease(t *testing.T) {
 		if StandardFileRefused(res.DebugLog) {
 			t.Errorf("%s refused hooks/hooks.json:\n%s", v, loadLines(res.DebugLog))
 		}
-		if n, ok := RegisteredHooks(res.DebugLog); !ok || n < floor {
+		n, ok := RegisteredHooks(res.DebugLog)
+		if !ok || n < floor {
 			t.Errorf("%s: RegisteredHooks = %d, %v; want at least hooks/hooks.json's %d", v, n, ok, floor)
 		}
+		t.Logf("%s registered %d hooks (hooks/hooks.json has %d)", v, n, floor)
 		got, ok := srv.ToolResultFor(0)
 		if !ok || !got.IsError || !strings.Contains(got.Content, guardPrefix) {
 			t.Errorf("%s: tool_result = %+v (found %v), want the guard's block", v, got, ok)
@@ -200,6 +202,7 @@ func TestOneInstallEveryRelease(t *testing.T) {
 		if semver.MustParse(v).LessThan(semver.MustParse(native)) {
 			want = "TaskCompleted via PostToolUse"
 		}
+		t.Logf("%s gated the completion as %q", v, gated)
 		if len(gated) != 1 || gated[0] != want {
 			t.Errorf("%s: the completion was gated as %q, want once as %q", v, gated, want)
 		}

@@ -30,6 +30,7 @@ Examples:
    hwctl explain --level strict -- rm -rf build
    hwctl explain --tool WebFetch --input '{"url":"https://docs.example.com/"}'   guard.tools on any tool
    hwctl explain --rules          every rule, its severity per level, and whether a config may lower it
+   hwctl explain --install        per Claude Code release on this machine: the plugin's hooks it runs, and how
 
 The exit status is 0 whatever the decision (the decision is in the output);
 1 when the config cannot be read, 2 on a usage error.`
@@ -49,10 +50,16 @@ func explainCommand(s streams) *cli.Command {
 			&cli.StringFlag{Name: "cwd", Usage: "the folder the call runs in (default: the project)"},
 			&cli.StringFlag{Name: "level", Usage: "raise the guard level for this explanation: standard, strict or paranoid"},
 			&cli.BoolFlag{Name: "rules", Usage: "list every rule instead"},
+			&cli.BoolFlag{Name: "install", Usage: "say instead, per Claude Code release on this machine, which of the plugin's hooks it runs and how"},
+			&cli.StringFlag{Name: "plugin-dir", Usage: "with --install: the plugin `DIR` (default: the installed hookwright plugin)"},
+			&cli.StringSliceFlag{Name: "release", Usage: "with --install: also release `V` (repeatable)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("rules") {
 				return printRules(s, c.Bool("json"))
+			}
+			if c.Bool("install") {
+				return explainInstall(s, c.String("plugin-dir"), c.StringSlice("release"), c.Bool("json"))
 			}
 			dir := s.projectDir(c)
 			if abs, err := filepath.Abs(dir); err == nil {

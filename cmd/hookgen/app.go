@@ -126,7 +126,7 @@ func newApp(e env) *cli.App {
 		Name:        "hookgen",
 		Version:     version,
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
-		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate [--cc-version VERSION ...] [--strict] FILE\nhookgen audit [--cc-version VERSION ...] [--markdown | --json] MARKETPLACE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]",
+		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate [--cc-version VERSION ...] [--strict] FILE\nhookgen audit [--cc-version VERSION ...] [--markdown | --json] MARKETPLACE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]\nhookgen plugin [--spec FILE] [--since VERSION] [--check] PLUGIN-DIR",
 		Description: appDescription,
 		Reader:      e.In,
 		Writer:      e.Out,
@@ -149,6 +149,7 @@ func newApp(e env) *cli.App {
 // Add a command here, in its own file.
 func commands(e env) []*cli.Command {
 	return []*cli.Command{
+		pluginCommand(e),
 		validateCommand(e),
 		auditCommand(e),
 		explainCommand(e),

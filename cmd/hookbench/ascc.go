@@ -89,7 +89,7 @@ func platform() string {
 // as a release's launcher leaves it (the runtime unpacked under its
 // version), each with a project of its own, and the release once more as
 // a machine where the hook's shell cannot name the platform without a
-// fork runs it (Linux before 6.1 under dash: through the launcher). With
+// fork runs it (Linux before 6.1 under dash: one uname). With
 // prev, a plugin folder of the previous runtime (make plugin at the older
 // commit), it adds the two forms that runtime's native switch wrote, with
 // its binary and its band files, so both are measured in one run.
@@ -110,7 +110,7 @@ func installs(src, prev, dir string) ([]install, error) {
 	for _, in := range []install{
 		{label: "build: direct form, sh", version: "2.1.33", budget: true},
 		{label: "release, unpacked: direct form, sh", version: newest, env: []string{agent}, budget: true},
-		{label: "release, no arch in /proc: launcher", version: newest, env: []string{agent}, edit: noArch},
+		{label: "release, Linux < 6.1 (uname)", version: newest, env: []string{agent}, edit: noArch},
 	} {
 		in.root = filepath.Join(dir, fmt.Sprintf("install-%d", len(out)))
 		in.project = filepath.Join(dir, fmt.Sprintf("project-%d", len(out)))

@@ -8,22 +8,21 @@
 //	hookbench -hookwright bin/hookwright -baseline bin/baseline [-launcher plugin/bin/hookwright] [-plugin plugin] [-n 200]
 //
 // With -plugin it adds a second table, as Claude Code runs it: for the
-// plugin as shipped (the floor's hooks.json, through the launcher) and as
-// the native switch leaves it (a shell band, and the newest band in the
-// exec form), the exact command of the installed hooks.json for each
-// event, through sh -c where the band uses a shell and exec'd with no shell
-// where it uses the exec form, each run paired with
-// sh -c 'exec <baseline>'.
+// plugin's install as a build and as a release leave it, the exact command
+// of the installed hooks file for each event through sh -c, each run
+// paired with sh -c 'exec <baseline>'. With -prev, a plugin folder built
+// from an earlier commit, it measures that runtime's forms in the same
+// run, for a before and after.
 //
 // Every SessionStart is a new session, as at a real start: its session id
 // is new on every run, so the session fingerprint is created and the
-// native switch checks the installed manifest, as they do once per session.
-// Other events run in one session.
+// install check runs, as they do once per session. Other events run in
+// one session.
 //
 // Budgets: a pass-through event at most 1.25x the baseline (the binary
-// alone); as Claude Code runs it after the switch, SessionStart at most
-// 1.25x sh -c 'exec <baseline>' in both command forms and a pass-through
-// event at most 1.10x in the exec form; peak RSS at most 10 MiB. It exits
+// alone); as Claude Code runs the install, SessionStart at most 1.25x
+// sh -c 'exec <baseline>' and a pass-through event at most 1.10x; peak
+// RSS at most 10 MiB. It exits
 // 1 when a budget is exceeded. It is a benchmark for people, never a timed
 // unit test.
 package main
@@ -92,7 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	base := fs.String("baseline", "bin/baseline", "trivial Go binary that decodes the same JSON")
 	launcher := fs.String("launcher", "", "optional plugin launcher script, measured as a third column")
 	plugin := fs.String("plugin", "", "plugin folder (bin/ built by make plugin): adds the table as Claude Code runs it")
-	prev := fs.String("prev", "", "plugin folder of a previous build (its bin/ and hooks/), measured beside -plugin in the same run")
+	prev := fs.String("prev", "", "plugin folder of an earlier build (its bin/ and hooks/), measured beside -plugin in the same run")
 	n := fs.Int("n", 200, "runs per binary and event")
 	if err := fs.Parse(args); err != nil {
 		return 2

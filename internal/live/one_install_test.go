@@ -270,6 +270,37 @@ func TestOneInstallEveryRelease(t *testing.T) {
 		if out, _ := exec.Command("git", "-C", rel, "status", "--porcelain").CombinedOutput(); len(strings.TrimSpace(string(out))) != 0 {
 			t.Errorf("git status after the update's first session:\n%s", out)
 		}
+		// The releases' own update: the marketplace re-read and the plugin
+		// updated (2.1.33 copies the new version into its cache), then a
+		// marketplace removed and added again; every release still loads
+		// the floor's hooks and blocks.
+		for _, v := range []string{native, newest} {
+			cli := func(args ...string) {
+				cmd := exec.Command(claude[v], args...)
+				cmd.Dir, cmd.Env = home, baseEnv(home)
+				if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(strings.ToLower(string(out)), "already") {
+					t.Errorf("%s: claude %s: %v\n%s", v, strings.Join(args, " "), err, out)
+				}
+			}
+			cli("plugin", "marketplace", "update", marketplace)
+			cli("plugin", "update", "hookwright@"+marketplace)
+			if v == newest {
+				cli("plugin", "marketplace", "remove", marketplace)
+				cli("plugin", "marketplace", "add", rel)
+				cli("plugin", "install", "hookwright@"+marketplace)
+			}
+		}
+		for _, v := range all {
+			srv, res := session(t, claude[v], forcePush, sessionOpts{home: home, dir: t.TempDir()})
+			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < floor {
+				t.Errorf("%s after the update: RegisteredHooks = %d, %v; want at least %d", v, n, ok, floor)
+			}
+			if got, ok := srv.ToolResultFor(0); !ok || !strings.Contains(got.Content, guardPrefix) {
+				t.Errorf("%s after the update: tool_result = %+v, want the guard's block", v, got)
+			}
+			root, _ := doctor.PluginRoot(home, semver.MustParse(v))
+			t.Logf("%s runs the updated plugin from %s", v, root)
+		}
 	})
 }
 

@@ -166,6 +166,11 @@ func TestOneInstallEveryRelease(t *testing.T) {
 			script, tools = taskScript, []string{"Bash", "TaskCreate", "TaskUpdate"}
 		}
 		os.Remove(filepath.Join(project, "ran.marker"))
+		// One debug log per session: the HOME is shared, and the loader's
+		// summary line must be this session's.
+		if err := os.RemoveAll(filepath.Join(home, ".claude", "debug")); err != nil {
+			t.Fatal(err)
+		}
 		srv, res := session(t, claude[v], script, sessionOpts{home: home, dir: project, tools: tools, env: teamEnv})
 		if StandardFileRefused(res.DebugLog) {
 			t.Errorf("%s refused hooks/hooks.json:\n%s", v, loadLines(res.DebugLog))
@@ -175,6 +180,9 @@ func TestOneInstallEveryRelease(t *testing.T) {
 			t.Errorf("%s: RegisteredHooks = %d, %v; want at least hooks/hooks.json's %d", v, n, ok, floor)
 		}
 		t.Logf("%s registered %d hooks (hooks/hooks.json has %d)", v, n, floor)
+		if want := map[bool]int{true: floor + 4, false: floor}[!semver.MustParse(v).LessThan(semver.MustParse(native))]; n != want && v != fallback {
+			t.Errorf("%s registered %d hooks, want %d: every file it accepts", v, n, want)
+		}
 		got, ok := srv.ToolResultFor(0)
 		if !ok || !got.IsError || !strings.Contains(got.Content, guardPrefix) {
 			t.Errorf("%s: tool_result = %+v (found %v), want the guard's block", v, got, ok)
@@ -218,19 +226,33 @@ func TestOneInstallEveryRelease(t *testing.T) {
 		}
 	}
 	t.Run("at the same moment", func(t *testing.T) {
+		if err := os.RemoveAll(filepath.Join(home, ".claude", "debug")); err != nil {
+			t.Fatal(err)
+		}
 		var wg sync.WaitGroup
-		for _, v := range []string{oldest, newest} {
+		var logs [2]string
+		for i, v := range []string{oldest, newest} {
 			wg.Go(func() {
 				srv, res := session(t, claude[v], forcePush, sessionOpts{home: home, dir: t.TempDir()})
-				if n, ok := RegisteredHooks(res.DebugLog); !ok || n < floor {
-					t.Errorf("%s: RegisteredHooks = %d, %v; want at least %d", v, n, ok, floor)
-				}
+				logs[i] = res.DebugLog
 				if got, ok := srv.ToolResultFor(0); !ok || !strings.Contains(got.Content, guardPrefix) {
 					t.Errorf("%s: tool_result = %+v, want the guard's block", v, got)
 				}
 			})
 		}
 		wg.Wait()
+		// Both sessions wrote their debug logs into the one HOME: each
+		// one's summary line must count at least the floor's hooks.
+		counts := registeredCounts(logs[0] + logs[1])
+		if len(counts) < 2 {
+			t.Fatalf("want two sessions' Registered lines, got %v", counts)
+		}
+		for _, n := range counts {
+			if n < floor {
+				t.Errorf("a session registered %d hooks, want at least %d (all: %v)", n, floor, counts)
+			}
+		}
+		t.Logf("the two sessions registered %v hooks", counts)
 	})
 	t.Run("the clone is as released", func(t *testing.T) {
 		out, err := exec.Command("git", "-C", rel, "status", "--porcelain").CombinedOutput()
@@ -291,6 +313,7 @@ func TestOneInstallEveryRelease(t *testing.T) {
 			}
 		}
 		for _, v := range all {
+			os.RemoveAll(filepath.Join(home, ".claude", "debug"))
 			srv, res := session(t, claude[v], forcePush, sessionOpts{home: home, dir: t.TempDir()})
 			if n, ok := RegisteredHooks(res.DebugLog); !ok || n < floor {
 				t.Errorf("%s after the update: RegisteredHooks = %d, %v; want at least %d", v, n, ok, floor)
@@ -302,6 +325,17 @@ func TestOneInstallEveryRelease(t *testing.T) {
 			t.Logf("%s runs the updated plugin from %s", v, root)
 		}
 	})
+}
+
+// registeredCounts is N of every "Registered N hooks" line of a log.
+func registeredCounts(log string) []int {
+	var out []int
+	for _, m := range registeredRE.FindAllStringSubmatch(log, -1) {
+		var n int
+		fmt.Sscan(m[1], &n)
+		out = append(out, n)
+	}
+	return out
 }
 
 // sessionOf is the session id the runtime journaled for the session that

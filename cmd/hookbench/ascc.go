@@ -314,20 +314,6 @@ func measureArgv(argvs [][]string, stdin func(int) string, in install, n int) ([
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// versionLess compares two x.y.z strings numerically.
-func versionLess(a, b string) bool {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		var x, y int
-		fmt.Sscan(pa[i], &x)
-		fmt.Sscan(pb[i], &y)
-		if x != y {
-			return x < y
-		}
-	}
-	return len(pa) < len(pb)
-}
-
 func copyFile(from, to string) error {
 	data, err := os.ReadFile(from)
 	if err != nil {

@@ -46,7 +46,7 @@ func TestPluginWritesTheInstall(t *testing.T) {
 		t.Errorf("--check on a changed file: exit %d\n%s", code, out)
 	}
 	// --since leaves out what older releases need.
-	e, out, _ = fakeEnv(t)
+	e, _, _ = fakeEnv(t)
 	if code := hookgen(t, e, "plugin", "--spec", spec, "--since", "2.1.33", dir); code != exitOK {
 		t.Fatalf("--since: exit %d", code)
 	}

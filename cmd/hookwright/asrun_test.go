@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,6 +58,7 @@ var asRunChecks = map[string]string{
 	"PreToolUse/work":                       "runs from the subfolder, nothing under src/",
 	"PostToolUse/work-observer":             "work state, if any, at the root",
 	"SessionStart/session":                  "the fingerprint is in .hookwright/sessions/<day>.jsonl at the root, started now",
+	"SessionStart/install":                  "the plugin's hooks files as shipped raise no systemMessage",
 	"SessionEnd/session-end":                "the fingerprint ends now",
 	"SessionEnd/work-end":                   "runs from the subfolder, nothing under src/",
 	"PostToolUse/tool-metrics":              "journal lines at the root",
@@ -127,43 +126,74 @@ func loadManifest(t *testing.T, path string) map[string][]asRunHook {
 	return out
 }
 
-// newestBand is the band manifest of the newest release.
-func newestBand(t *testing.T) string {
+// installFiles are the plugin's hooks files, hooks/hooks.json first, as
+// plugin.json names them.
+func installFiles(t *testing.T) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "..", "plugin", "hooks", "bands", "*.json"))
-	if len(files) == 0 {
-		t.Fatal("no band manifests")
+	root := filepath.Join("..", "..", "plugin")
+	files := []string{filepath.Join(root, "hooks", "hooks.json")}
+	var pj struct{ Hooks []string }
+	data, err := os.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	key := func(f string) [3]int {
-		var v [3]int
-		fmt.Sscanf(strings.TrimSuffix(filepath.Base(f), ".json"), "%d.%d.%d", &v[0], &v[1], &v[2])
-		return v
+	if err := json.Unmarshal(data, &pj); err != nil {
+		t.Fatal(err)
 	}
-	sort.Slice(files, func(i, j int) bool {
-		a, b := key(files[i]), key(files[j])
-		return a[0] < b[0] || a[0] == b[0] && (a[1] < b[1] || a[1] == b[1] && a[2] < b[2])
-	})
-	return files[len(files)-1]
+	for _, p := range pj.Hooks {
+		files = append(files, filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(p, "./"))))
+	}
+	return files
 }
 
+// TestAsRunInSubfolder drives every registration of the installed plugin
+// as two releases load it: 2.0.30 (hooks/hooks.json alone: the fallbacks
+// stand in for TeammateIdle and TaskCompleted) and 2.1.330 (every file:
+// the native events, and the fallbacks of hooks/hooks.json fire too but
+// stand for nothing, since the transcript says the release fires the
+// events itself).
 func TestAsRunInSubfolder(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the launcher is a shell script")
 	}
-	for _, m := range []string{filepath.Join("..", "..", "plugin", "hooks", "hooks.json"), newestBand(t)} {
-		t.Run(filepath.Base(m), func(t *testing.T) {
+	files := installFiles(t)
+	if len(files) < 2 {
+		t.Fatalf("plugin.json names no hooks files beyond hooks/hooks.json: %v", files)
+	}
+	for _, c := range []struct {
+		release string
+		files   []string
+	}{
+		{"2.0.30", files[:1]},
+		{"2.1.330", files},
+	} {
+		t.Run(c.release, func(t *testing.T) {
 			t.Parallel()
-			asRun(t, loadManifest(t, m))
+			manifest := map[string][]asRunHook{}
+			for _, f := range c.files {
+				for ev, hs := range loadManifest(t, f) {
+					manifest[ev] = append(manifest[ev], hs...)
+				}
+			}
+			asRun(t, manifest, c.release)
 		})
 	}
 }
 
-func asRun(t *testing.T, manifest map[string][]asRunHook) {
-	// The plugin folder as installed: the launcher and this platform's binary.
+func asRun(t *testing.T, manifest map[string][]asRunHook, release string) {
+	// The plugin folder as installed: its hooks files and plugin.json, the
+	// launcher and this platform's binary.
 	plugin := t.TempDir()
 	launcher, err := os.ReadFile(filepath.Join("..", "..", "plugin", "bin", "hookwright"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, rel := range append(installFiles(t), filepath.Join("..", "..", "plugin", ".claude-plugin", "plugin.json")) {
+		data, err := os.ReadFile(rel)
+		must(t, err)
+		to := filepath.Join(plugin, strings.TrimPrefix(rel, filepath.Join("..", "..", "plugin")+string(filepath.Separator)))
+		must(t, os.MkdirAll(filepath.Dir(to), 0o755))
+		must(t, os.WriteFile(to, data, 0o644))
 	}
 	must(t, os.MkdirAll(filepath.Join(plugin, "bin"), 0o755))
 	must(t, os.WriteFile(filepath.Join(plugin, "bin", "hookwright"), launcher, 0o755))
@@ -196,8 +226,10 @@ func asRun(t *testing.T, manifest map[string][]asRunHook) {
 		"leadAgentId":"team-lead@core","leadSessionId":"`+asRunSession+`","members":[
 		{"agentId":"team-lead@core","name":"team-lead","agentType":"team-lead","tmuxPaneId":""},
 		{"agentId":"alice@core","name":"alice","agentType":"general-purpose","tmuxPaneId":"in-process"}]}`), 0o644))
+	// The transcript as the release writes it: every line carries its
+	// version, which the fallbacks read.
 	transcript := filepath.Join(home, "transcript.jsonl")
-	must(t, os.WriteFile(transcript, nil, 0o644))
+	must(t, os.WriteFile(transcript, []byte(`{"type":"user","version":"`+release+`","message":{"role":"user","content":"go"}}`+"\n"), 0o644))
 
 	team := map[string]any{"team_name": "core", "teammate_name": "alice"}
 	steps := []asRunStep{
@@ -251,6 +283,9 @@ func asRun(t *testing.T, manifest map[string][]asRunHook) {
 			}
 			if s.fired == "SessionStart" && s.input["source"] == "compact" {
 				briefings = append(briefings, stdout)
+			}
+			if s.fired == "SessionStart" && strings.Contains(stdout, "fix:") {
+				t.Errorf("the install check reports the plugin as shipped: %s", stdout)
 			}
 		}
 	}

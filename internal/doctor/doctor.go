@@ -280,13 +280,6 @@ func uniq(ss []string) []string {
 	return out
 }
 
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return " " + err.Error()
-}
-
 // maxPluginFile caps every plugin file doctor reads: a manifest or a
 // plugin.json is a few KiB.
 const maxPluginFile = 16 << 20

@@ -89,10 +89,16 @@ band, native events where they exist and fallbacks where they do not:
 
 A fallback command gets " --via <Event>" so one gate serves both paths.
 
+A plugin folder is read by every release on the machine at once (the IDE's
+and the terminal's, a downgrade, the shared plugin cache), so a plugin ships
+the install for every release that "hookgen plugin" writes, never one
+release's hooks.json. One release's file is for a settings file, or to see
+what that release gets.
+
 EXAMPLES
-   hookgen --cc-version 2.1.32                      manifest for 2.1.32 on stdout
-   hookgen --cc-version "$(claude --version)" -o plugin/hooks/hooks.json
-   hookgen --detect -o plugin/hooks/hooks.json      for the Claude Code installed here
+   hookgen plugin --spec plugin.spec.json plugin    a plugin's hooks files for every release at once
+   hookgen --cc-version 2.1.32                      the hooks.json of 2.1.32 alone, on stdout
+   hookgen --detect                                 for the Claude Code installed here
    hookgen --cc-version 2.1.33 --spec bkit.spec.json   a JS plugin's own spec
    hookgen validate --cc-version 2.0.30 plugin/hooks/hooks.json
    hookgen explain --cc-version 2.1.15
@@ -116,6 +122,9 @@ SPEC (JSON)
    timeout is whole seconds. matcher only on events that take one. "exec": true
    writes each command in the exec form ("command" the program, "args" the rest,
    started with no shell) on 2.1.139+ bands, where its words need no shell.
+   "direct": true writes each command that calls a launcher in the plugin's
+   bin/ as one shell line that runs this machine's binary beside it without a
+   second shell (the launcher where it cannot tell the platform).
 
 ` + hwcli.ExitCodesHelp
 

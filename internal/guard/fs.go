@@ -194,6 +194,9 @@ func (e *env) deleteClass(p string, all bool) (rule, class string) {
 			return "", "inside a temp folder"
 		}
 	}
+	if e.cacheFolder(p) {
+		return "", "inside a cache folder the tools rebuild"
+	}
 	return "rm-outside-project", "outside the project"
 }
 

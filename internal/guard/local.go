@@ -46,7 +46,8 @@ func localProgram(name string) bool {
 		"inotifywait", "htop", "top", "ps", "lsof", "ss", "netstat", "ip", "ifconfig", "ping", "dig", "nslookup", "host",
 		"traceroute", "mtr", "jq", "yq", "fx", "gron", "launchctl", "journalctl", "logrotate", "supervisorctl", "tailscale",
 		"ngrok", "mkcert", "age", "ffmpeg", "ffprobe", "convert", "magick", "pandoc", "latexmk", "pdflatex", "xelatex",
-		"gs", "zip", "unzip", "tar", "gzip", "gunzip", "7z", "xz", "zstd", "brotli", "bzip2", "ollama", "lms", "llm":
+		"gs", "zip", "unzip", "tar", "gzip", "gunzip", "7z", "xz", "zstd", "brotli", "bzip2", "ollama", "lms", "llm",
+		"huggingface-cli", "hf":
 		return true
 	// local containers, clusters and virtual machines
 	case "docker", "docker-compose", "podman", "podman-compose", "nerdctl", "buildah", "colima", "lima", "limactl",
@@ -55,6 +56,10 @@ func localProgram(name string) bool {
 		return true
 	// mobile and desktop development
 	case "adb", "emulator", "avdmanager", "sdkmanager", "simctl", "ios-deploy", "fastlane-local":
+		return true
+	// file tools (the file rules judge what they delete)
+	case "truncate", "shred", "unlink", "rmdir", "fallocate", "srm", "trash", "trash-put", "trash-empty", "gio", "rimraf", "del-cli",
+		"kill", "pkill", "killall", "xkill":
 		return true
 	// version control (git has rules of its own)
 	case "git", "git-lfs", "hg", "jj", "sl", "fossil", "svn", "tig", "lazygit", "gitui", "delta":

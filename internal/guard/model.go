@@ -124,6 +124,11 @@ func (pc *packCtx) harmVerbMatch(set *packs.Set, out map[string]string) {
 			return
 		}
 	}
+	if v := programVerb(name); v != "" && len(own) == 0 && !strings.Contains(pc.cc.c.Args[0].Text, "/") {
+		// ldapdelete, aws-nuke, cloud-nuke: the program's name says it
+		out["verb"] = fmt.Sprintf("`%s`: the program's name says it destroys (%s), and it is not a program that acts only on local state", name, v)
+		return
+	}
 	// the subcommand path: the words that are not options or their values
 	var path []string
 	for k := 0; k < len(args) && len(path) < 6; k++ {
@@ -149,7 +154,7 @@ func (pc *packCtx) harmVerbMatch(set *packs.Set, out map[string]string) {
 		if i >= 5 || w == "" || strings.ContainsAny(w, "/=@ \t\n.$~*?") && !strings.Contains(w, ":") || strings.Contains(w, "://") {
 			break // an operand: a path, a URL, an address, a value
 		}
-		if localNoun(w) {
+		if localNoun(w) || programLocalNoun(name, strings.ToLower(w)) {
 			return
 		}
 		if seg, _, ok := strings.Cut(w, ":"); ok && localNoun(seg) {
@@ -257,6 +262,51 @@ func shellBuiltin(n string) bool {
 		"getopts", "shift", "return", "exit", "break", "continue", "let", "printf", "echo", "test", "[", "[[", "true",
 		"false", ":", "whence", "where", "which", "apropos", "whatis", "info", "tldr":
 		return true
+	}
+	return false
+}
+
+// programVerb returns the destructive verb a program's name holds
+// (ldapdelete, aws-nuke, kafka-delete-records), or "".
+func programVerb(name string) string {
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".sh"), ".py")
+	var buf [16]string
+	for _, t := range wordTokens(name, buf[:0]) {
+		if localNoun(t) {
+			return "" // delete-cache, clear-tmp: local scratch
+		}
+	}
+	if v := harmWord(name); v != "" && v != "clean" && v != "force" && v != "empty" && v != "clear" {
+		return v
+	}
+	for _, v := range [...]string{"delete", "destroy", "remove", "purge", "wipe", "nuke", "drop"} {
+		if len(name) > len(v)+1 && (strings.HasSuffix(name, v) || strings.HasPrefix(name, v)) {
+			return v
+		}
+	}
+	return ""
+}
+
+// programLocalNoun reports whether a subcommand word names one program's
+// own local settings (helm repo remove, pulumi plugin rm).
+func programLocalNoun(name, w string) bool {
+	switch name {
+	case "helm":
+		return w == "repo" || w == "dependency" || w == "dep" || w == "registry" || w == "env"
+	case "gcloud":
+		return w == "auth" || w == "emulators"
+	case "az":
+		return w == "account" || w == "cloud" || w == "bicep"
+	case "gh":
+		return w == "auth"
+	case "pulumi":
+		return w == "login" || w == "logout" || w == "install"
+	case "terraform", "tofu":
+		return w == "providers"
+	case "firebase":
+		return w == "emulators" || w == "emulators:start"
+	case "supabase":
+		return w == "start" || w == "stop"
 	}
 	return false
 }

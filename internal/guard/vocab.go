@@ -42,7 +42,7 @@ func harmVerb(t string) bool {
 		"unregister", "deregister", "decommission", "deprovision", "deallocate", "detach", "disassociate", "kill",
 		"cancel", "void", "refund", "refunds", "forget", "prune", "clean", "cleanup", "clear", "flush", "flushall",
 		"flushdb", "evict", "expire", "invalidate", "invalidation", "unset", "roll", "rotate", "shutdown", "suspend",
-		"force", "dedupe", "empty", "taint", "permanentdelete", "deleteall", "removeall", "destroyall":
+		"force", "dedupe", "empty", "taint", "permanentdelete", "deleteall", "removeall", "destroyall", "abort", "unsubscribe":
 		return true
 	}
 	return false

@@ -14,7 +14,7 @@ var builtinPacks = [...]Pack{
 	Pack{Name: "git", Doc: "Git history and refs: rewrites, ref deletes, reflog expiry with gc, resetting the default branch, forced send-pack, rebase --exec (judged by what it runs).", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rewrite", Programs: []string{"git", "git-filter-repo", "bfg"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"rewrite"}, Severity: "ask", Doc: "git filter-branch, git filter-repo, bfg: rewrite every commit", Pass: "", Pack: "git"}, Rule{Name: "update-ref-delete", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"update-ref"}, Severity: "ask", Doc: "git update-ref -d, git update-ref --stdin with delete", Pass: "", Pack: "git"}, Rule{Name: "reflog-expire", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"reflog"}, Severity: "ask", Doc: "git reflog expire --expire=now / --all, git reflog delete, git gc --prune=now: drop what recovery needs", Pass: "", Pack: "git"}, Rule{Name: "default-branch-reset", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"default-branch"}, Severity: "ask", Doc: "git branch -f (or -M/-C) onto main/master/trunk/develop, git checkout -B / switch -C of one", Pass: "", Pack: "git"}, Rule{Name: "send-pack-force", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"send-pack"}, Severity: "block", Doc: "git send-pack --force: a force push by another name", Pass: "", Pack: "git"}}},
 	Pack{Name: "http", Doc: "HTTP DELETE through the common clients, to any host.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"curl", "wget", "http", "https", "xh", "xhs", "httpie", "curlie", "hurl", "grpcurl", "restish"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "curl -X DELETE, --request DELETE, http DELETE url, xh delete url, wget --method=DELETE", Pass: "", Pack: "http"}}},
 	Pack{Name: "infrastructure", Doc: "Clusters and infrastructure as code: kubectl, helm, terraform and its kin, pulumi, and cluster tools.", ValueFlags: []string{"--context", "--namespace", "-n", "--kubeconfig", "--cluster", "--user", "-l", "--selector", "-o", "--output", "-f", "--filename", "--kube-context", "--as", "--token", "--server", "-s", "-chdir", "--stack", "-s", "--cwd", "-C", "--config-file", "--profile"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kubectl-delete", Programs: []string{"kubectl", "oc", "k", "kubecolor", "microk8s.kubectl"}, Path: []string(nil), Verbs: []string{"delete", "drain", "evict"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string{"delete pod", "delete pods", "delete po", "delete pod/*", "delete pods/*", "delete po/*"}, SpareUnless: []string{"--all", "-A", "--all-namespaces", "-l", "--selector", "--field-selector", "-f", "--filename"}, Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl delete (namespaces, --all, -A, any resource but named pods, which their controllers recreate), drain", Pass: "", Pack: "infrastructure"}, Rule{Name: "kubectl-prune", Programs: []string{"kubectl", "oc", "k", "kubecolor"}, Path: []string(nil), Verbs: []string{"apply", "replace"}, Except: []string(nil), Flags: []string{"--prune", "--force"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl apply --prune or replace --force: deletes what the manifest lacks, or recreates", Pass: "", Pack: "infrastructure"}, Rule{Name: "helm-uninstall", Programs: []string{"helm", "helmfile"}, Path: []string(nil), Verbs: []string{"uninstall", "delete", "del", "un", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "helm uninstall (delete, del, un), helmfile destroy", Pass: "", Pack: "infrastructure"}, Rule{Name: "terraform-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf", "terramate"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "untaint"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform destroy, terraform apply -destroy, terraform state rm, workspace delete, terragrunt run-all destroy", Pass: "", Pack: "infrastructure"}, Rule{Name: "terraform-apply-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf"}, Path: []string(nil), Verbs: []string{"apply"}, Except: []string(nil), Flags: []string{"-destroy", "--destroy"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform apply -destroy", Pass: "", Pack: "infrastructure"}, Rule{Name: "pulumi-destroy", Programs: []string{"pulumi"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "pulumi destroy, pulumi stack rm, pulumi state delete", Pass: "", Pack: "infrastructure"}, Rule{Name: "cluster-delete", Programs: []string{"eksctl", "gke-gcloud-auth-plugin", "kops", "rke", "k3d", "talosctl", "argocd", "flux", "crossplane", "nomad", "consul-k8s", "istioctl", "linkerd", "kubeadm", "ansible-playbook"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "uninstall", "reset", "purge", "-purge", "remove", "wipe"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "eksctl/kops delete cluster, argocd app delete, flux delete, nomad job stop -purge, istioctl uninstall, kubeadm reset", Pass: "", Pack: "infrastructure"}}},
-	Pack{Name: "machine", Doc: "The machine itself: killing every process, power, wiping shell history.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kill-all", Programs: []string{"kill", "pkill", "killall", "killall5", "skill", "slay"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "kill-all", Words: []string(nil), Severity: "block", Doc: "kill -9 -1 (every process), pkill -u / killall -u (a user's processes), killall5, pkill of every name", Pass: "", Pack: "machine"}, Rule{Name: "power", Programs: []string{"shutdown", "reboot", "halt", "poweroff", "systemctl", "init", "telinit", "loginctl", "pmset", "osascript"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"power"}, Severity: "block", Doc: "shutdown, reboot, halt, poweroff, systemctl reboot/poweroff/halt/kexec/suspend, init 0/6", Pass: "", Pack: "machine"}, Rule{Name: "history-wipe", Programs: []string{"*", "history", "histfile", "histsize", "histfilesize", "savehist", ".bash_history", ".zsh_history", ".sh_history", ".history", ".zhistory", "fish_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", ".lesshst", ".irb_history", ".rediscli_history"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "history-wipe", Words: []string(nil), Severity: "block", Doc: "wiping shell history: history -c, unset HISTFILE, HISTSIZE=0, deleting, truncating or linking away ~/.bash_history and its kin", Pass: "", Pack: "machine"}, Rule{Name: "disk", Programs: []string{"zfs", "zpool", "btrfs", "sgdisk", "sfdisk", "parted", "mdadm", "cryptsetup", "diskutil", "format", "fdformat"}, Path: []string(nil), Verbs: []string{"destroy", "delete", "rm", "erase", "luksErase", "erasedisk", "erasevolume", "zeroDisk", "secureErase", "partitiondisk", "labelclear"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "zfs destroy, zpool destroy, lvremove, vgremove, btrfs subvolume delete, blkdiscard, sgdisk --zap-all, parted … rm, mdadm --zero-superblock, cryptsetup erase, diskutil eraseDisk", Pass: "", Pack: "machine"}, Rule{Name: "firewall", Programs: []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables", "arptables"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "iptables -F/-X/-P: the machine's firewall flushed or its policy changed", Pass: "", Pack: "machine"}, Rule{Name: "firewall-off", Programs: []string{"nft", "ufw", "pfctl", "firewall-cmd"}, Path: []string(nil), Verbs: []string{"flush", "disable", "reset"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nft flush ruleset, ufw disable/reset", Pass: "", Pack: "machine"}, Rule{Name: "services", Programs: []string{"systemctl", "service", "launchctl", "rc-service", "sv"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"services"}, Severity: "ask", Doc: "systemctl stop/disable/mask of ssh, the network, docker or the kubelet: cuts off the machine or what runs on it", Pass: "", Pack: "machine"}, Rule{Name: "disk-flags", Programs: []string{"sgdisk", "mdadm"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--zap-all", "-Z", "--zero-superblock"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "sgdisk --zap-all/-Z, mdadm --zero-superblock: wipe partition tables or RAID metadata", Pass: "", Pack: "machine"}, Rule{Name: "disk-remove", Programs: []string{"lvremove", "vgremove", "pvremove", "blkdiscard", "lvreduce"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "block", Doc: "lvremove, vgremove, pvremove, blkdiscard, lvreduce: delete volumes or discard a device's blocks", Pass: "", Pack: "machine"}, Rule{Name: "ssh-trust", Programs: []string{"ssh-keygen"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-R"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "ssh-keygen -R: forgets a host's key, so the next connection trusts whatever key it is shown", Pass: "", Pack: "machine"}, Rule{Name: "ssh-agent-keys", Programs: []string{"ssh-add"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-D", "-d"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "ssh-add -D/-d: removes identities from the agent that other sessions use", Pass: "", Pack: "machine"}}},
+	Pack{Name: "machine", Doc: "The machine itself: killing every process, power, wiping shell history.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kill-all", Programs: []string{"kill", "pkill", "killall", "killall5", "skill", "slay"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "kill-all", Words: []string(nil), Severity: "block", Doc: "kill -9 -1 (every process), pkill -u / killall -u (a user's processes), killall5, pkill of every name", Pass: "", Pack: "machine"}, Rule{Name: "power", Programs: []string{"shutdown", "reboot", "halt", "poweroff", "systemctl", "init", "telinit", "loginctl", "pmset", "osascript"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"power"}, Severity: "block", Doc: "shutdown, reboot, halt, poweroff, systemctl reboot/poweroff/halt/kexec/suspend, init 0/6", Pass: "", Pack: "machine"}, Rule{Name: "history-wipe", Programs: []string{"*", "history", "histfile", "histsize", "histfilesize", "savehist", ".bash_history", ".zsh_history", ".sh_history", ".history", ".zhistory", "fish_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", ".lesshst", ".irb_history", ".rediscli_history"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "history-wipe", Words: []string(nil), Severity: "block", Doc: "wiping shell history: history -c, unset HISTFILE, HISTSIZE=0, deleting, truncating or linking away ~/.bash_history and its kin", Pass: "", Pack: "machine"}, Rule{Name: "disk", Programs: []string{"zfs", "zpool", "btrfs", "sgdisk", "sfdisk", "parted", "mdadm", "cryptsetup", "diskutil", "format", "fdformat"}, Path: []string(nil), Verbs: []string{"destroy", "delete", "rm", "erase", "luksErase", "erasedisk", "erasevolume", "zeroDisk", "secureErase", "partitiondisk", "labelclear"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "zfs destroy, zpool destroy, lvremove, vgremove, btrfs subvolume delete, blkdiscard, sgdisk --zap-all, parted … rm, mdadm --zero-superblock, cryptsetup erase, diskutil eraseDisk", Pass: "", Pack: "machine"}, Rule{Name: "firewall", Programs: []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables", "arptables"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "iptables -F/-X/-P: the machine's firewall flushed or its policy changed", Pass: "", Pack: "machine"}, Rule{Name: "firewall-off", Programs: []string{"nft", "ufw", "pfctl", "firewall-cmd"}, Path: []string(nil), Verbs: []string{"flush", "disable", "reset"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nft flush ruleset, ufw disable/reset", Pass: "", Pack: "machine"}, Rule{Name: "services", Programs: []string{"systemctl", "service", "launchctl", "rc-service", "sv"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"services"}, Severity: "ask", Doc: "systemctl stop/disable/mask of ssh, the network, docker or the kubelet: cuts off the machine or what runs on it", Pass: "", Pack: "machine"}, Rule{Name: "disk-flags", Programs: []string{"sgdisk", "mdadm"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--zap-all", "-Z", "--zero-superblock"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "sgdisk --zap-all/-Z, mdadm --zero-superblock: wipe partition tables or RAID metadata", Pass: "", Pack: "machine"}, Rule{Name: "disk-remove", Programs: []string{"lvremove", "vgremove", "pvremove", "blkdiscard", "lvreduce"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "block", Doc: "lvremove, vgremove, pvremove, blkdiscard, lvreduce: delete volumes or discard a device's blocks", Pass: "", Pack: "machine"}, Rule{Name: "ssh-trust", Programs: []string{"ssh-keygen"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-R"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "ssh-keygen -R: forgets a host's key, so the next connection trusts whatever key it is shown", Pass: "", Pack: "machine"}, Rule{Name: "ssh-agent-keys", Programs: []string{"ssh-add"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-D", "-d"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "ssh-add -D/-d: removes identities from the agent that other sessions use", Pass: "", Pack: "machine"}, Rule{Name: "accounts", Programs: []string{"userdel", "groupdel", "deluser", "delgroup", "rmuser"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "userdel, groupdel, deluser, delgroup: removes the machine's user accounts and groups", Pass: "", Pack: "machine"}}},
 	Pack{Name: "messaging", Doc: "Message brokers and streams: deleting topics, queues, streams and consumer groups, purging, resetting offsets or nodes.", ValueFlags: []string{"--bootstrap-server", "--topic", "--group", "--zookeeper", "--command-config", "-n", "--node", "-p", "--vhost", "--server", "-s", "--context", "--creds", "-H", "--host", "-u", "--username", "--password"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kafka-delete", Programs: []string{"kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete", "--delete-offsets", "--execute", "--remove", "--delete-config"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-topics --delete, kafka-consumer-groups --delete or --reset-offsets --execute, kafka-acls --remove, kafka-configs --delete-config", Pass: "", Pack: "messaging"}, Rule{Name: "kafka-records", Programs: []string{"kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string{"--offset-json-file", "--bootstrap-server"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-delete-records", Pass: "", Pack: "messaging"}, Rule{Name: "rabbitmq", Programs: []string{"rabbitmqctl", "rabbitmqadmin", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams"}, Path: []string(nil), Verbs: []string{"delete", "purge", "delete_*", "purge_*", "reset", "force_reset", "forget_cluster_node", "clear_*", "close_all_connections", "delete_queue", "delete_vhost", "delete_user", "shrink", "stop_app"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "rabbitmqctl delete_queue/purge_queue/delete_vhost/reset/force_reset/forget_cluster_node, rabbitmqadmin delete/purge", Pass: "", Pack: "messaging"}, Rule{Name: "nats", Programs: []string{"nats", "pulsar-admin", "pulsarctl", "rpk", "kcat", "confluent", "redpanda", "emqx", "mosquitto_ctrl"}, Path: []string(nil), Verbs: []string{"rm", "del", "delete", "purge", "delete-*", "remove", "truncate", "reset", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nats stream rm/purge/del, nats kv rm, pulsar-admin … delete, rpk topic delete, confluent kafka topic delete", Pass: "", Pack: "messaging"}}},
 	Pack{Name: "model", Doc: "The model of harm: what any command does, whoever makes it. A destructive verb in the subcommand path of a CLI that manages remote or shared state, an HTTP call with a destructive method or path, a copy that deletes, a change that exposes data or takes capacity away, a change that makes a later command destructive, code run that no one has read, an API client's destructive call. The other packs add names and spellings on top.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "verb", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-verb", Words: []string(nil), Severity: "ask", Doc: "a destructive or irreversible verb (delete, destroy, remove, purge, drop, truncate, wipe, reset, rollback, revoke, archive, disable, deprecate, kill, clean, prune, ...) in the subcommand path of a CLI that manages remote or shared state, known or not", Pass: "It passes as a read (list, get, describe), a dry run (--dry-run), or when the program only acts on local state: set guard.packs \"model.verb\" to \"off\" in your user config to stop asking.", Pack: "model"}, Rule{Name: "http", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-http", Words: []string(nil), Severity: "ask", Doc: "an HTTP call to any host with a destructive method (DELETE, PURGE) or a destructive path or body (…/delete, _delete_by_query, purge_cache, tsdb/delete_series, a GraphQL delete mutation, /v1/refunds), by curl, wget, httpie, xh, gh api, or inline code", Pass: "It passes as a GET, or a POST or PUT to a path that names no destructive action.", Pack: "model"}, Rule{Name: "sync-delete", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-sync-delete", Words: []string(nil), Severity: "ask", Doc: "a copy or sync that deletes: rsync --delete or --remove-source-files to another host, rclone sync/move/purge/dedupe, gsutil rsync -d, azcopy sync --delete-destination, mc mirror --remove, lftp mirror --delete, s5cmd sync --delete", Pass: "It passes as a dry run (--dry-run, -n), as a plain copy (rclone copy, rsync without --delete), or into a folder inside the project.", Pack: "model"}, Rule{Name: "remote", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-remote", Words: []string(nil), Severity: "ask", Doc: "a copy onto a system folder of another host or a container (scp, rsync, sftp, docker cp, kubectl cp to /etc, /usr, /bin, /lib, /boot, /var, /root or /), and a recursive delete run on another host (ssh, pssh, salt, ansible), whose folders the guard cannot place", Pass: "It passes into a home or temp folder of the other host (~/, /tmp, /var/tmp), or as a copy from the other host.", Pack: "model"}, Rule{Name: "exposure", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-exposure", Words: []string(nil), Severity: "ask", Doc: "a change that exposes data or widens access: public ACLs and policies (public-read, AllUsers, allUsers, --public-access), repository visibility made public, 0.0.0.0/0 opened, admin permissions granted, branch protection changed, an admin merge past protection, a deletion protection switched off", Pass: "It passes when it makes things private (--acl private, --visibility private) or reads the setting.", Pack: "model"}, Rule{Name: "capacity", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-capacity", Words: []string(nil), Severity: "ask", Doc: "a change that takes a running service away or rebuilds it: scaling to zero (--replicas=0, --desired-count 0, ps:scale web=0, scale count 0), stopping cloud instances and databases, forcing a resource to be replaced (terraform apply -replace, pulumi up --replace, terraform taint, helm upgrade --force, kubectl replace --force), a DNS change batch", Pass: "It passes when it scales to one or more, or as a plan or preview (terraform plan -replace, pulumi preview).", Pack: "model"}, Rule{Name: "later", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-later", Words: []string(nil), Severity: "ask", Doc: "a change that makes a later command destructive: a forced push refspec or a mirror remote (remote.*.push +…, remote.*.mirror, git remote add --mirror), a push URL redirected, a push to a remote the same line adds, a shared tag moved (crane tag … latest), a hook file written with content the guard cannot read, a package's script shell changed", Pass: "It passes when the new configuration only fetches, names an ordinary remote, or writes a hook whose content the guard reads and finds harmless.", Pack: "model"}, Rule{Name: "unseen", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-unseen", Words: []string(nil), Severity: "ask", Doc: "code runs that no one can read first: a script the same line downloads and runs, a build file or makefile it changes with text the guard cannot read, text computed by tr, sed, rev or an interpreter and piped into a shell or eval, a command word built from an expansion the guard cannot resolve (IFS, aliases, substitutions)", Pass: "It passes when the script is written to a file and run in a later call, after it has been read, or when the command is spelled out literally.", Pack: "model"}, Rule{Name: "sdk", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-sdk", Words: []string(nil), Severity: "ask", Doc: "inline code (python -c, node -e, ruby -e, …, or an SDK call given as the command) calling an API client's destructive method: stripe.Customer.delete, subscriptions.cancel, refunds.create, client.deleteIndex, clearObjects, indices.delete, delete_bucket, drop_collection, flushall, requests.delete, axios.delete", Pass: "It passes when the code only reads or creates (list, get, retrieve, create of anything but a refund).", Pack: "model"}}},
 	Pack{Name: "payment", Doc: "Payment providers: deleting customers or products, cancelling subscriptions, refunds.", ValueFlags: []string{"--api-key", "--project-name", "-p", "--stripe-account"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"stripe", "paypal", "braintree", "adyen", "square", "paddle", "lemonsqueezy", "chargebee", "recurly"}, Path: []string(nil), Verbs: []string{"delete", "cancel", "void", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe ... delete/cancel, stripe delete /v1/...", Pass: "", Pack: "payment"}, Rule{Name: "refund", Programs: []string{"stripe"}, Path: []string(nil), Verbs: []string{"refunds", "/v1/refunds", "/v1/refunds/*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe refunds create, stripe post /v1/refunds", Pass: "", Pack: "payment"}}},
@@ -36,7 +36,7 @@ func builtinClients(pack string) map[string]Client {
 func programRules(p string) []uint16 {
 	switch p {
 	case "*":
-		return []uint16{25, 41, 54, 55, 56, 57, 58, 59, 60, 61, 62}
+		return []uint16{25, 41, 55, 56, 57, 58, 59, 60, 61, 62, 63}
 	case ".bash_history":
 		return []uint16{41}
 	case ".history":
@@ -68,13 +68,13 @@ func programRules(p string) []uint16 {
 	case "adonis":
 		return []uint16{19}
 	case "adyen":
-		return []uint16{63}
+		return []uint16{64}
 	case "airbyte":
 		return []uint16{4}
 	case "akamai":
 		return []uint16{4}
 	case "akeyless":
-		return []uint16{68}
+		return []uint16{69}
 	case "alembic":
 		return []uint16{18}
 	case "algolia":
@@ -106,13 +106,13 @@ func programRules(p string) []uint16 {
 	case "az":
 		return []uint16{3}
 	case "azcopy":
-		return []uint16{3, 89}
+		return []uint16{3, 90}
 	case "azd":
 		return []uint16{3}
 	case "b2":
-		return []uint16{4, 89}
+		return []uint16{4, 90}
 	case "bao":
-		return []uint16{68}
+		return []uint16{69}
 	case "bfg":
 		return []uint16{26}
 	case "bin/rails":
@@ -122,27 +122,27 @@ func programRules(p string) []uint16 {
 	case "blkdiscard":
 		return []uint16{47}
 	case "borg":
-		return []uint16{90}
+		return []uint16{91}
 	case "borgmatic":
-		return []uint16{90}
+		return []uint16{91}
 	case "bq":
 		return []uint16{2, 11, 12, 13}
 	case "braintree":
-		return []uint16{63}
+		return []uint16{64}
 	case "btrfs":
 		return []uint16{42}
 	case "buildkite-cli":
 		return []uint16{4}
 	case "bun":
-		return []uint16{71, 78, 79, 80, 81, 82, 83, 84, 85, 86}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "bup":
-		return []uint16{90}
+		return []uint16{91}
 	case "bw":
-		return []uint16{68}
+		return []uint16{69}
 	case "caprover":
 		return []uint16{4}
 	case "cargo":
-		return []uint16{72, 87}
+		return []uint16{73, 88}
 	case "cdk":
 		return []uint16{0}
 	case "cdktf":
@@ -152,11 +152,11 @@ func programRules(p string) []uint16 {
 	case "cfcli":
 		return []uint16{4}
 	case "chamber":
-		return []uint16{68}
+		return []uint16{69}
 	case "changeset":
-		return []uint16{71}
+		return []uint16{72}
 	case "chargebee":
-		return []uint16{63}
+		return []uint16{64}
 	case "circleci":
 		return []uint16{4}
 	case "civo":
@@ -174,17 +174,17 @@ func programRules(p string) []uint16 {
 	case "compgen":
 		return []uint16{22}
 	case "composer":
-		return []uint16{77}
+		return []uint16{78}
 	case "conan":
-		return []uint16{77}
+		return []uint16{78}
 	case "confluent":
-		return []uint16{4, 53}
+		return []uint16{4, 54}
 	case "conjur":
-		return []uint16{68}
+		return []uint16{69}
 	case "console":
 		return []uint16{18}
 	case "consul":
-		return []uint16{68}
+		return []uint16{69}
 	case "consul-k8s":
 		return []uint16{38}
 	case "contentful":
@@ -196,7 +196,7 @@ func programRules(p string) []uint16 {
 	case "copilot":
 		return []uint16{0}
 	case "coscli":
-		return []uint16{89}
+		return []uint16{90}
 	case "cqlsh":
 		return []uint16{11, 12, 13}
 	case "crossplane":
@@ -210,7 +210,7 @@ func programRules(p string) []uint16 {
 	case "dagster":
 		return []uint16{4}
 	case "dart":
-		return []uint16{77}
+		return []uint16{78}
 	case "databricks":
 		return []uint16{4}
 	case "datadog-ci":
@@ -220,9 +220,13 @@ func programRules(p string) []uint16 {
 	case "dbt-cloud":
 		return []uint16{4}
 	case "deck":
-		return []uint16{70}
+		return []uint16{71}
 	case "declare":
 		return []uint16{22}
+	case "delgroup":
+		return []uint16{50}
+	case "deluser":
+		return []uint16{50}
 	case "diesel":
 		return []uint16{18, 20}
 	case "diskutil":
@@ -238,9 +242,9 @@ func programRules(p string) []uint16 {
 	case "dokku":
 		return []uint16{4}
 	case "doppler":
-		return []uint16{4, 68}
+		return []uint16{4, 69}
 	case "dotnet":
-		return []uint16{77, 88}
+		return []uint16{78, 89}
 	case "drizzle-kit":
 		return []uint16{18}
 	case "dropdb":
@@ -250,9 +254,9 @@ func programRules(p string) []uint16 {
 	case "duckdb":
 		return []uint16{11, 12, 13}
 	case "duplicacy":
-		return []uint16{90}
+		return []uint16{91}
 	case "duplicity":
-		return []uint16{90}
+		return []uint16{91}
 	case "eb":
 		return []uint16{0}
 	case "ebtables":
@@ -264,7 +268,7 @@ func programRules(p string) []uint16 {
 	case "eksctl":
 		return []uint16{38}
 	case "emqx":
-		return []uint16{53}
+		return []uint16{54}
 	case "env":
 		return []uint16{22}
 	case "exo":
@@ -290,9 +294,9 @@ func programRules(p string) []uint16 {
 	case "flask":
 		return []uint16{18}
 	case "flit":
-		return []uint16{73}
+		return []uint16{74}
 	case "flutter":
-		return []uint16{77}
+		return []uint16{78}
 	case "flux":
 		return []uint16{38}
 	case "fly":
@@ -312,11 +316,11 @@ func programRules(p string) []uint16 {
 	case "gcx":
 		return []uint16{4}
 	case "gem":
-		return []uint16{74, 87}
+		return []uint16{75, 88}
 	case "gh":
-		return []uint16{65, 66, 69}
+		return []uint16{66, 67, 70}
 	case "gh-release":
-		return []uint16{77}
+		return []uint16{78}
 	case "git":
 		return []uint16{24, 26, 27, 28, 29, 30}
 	case "git-filter-repo":
@@ -324,17 +328,19 @@ func programRules(p string) []uint16 {
 	case "gke-gcloud-auth-plugin":
 		return []uint16{38}
 	case "glab":
-		return []uint16{66, 67}
+		return []uint16{67, 68}
 	case "goose":
 		return []uint16{18, 20}
 	case "goreleaser":
-		return []uint16{77}
+		return []uint16{78}
 	case "gradle":
-		return []uint16{75}
+		return []uint16{76}
 	case "gradlew":
-		return []uint16{75}
+		return []uint16{76}
 	case "grafana-cli":
 		return []uint16{4}
+	case "groupdel":
+		return []uint16{50}
 	case "grpcurl":
 		return []uint16{31}
 	case "gsutil":
@@ -344,17 +350,17 @@ func programRules(p string) []uint16 {
 	case "hasura":
 		return []uint16{4}
 	case "hatch":
-		return []uint16{73}
+		return []uint16{74}
 	case "hcloud":
 		return []uint16{4}
 	case "helm":
-		return []uint16{34, 77}
+		return []uint16{34, 78}
 	case "helmfile":
 		return []uint16{34}
 	case "heroku":
 		return []uint16{4}
 	case "hex":
-		return []uint16{77}
+		return []uint16{78}
 	case "histfile":
 		return []uint16{41}
 	case "histfilesize":
@@ -374,7 +380,7 @@ func programRules(p string) []uint16 {
 	case "ibmcloud":
 		return []uint16{4}
 	case "infisical":
-		return []uint16{68}
+		return []uint16{69}
 	case "influx":
 		return []uint16{16}
 	case "init":
@@ -392,43 +398,43 @@ func programRules(p string) []uint16 {
 	case "jenkins-cli":
 		return []uint16{4}
 	case "jf":
-		return []uint16{77}
+		return []uint16{78}
 	case "jfrog":
-		return []uint16{77}
+		return []uint16{78}
 	case "julia":
-		return []uint16{77}
+		return []uint16{78}
 	case "k":
 		return []uint16{32, 33}
 	case "k3d":
 		return []uint16{38}
 	case "kafka-acls":
-		return []uint16{50}
-	case "kafka-acls.sh":
-		return []uint16{50}
-	case "kafka-configs":
-		return []uint16{50}
-	case "kafka-configs.sh":
-		return []uint16{50}
-	case "kafka-consumer-groups":
-		return []uint16{50}
-	case "kafka-consumer-groups.sh":
-		return []uint16{50}
-	case "kafka-delete-records":
-		return []uint16{51, 51}
-	case "kafka-delete-records.sh":
 		return []uint16{51}
+	case "kafka-acls.sh":
+		return []uint16{51}
+	case "kafka-configs":
+		return []uint16{51}
+	case "kafka-configs.sh":
+		return []uint16{51}
+	case "kafka-consumer-groups":
+		return []uint16{51}
+	case "kafka-consumer-groups.sh":
+		return []uint16{51}
+	case "kafka-delete-records":
+		return []uint16{52, 52}
+	case "kafka-delete-records.sh":
+		return []uint16{52}
 	case "kafka-streams-application-reset":
-		return []uint16{50}
+		return []uint16{51}
 	case "kafka-streams-application-reset.sh":
-		return []uint16{50}
+		return []uint16{51}
 	case "kafka-topics":
-		return []uint16{50}
+		return []uint16{51}
 	case "kafka-topics.sh":
-		return []uint16{50}
+		return []uint16{51}
 	case "kamal":
 		return []uint16{4}
 	case "kcat":
-		return []uint16{53}
+		return []uint16{54}
 	case "keydb-cli":
 		return []uint16{14}
 	case "kill":
@@ -440,7 +446,7 @@ func programRules(p string) []uint16 {
 	case "knex":
 		return []uint16{18, 19}
 	case "kopia":
-		return []uint16{90, 93}
+		return []uint16{91, 94}
 	case "kops":
 		return []uint16{38}
 	case "koyeb":
@@ -456,11 +462,11 @@ func programRules(p string) []uint16 {
 	case "ldcli":
 		return []uint16{4}
 	case "lein":
-		return []uint16{77}
+		return []uint16{78}
 	case "lemonsqueezy":
-		return []uint16{63}
+		return []uint16{64}
 	case "lerna":
-		return []uint16{71}
+		return []uint16{72}
 	case "lima":
 		return []uint16{6, 7, 8, 9}
 	case "linkerd":
@@ -484,11 +490,11 @@ func programRules(p string) []uint16 {
 	case "mariadb":
 		return []uint16{11, 12, 13}
 	case "maturin":
-		return []uint16{73}
+		return []uint16{74}
 	case "mc":
-		return []uint16{4, 89}
+		return []uint16{4, 90}
 	case "mcli":
-		return []uint16{89}
+		return []uint16{90}
 	case "mdadm":
 		return []uint16{42, 46}
 	case "meilisearch":
@@ -500,9 +506,9 @@ func programRules(p string) []uint16 {
 	case "mikro-orm":
 		return []uint16{19}
 	case "minio-client":
-		return []uint16{89}
+		return []uint16{90}
 	case "mix":
-		return []uint16{18, 77}
+		return []uint16{18, 78}
 	case "mongo":
 		return []uint16{11, 13, 16}
 	case "mongocli":
@@ -512,13 +518,13 @@ func programRules(p string) []uint16 {
 	case "mongosh":
 		return []uint16{11, 13, 16}
 	case "mosquitto_ctrl":
-		return []uint16{53}
+		return []uint16{54}
 	case "mvn":
-		return []uint16{76}
+		return []uint16{77}
 	case "mvnd":
-		return []uint16{76}
+		return []uint16{77}
 	case "mvnw":
-		return []uint16{76}
+		return []uint16{77}
 	case "mycli":
 		return []uint16{11, 12, 13}
 	case "mysql":
@@ -526,7 +532,7 @@ func programRules(p string) []uint16 {
 	case "mysqladmin":
 		return []uint16{16}
 	case "nats":
-		return []uint16{53}
+		return []uint16{54}
 	case "nc":
 		return []uint16{22, 23}
 	case "ncat":
@@ -548,15 +554,15 @@ func programRules(p string) []uint16 {
 	case "northflank":
 		return []uint16{4}
 	case "np":
-		return []uint16{71}
+		return []uint16{72}
 	case "npm":
-		return []uint16{71, 78, 79, 80, 81, 82, 83, 84, 85, 86}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "ns1":
 		return []uint16{4}
 	case "nuget":
-		return []uint16{77, 88}
+		return []uint16{78, 89}
 	case "obsutil":
-		return []uint16{89}
+		return []uint16{90}
 	case "oc":
 		return []uint16{32, 33}
 	case "oci":
@@ -564,7 +570,7 @@ func programRules(p string) []uint16 {
 	case "octopus":
 		return []uint16{4}
 	case "op":
-		return []uint16{68}
+		return []uint16{69}
 	case "openssl":
 		return []uint16{23}
 	case "openstack":
@@ -574,19 +580,19 @@ func programRules(p string) []uint16 {
 	case "osascript":
 		return []uint16{40}
 	case "ossutil":
-		return []uint16{89}
+		return []uint16{90}
 	case "ovsx":
-		return []uint16{77}
+		return []uint16{78}
 	case "paddle":
-		return []uint16{63}
+		return []uint16{64}
 	case "pagerduty":
 		return []uint16{4}
 	case "parted":
 		return []uint16{42}
 	case "paypal":
-		return []uint16{63}
+		return []uint16{64}
 	case "pdm":
-		return []uint16{73}
+		return []uint16{74}
 	case "pfctl":
 		return []uint16{44}
 	case "pg_restore":
@@ -602,17 +608,17 @@ func programRules(p string) []uint16 {
 	case "pmset":
 		return []uint16{40}
 	case "pnpm":
-		return []uint16{71, 78, 79, 80, 81, 82, 83, 84, 85, 86}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "pocketbase":
 		return []uint16{4}
 	case "pod":
-		return []uint16{77}
+		return []uint16{78}
 	case "podman":
 		return []uint16{6, 7, 8, 9}
 	case "podman-compose":
 		return []uint16{10}
 	case "poetry":
-		return []uint16{73}
+		return []uint16{74}
 	case "porter":
 		return []uint16{4}
 	case "poweroff":
@@ -638,23 +644,23 @@ func programRules(p string) []uint16 {
 	case "psql":
 		return []uint16{11, 12, 13}
 	case "pulsar-admin":
-		return []uint16{53}
+		return []uint16{54}
 	case "pulsarctl":
-		return []uint16{53}
+		return []uint16{54}
 	case "pulumi":
 		return []uint16{37}
 	case "pvremove":
 		return []uint16{47}
 	case "rabbitmq-plugins":
-		return []uint16{52}
+		return []uint16{53}
 	case "rabbitmq-queues":
-		return []uint16{52}
+		return []uint16{53}
 	case "rabbitmq-streams":
-		return []uint16{52}
+		return []uint16{53}
 	case "rabbitmqadmin":
-		return []uint16{52}
+		return []uint16{53}
 	case "rabbitmqctl":
-		return []uint16{52}
+		return []uint16{53}
 	case "rails":
 		return []uint16{18}
 	case "railway":
@@ -668,29 +674,31 @@ func programRules(p string) []uint16 {
 	case "reboot":
 		return []uint16{40}
 	case "recurly":
-		return []uint16{63}
+		return []uint16{64}
 	case "redis-cli":
 		return []uint16{14}
 	case "redpanda":
-		return []uint16{53}
+		return []uint16{54}
 	case "release-it":
-		return []uint16{71}
+		return []uint16{72}
 	case "render":
 		return []uint16{4}
 	case "restic":
-		return []uint16{90, 92}
+		return []uint16{91, 93}
 	case "restish":
 		return []uint16{31}
 	case "rke":
 		return []uint16{38}
+	case "rmuser":
+		return []uint16{50}
 	case "rpk":
-		return []uint16{53}
+		return []uint16{54}
 	case "rustic":
-		return []uint16{90, 92}
+		return []uint16{91, 93}
 	case "s3cmd":
-		return []uint16{4, 89}
+		return []uint16{4, 90}
 	case "s5cmd":
-		return []uint16{4, 89}
+		return []uint16{4, 90}
 	case "sam":
 		return []uint16{0}
 	case "sanity":
@@ -698,7 +706,7 @@ func programRules(p string) []uint16 {
 	case "savehist":
 		return []uint16{41}
 	case "sbt":
-		return []uint16{77}
+		return []uint16{78}
 	case "scp":
 		return []uint16{23}
 	case "scw":
@@ -738,7 +746,7 @@ func programRules(p string) []uint16 {
 	case "socat":
 		return []uint16{22, 23}
 	case "sops":
-		return []uint16{68}
+		return []uint16{69}
 	case "spin":
 		return []uint16{4}
 	case "spinnaker":
@@ -752,7 +760,7 @@ func programRules(p string) []uint16 {
 	case "sqlx":
 		return []uint16{18}
 	case "square":
-		return []uint16{63}
+		return []uint16{64}
 	case "ssh":
 		return []uint16{23}
 	case "ssh-add":
@@ -762,19 +770,19 @@ func programRules(p string) []uint16 {
 	case "sst":
 		return []uint16{0}
 	case "stripe":
-		return []uint16{63, 64}
+		return []uint16{64, 65}
 	case "supabase":
 		return []uint16{4, 11, 12, 13}
 	case "sv":
 		return []uint16{45}
 	case "swift":
-		return []uint16{77, 89}
+		return []uint16{78, 90}
 	case "systemctl":
 		return []uint16{40, 45}
 	case "talosctl":
 		return []uint16{38}
 	case "tarsnap":
-		return []uint16{90, 91}
+		return []uint16{91, 92}
 	case "telinit":
 		return []uint16{40}
 	case "telnet":
@@ -794,7 +802,7 @@ func programRules(p string) []uint16 {
 	case "tofu":
 		return []uint16{35, 36}
 	case "tosutil":
-		return []uint16{89}
+		return []uint16{90}
 	case "travis":
 		return []uint16{4}
 	case "trino":
@@ -804,7 +812,7 @@ func programRules(p string) []uint16 {
 	case "twilio":
 		return []uint16{4}
 	case "twine":
-		return []uint16{73}
+		return []uint16{74}
 	case "typeorm":
 		return []uint16{18, 19}
 	case "typesense":
@@ -817,14 +825,16 @@ func programRules(p string) []uint16 {
 		return []uint16{4}
 	case "upsun":
 		return []uint16{4}
+	case "userdel":
+		return []uint16{50}
 	case "usql":
 		return []uint16{11, 12, 13}
 	case "uv":
-		return []uint16{73}
+		return []uint16{74}
 	case "valkey-cli":
 		return []uint16{14}
 	case "vault":
-		return []uint16{68}
+		return []uint16{69}
 	case "velero":
 		return []uint16{4}
 	case "vercel":
@@ -832,7 +842,7 @@ func programRules(p string) []uint16 {
 	case "vgremove":
 		return []uint16{47}
 	case "vsce":
-		return []uint16{77}
+		return []uint16{78}
 	case "vultr-cli":
 		return []uint16{4}
 	case "waypoint":
@@ -846,7 +856,7 @@ func programRules(p string) []uint16 {
 	case "xhs":
 		return []uint16{31}
 	case "yarn":
-		return []uint16{71, 78, 79, 80, 81, 82, 83, 84, 85, 86}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "zeabur":
 		return []uint16{4}
 	case "zfs":
@@ -859,7 +869,7 @@ func programRules(p string) []uint16 {
 
 func known(w string) bool {
 	switch w {
-	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "ace", "adonis", "adyen", "airbyte", "akamai", "akeyless", "alembic", "algolia", "aliyun", "amplify", "ansible-playbook", "appwrite", "argo", "argocd", "arptables", "artisan", "astro", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bk", "blkdiscard", "borg", "borgmatic", "bq", "braintree", "btrfs", "buildkite-cli", "bun", "bup", "bw", "caprover", "cargo", "cdk", "cdktf", "cf", "cfcli", "chamber", "changeset", "chargebee", "circleci", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "console", "consul", "consul-k8s", "contentful", "convex", "coolify", "copilot", "coscli", "cqlsh", "crossplane", "cryptsetup", "curl", "curlie", "dagster", "dart", "databricks", "datadog-ci", "dbmate", "dbt-cloud", "deck", "declare", "diesel", "diskutil", "django-admin", "docker", "docker-compose", "doctl", "dokku", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "duplicacy", "duplicity", "eb", "ebtables", "ecctl", "ecto", "eksctl", "emqx", "env", "exo", "export", "fastly", "fdformat", "finch", "firebase", "firewall-cmd", "fish_history", "fivetran", "flarectl", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "format", "func", "gcloud", "gcs", "gcx", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grafana-cli", "grpcurl", "gsutil", "halt", "hasura", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "ip6tables", "iptables", "iptables-legacy", "iptables-nft", "istioctl", "jenkins-cli", "jf", "jfrog", "julia", "k", "k3d", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh", "kafka-topics", "kafka-topics.sh", "kamal", "kcat", "keydb-cli", "kill", "killall", "killall5", "knex", "kopia", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "launchctl", "ldcli", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "lvreduce", "lvremove", "mailgun", "manage.py", "mariadb", "maturin", "mc", "mcli", "mdadm", "meilisearch", "microk8s.kubectl", "migrate", "mikro-orm", "minio-client", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mosquitto_ctrl", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nats", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "newrelic", "nft", "nomad", "northflank", "np", "npm", "ns1", "nuget", "obsutil", "oc", "oci", "octopus", "op", "openssl", "openstack", "opsgenie", "osascript", "ossutil", "ovsx", "paddle", "pagerduty", "parted", "paypal", "pdm", "pfctl", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pocketbase", "pod", "podman", "podman-compose", "poetry", "porter", "poweroff", "prd", "prefect", "presto", "printenv", "prisma", "prismic", "prod", "production", "pscale", "psql", "pulsar-admin", "pulsarctl", "pulumi", "pvremove", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams", "rabbitmqadmin", "rabbitmqctl", "rails", "railway", "rake", "rc-service", "rclone", "reboot", "recurly", "redis-cli", "redpanda", "release-it", "render", "restic", "restish", "rke", "rpk", "rustic", "s3cmd", "s5cmd", "sam", "sanity", "savehist", "sbt", "scp", "scw", "sea-orm-cli", "sealos", "sendgrid", "sequelize", "sequelize-cli", "serverless", "service", "set", "sfdisk", "sgdisk", "shutdown", "skill", "slay", "sls", "snow", "snowsql", "socat", "sops", "spin", "spinnaker", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "ssh-add", "ssh-keygen", "sst", "stripe", "supabase", "sv", "swift", "systemctl", "talosctl", "tarsnap", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tkn", "tofu", "tosutil", "travis", "trino", "turso", "twilio", "twine", "typeorm", "typesense", "typeset", "ufw", "upstash", "upsun", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vgremove", "vsce", "vultr-cli", "waypoint", "wget", "wrangler", "xh", "xhs", "yarn", "zeabur", "zfs", "zpool":
+	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "ace", "adonis", "adyen", "airbyte", "akamai", "akeyless", "alembic", "algolia", "aliyun", "amplify", "ansible-playbook", "appwrite", "argo", "argocd", "arptables", "artisan", "astro", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bk", "blkdiscard", "borg", "borgmatic", "bq", "braintree", "btrfs", "buildkite-cli", "bun", "bup", "bw", "caprover", "cargo", "cdk", "cdktf", "cf", "cfcli", "chamber", "changeset", "chargebee", "circleci", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "console", "consul", "consul-k8s", "contentful", "convex", "coolify", "copilot", "coscli", "cqlsh", "crossplane", "cryptsetup", "curl", "curlie", "dagster", "dart", "databricks", "datadog-ci", "dbmate", "dbt-cloud", "deck", "declare", "delgroup", "deluser", "diesel", "diskutil", "django-admin", "docker", "docker-compose", "doctl", "dokku", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "duplicacy", "duplicity", "eb", "ebtables", "ecctl", "ecto", "eksctl", "emqx", "env", "exo", "export", "fastly", "fdformat", "finch", "firebase", "firewall-cmd", "fish_history", "fivetran", "flarectl", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "format", "func", "gcloud", "gcs", "gcx", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grafana-cli", "groupdel", "grpcurl", "gsutil", "halt", "hasura", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "ip6tables", "iptables", "iptables-legacy", "iptables-nft", "istioctl", "jenkins-cli", "jf", "jfrog", "julia", "k", "k3d", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh", "kafka-topics", "kafka-topics.sh", "kamal", "kcat", "keydb-cli", "kill", "killall", "killall5", "knex", "kopia", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "launchctl", "ldcli", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "lvreduce", "lvremove", "mailgun", "manage.py", "mariadb", "maturin", "mc", "mcli", "mdadm", "meilisearch", "microk8s.kubectl", "migrate", "mikro-orm", "minio-client", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mosquitto_ctrl", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nats", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "newrelic", "nft", "nomad", "northflank", "np", "npm", "ns1", "nuget", "obsutil", "oc", "oci", "octopus", "op", "openssl", "openstack", "opsgenie", "osascript", "ossutil", "ovsx", "paddle", "pagerduty", "parted", "paypal", "pdm", "pfctl", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pocketbase", "pod", "podman", "podman-compose", "poetry", "porter", "poweroff", "prd", "prefect", "presto", "printenv", "prisma", "prismic", "prod", "production", "pscale", "psql", "pulsar-admin", "pulsarctl", "pulumi", "pvremove", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams", "rabbitmqadmin", "rabbitmqctl", "rails", "railway", "rake", "rc-service", "rclone", "reboot", "recurly", "redis-cli", "redpanda", "release-it", "render", "restic", "restish", "rke", "rmuser", "rpk", "rustic", "s3cmd", "s5cmd", "sam", "sanity", "savehist", "sbt", "scp", "scw", "sea-orm-cli", "sealos", "sendgrid", "sequelize", "sequelize-cli", "serverless", "service", "set", "sfdisk", "sgdisk", "shutdown", "skill", "slay", "sls", "snow", "snowsql", "socat", "sops", "spin", "spinnaker", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "ssh-add", "ssh-keygen", "sst", "stripe", "supabase", "sv", "swift", "systemctl", "talosctl", "tarsnap", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tkn", "tofu", "tosutil", "travis", "trino", "turso", "twilio", "twine", "typeorm", "typesense", "typeset", "ufw", "upstash", "upsun", "userdel", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vgremove", "vsce", "vultr-cli", "waypoint", "wget", "wrangler", "xh", "xhs", "yarn", "zeabur", "zfs", "zpool":
 		return true
 	}
 	return false

@@ -15,6 +15,11 @@ func (ck *check) command(cmd string) {
 		ck.fault(fmt.Sprintf("the command is %d bytes, over the guard's cap of %d", len(cmd), MaxCommand))
 		return
 	}
+	if strings.IndexByte(cmd, 0) >= 0 {
+		// bash ignores NUL bytes in its input (r<NUL>m -rf / runs rm): the
+		// guard reads the command as bash does, before every rule
+		cmd = strings.ReplaceAll(cmd, "\x00", "")
+	}
 	if d, ok := ck.g.denyMatch(cmd); ok {
 		ck.find("deny-list", -1, "", fmt.Sprintf("the command contains %q, which this project's guard.deny lists.", d))
 	}

@@ -190,3 +190,15 @@ func TestModelPartsConfigurable(t *testing.T) {
 		t.Errorf("paranoid: got %s %s", rep.Decision, rep.Rule)
 	}
 }
+
+// A NUL byte is dropped where bash reads its input (the oracle found
+// mvdan and bash read "r\x00m" as rm): the guard reads the command
+// without it.
+func TestNULBytesDropped(t *testing.T) {
+	g := newTest(config.Guard{}, nil)
+	for _, c := range []string{"r\x00m -rf /", "rm -rf \x00/", "git push --f\x00orce", "cat ~/.ssh/id\x00_rsa"} {
+		if rep := bash(g, c); rep.Decision != "block" {
+			t.Errorf("%q: got %s, want block\n%s", c, rep.Decision, summary(rep))
+		}
+	}
+}

@@ -3,7 +3,6 @@ package guard
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"os"
 	"sort"
 	"strings"
@@ -103,8 +102,8 @@ var modelSets = []corpusSet{
 
 // The holdout split's floors (see modelSets).
 const (
-	holdoutDangerFloor   = 0.0
-	holdoutHarmlessFloor = 0.0
+	holdoutDangerFloor   = 0.95
+	holdoutHarmlessFloor = 0.99
 )
 
 // TestModelCorpora runs every corpus of the model of harm through the
@@ -169,11 +168,6 @@ func TestModelMCP(t *testing.T) {
 			t.Errorf("%s: %d of %d right, want all", f, right, n)
 		}
 	}
-}
-
-// corpusSize reports the commands in a corpus (for the report).
-func corpusSize(t testing.TB, f string) string {
-	return fmt.Sprintf("%s: %d", f, len(readFamilies(t, f)))
 }
 
 // showMisses says whether a corpus's misses are logged: the holdout

@@ -111,7 +111,7 @@ func (cc *cmdCtx) sdkCalls(lang, code string) {
 			break
 		}
 		at := off + i + len("method")
-		rest := strings.TrimLeft(lower[at:min(len(lower), at+24)], " \t:='\"=>")
+		rest := strings.TrimLeft(lower[at:min(len(lower), at+24)], " \t:='\">")
 		if strings.HasPrefix(rest, "delete") || strings.HasPrefix(rest, "purge") {
 			found("sends an HTTP DELETE")
 			return

@@ -38,7 +38,7 @@ func localProgram(name string) bool {
 	case "brew", "apt", "apt-get", "apt-cache", "aptitude", "dpkg", "dnf", "yum", "rpm", "pacman", "yay", "paru", "apk",
 		"zypper", "snap", "flatpak", "port", "nix", "nix-env", "nix-shell", "nix-store", "nix-collect-garbage",
 		"home-manager", "asdf", "mise", "rtx", "sdk", "jenv", "rbenv", "nodenv", "goenv", "pyenv-virtualenv", "direnv",
-		"winget", "choco", "scoop", "mas", "softwareupdate":
+		"winget", "choco", "scoop", "mas", "softwareupdate", "devbox", "pixi", "flox", "devenv", "proto", "aqua", "pkgx":
 		return true
 	// editors, terminals, local processes and the shell's helpers
 	case "tmux", "screen", "zellij", "vim", "vi", "nvim", "emacs", "nano", "code", "cursor", "subl", "idea", "less", "more",

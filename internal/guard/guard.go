@@ -44,6 +44,17 @@
 //     production target. What a user may mean asks; what no one means
 //     from an agent blocks. guard.packs sets a pack or one rule to off,
 //     ask or block.
+//   - the model of harm (model.go, pack "model"): any command judged by
+//     what it does, whoever made the program: a destructive verb in the
+//     subcommand path of a CLI that manages shared state, a destructive
+//     HTTP call, a copy that deletes, another host's system folders,
+//     exposure, capacity taken away, a change that makes a later command
+//     destructive, code no one has read, an API client's destructive call.
+//     The packs are names and spellings on top of it.
+//   - MCP tools (mcp.go), judged as the built-in tool each acts like (a
+//     command, SQL, a file, an HTTP request), by its name and input or by
+//     the user's guard.mcp; an unknown tool whose name says it destroys
+//     asks.
 //
 // guard.level raises what it blocks: "strict" also blocks in-project
 // recursive deletes, metadata reads of secrets and unreadable commands that

@@ -29,6 +29,8 @@ Examples:
    hwctl explain --tool Write --path ~/.bashrc --json
    hwctl explain --level strict -- rm -rf build
    hwctl explain --tool WebFetch --input '{"url":"https://docs.example.com/"}'   guard.tools on any tool
+   hwctl explain --tool mcp__db__query --input '{"sql":"DROP TABLE users"}'  an MCP tool, judged by what it does
+   hwctl explain -- ldcli flags delete checkout-v2   the model of harm: the part that decided, and what would let it pass
    hwctl explain --rules          every rule, its severity per level, and whether a config may lower it
    hwctl explain --install        per Claude Code release on this machine: the plugin's hooks it runs, and how
 
@@ -43,7 +45,7 @@ func explainCommand(s streams) *cli.Command {
 		Description: explainHelp,
 		Flags: []cli.Flag{
 			dirFlag, jsonFlag,
-			&cli.StringFlag{Name: "tool", Value: "Bash", Usage: "the tool: Bash, Read, Grep, Glob, Write, Edit, MultiEdit or NotebookEdit"},
+			&cli.StringFlag{Name: "tool", Value: "Bash", Usage: "the tool: Bash, Read, Grep, Glob, Write, Edit, MultiEdit, NotebookEdit, or any other (WebFetch, mcp__server__tool) with --input"},
 			&cli.StringFlag{Name: "path", Usage: "the file or folder `PATH` a file tool gets"},
 			&cli.StringFlag{Name: "glob", Usage: "Grep's glob, or Glob's pattern"},
 			&cli.StringFlag{Name: "input", Usage: "the tool's input as a JSON `OBJECT`, for any tool (guard.tools: WebFetch, WebSearch, Task, MCP tools)"},
@@ -220,12 +222,18 @@ func printReport(w io.Writer, r guard.Report, enabled bool) {
 			if f.Command >= 0 {
 				at = fmt.Sprintf(" [command %d]", f.Command+1)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", f.Severity, f.Rule, f.Reason, at)
+			rule := f.Rule
+			if f.Model != "" {
+				rule += " (model of harm: " + f.Model + ")"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", f.Severity, rule, f.Reason, at)
 		}
 		tw.Flush()
 	}
 	fmt.Fprintf(w, "\ndecision:  %s", r.Decision)
-	if pack, rule, ok := strings.Cut(r.Rule, "."); ok {
+	if pack, rule, ok := strings.Cut(r.Rule, "."); ok && pack == "model" {
+		fmt.Fprintf(w, " (the model of harm, part %q: %s; rule %s, which guard.packs sets like any pack rule)", rule, r.Model, r.Rule)
+	} else if ok {
 		fmt.Fprintf(w, " (pack %s, rule %s; hwctl guard packs lists it)", pack, rule)
 	} else if r.Rule != "" {
 		fmt.Fprintf(w, " (rule %s)", r.Rule)

@@ -15,11 +15,22 @@ func (ck *check) command(cmd string) {
 		ck.fault(fmt.Sprintf("the command is %d bytes, over the guard's cap of %d", len(cmd), MaxCommand))
 		return
 	}
+	if strings.IndexByte(cmd, 0) >= 0 {
+		// bash ignores NUL bytes in its input (r<NUL>m -rf / runs rm): the
+		// guard reads the command as bash does, before every rule
+		cmd = strings.ReplaceAll(cmd, "\x00", "")
+	}
 	if d, ok := ck.g.denyMatch(cmd); ok {
 		ck.find("deny-list", -1, "", fmt.Sprintf("the command contains %q, which this project's guard.deny lists.", d))
 	}
 	if isForkBomb(cmd) {
 		ck.find("fork-bomb", -1, "", "this is a fork bomb: it starts processes until the machine stops.")
+	}
+	if sdkLike(cmd) {
+		// gateway.customer.delete('c_1'): an SDK call given as the
+		// command, which no shell reads as one
+		cc := cmdCtx{ck: ck, c: &shell.Command{Parent: -1, PipeFrom: -1}, idx: -1}
+		cc.sdkCommand(cmd)
 	}
 	if !ck.g.needsParse(cmd) {
 		ck.rep.Prefilter = "names no guarded program or path: not parsed"
@@ -114,6 +125,19 @@ func (ck *check) assign(words []string) {
 			}
 			val = ck.env.home + val[1:]
 		}
+		if name == "IFS" {
+			// c="rm,-rf,~"; IFS=,; $c: the shell splits on the new IFS
+			ck.env.ifsSet = true
+			ck.env.ifsKnown = !strings.ContainsAny(val, "$`")
+			ck.env.ifs = val
+			continue
+		}
+		if strings.ContainsAny(val, "$`") && computedBy(val) {
+			if ck.env.tainted == nil {
+				ck.env.tainted = map[string]bool{}
+			}
+			ck.env.tainted[name] = true
+		}
 		if strings.ContainsAny(val, "$`") || len(ck.env.vars) > 256 {
 			delete(ck.env.vars, name)
 			continue
@@ -151,7 +175,7 @@ func (ck *check) known(c *shell.Command) *shell.Command {
 			out = append(out, shell.Word{Text: v, Quoted: true})
 			continue
 		}
-		for _, f := range strings.Fields(v) {
+		for _, f := range ck.env.split(v) {
 			out = append(out, shell.Word{Text: f, Glob: hasGlob(f)})
 		}
 	}
@@ -161,6 +185,48 @@ func (ck *check) known(c *shell.Command) *shell.Command {
 	cp := *c
 	cp.Args = out
 	return &cp
+}
+
+// split splits an unquoted expansion's value into words as the shell
+// does: at white space, or at the characters of a literal IFS the line
+// set (at none when it set it empty).
+func (e *env) split(v string) []string {
+	if !e.ifsSet || !e.ifsKnown {
+		return strings.Fields(v)
+	}
+	if e.ifs == "" {
+		return []string{v}
+	}
+	return strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(e.ifs, r) })
+}
+
+// computedBy reports whether an assignment's value holds a substitution
+// whose text a transform, a decoder or a download computes
+// (c=$(echo ez | tr a-z n-za-m)).
+func computedBy(val string) bool {
+	for i := 0; i < len(val); i++ {
+		inner := ""
+		switch {
+		case strings.HasPrefix(val[i:], "$(") && !strings.HasPrefix(val[i:], "$(("):
+			if j := closingParen(val, i+2); j >= 0 {
+				inner = val[i+2 : j]
+			}
+		case val[i] == '`':
+			if j := strings.IndexByte(val[i+1:], '`'); j >= 0 {
+				inner = val[i+1 : i+1+j]
+			}
+		}
+		if inner == "" {
+			continue
+		}
+		cmds, _ := shell.Parse(inner)
+		for k := range cmds {
+			if transform(&cmds[k]) || isDecoder(&cmds[k]) || isDownload(cmds[k].Name()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // substitutes reports whether a word of c holds a command substitution.
@@ -184,6 +250,9 @@ type cmdCtx struct {
 	i    int // index in all
 	idx  int // index in the report
 	cwd  string
+	// noSDK: the code being scanned is a database shell's, whose calls
+	// the database pack judges (not the model's sdk part).
+	noSDK bool
 }
 
 // pipeNext returns the command that reads all[j]'s output, or -1.
@@ -250,6 +319,8 @@ func (cc *cmdCtx) check() {
 		cc.find_()
 	case name == "rimraf":
 		cc.rimraf(cc.args())
+	case name == "set" && wordAt(cc.args(), 0) == "--":
+		cc.ck.env.positional = true
 	case name == "alias":
 		// An alias runs later under a name no rule knows: judge what it
 		// runs now.
@@ -261,7 +332,7 @@ func (cc *cmdCtx) check() {
 	case name == "chmod" || name == "chown" || name == "chgrp" || name == "chattr" || name == "setfacl":
 		cc.chmod()
 	case strings.HasPrefix(name, "mkfs") || name == "wipefs" || name == "mke2fs" || name == "newfs":
-		cc.find("disk-overwrite", "", name+" formats a file system.")
+		cc.mkfs(name)
 	case name == "dd":
 		cc.dd()
 	case name == "shred":
@@ -287,10 +358,17 @@ func (cc *cmdCtx) check() {
 			cc.find("secret-read", "", "security "+args[0].Text+" reads the keychain.")
 		}
 	}
+	cc.rawSocket(name)
+	cc.shellEscapes(name)
 	cc.downloadExec()
+	cc.pipedIntoShell(name)
+	cc.unresolvedProgram()
 	cc.recordWrites()
+	cc.recordUnseen(name)
 	cc.runScript(name)
+	cc.runUnseen(name)
 	cc.packs()
+	cc.packageScripts(name, cc.args())
 	cc.files(name)
 	if lang := interpreter(name); lang != "" {
 		cc.inline(lang)
@@ -416,6 +494,15 @@ func (cc *cmdCtx) write(arg, how string) {
 		cc.find("persistence-write", real, fmt.Sprintf("%s writes to %s, which runs code or grants access later; the user must make that change.", how, real))
 	case classGitHooks:
 		cc.find("git-hooks-write", real, fmt.Sprintf("%s writes to %s: a git hook or git config runs code at the next git command.", how, real))
+	case classGitInternals:
+		if i := gitDir(real); i >= 0 {
+			rest := real[i+len("/.git"):]
+			if strings.HasPrefix(rest, "/refs/") || rest == "/HEAD" || rest == "/packed-refs" || rest == "/index" || strings.HasPrefix(rest, "/objects/") {
+				// echo <sha> > .git/refs/heads/main moves the branch, past
+				// every rule git's own commands meet
+				cc.find("git-internals-write", real, fmt.Sprintf("%s writes to %s, git's own record of the branches and history; change them with git commands.", how, real))
+			}
+		}
 	}
 }
 
@@ -600,11 +687,25 @@ func (cc *cmdCtx) files(name string) {
 		cc.extractTo(name, args)
 	}
 	if isKeyUse(name) {
+		cc.keyUseUploads(name, args)
 		return
 	}
 	meta := isMetaCommand(name)
-	for _, a := range args {
+	pull := pullSubcommand(args)
+	for k := 0; k < len(args); k++ {
+		a := args[k]
 		t := a.Text
+		if outputOption(name, t) && k+1 < len(args) {
+			// openssl … -keyout dev.key, pandoc -o out.pdf: what the
+			// program writes, not what it reads
+			cc.write(args[k+1].Text, name+" "+t)
+			k++
+			continue
+		}
+		if pull && !strings.HasPrefix(t, "-") && strings.ContainsAny(t, "./") {
+			cc.write(t, name) // vercel env pull .env.local: the file it writes
+			continue
+		}
 		if strings.HasPrefix(t, "-") {
 			// --file=PATH
 			if _, v, ok := strings.Cut(t, "="); ok && strings.Contains(v, "/") {
@@ -644,22 +745,28 @@ func (cc *cmdCtx) downloadTo(name string, args []shell.Word) {
 	} else if name != "curl" {
 		return
 	}
+	write := func(p, how string) {
+		cc.write(p, how)
+		if p != "-" && p != "/dev/null" {
+			cc.markUnseen(p, name+" downloads")
+		}
+	}
 	for k := 0; k < len(args); k++ {
 		t := args[k].Text
 		next := wordAt(args, k+1)
 		switch {
 		case t == long:
-			cc.write(next, name)
+			write(next, name)
 			k++
 		case strings.HasPrefix(t, long+"="):
-			cc.write(strings.TrimPrefix(t, long+"="), name)
+			write(strings.TrimPrefix(t, long+"="), name)
 		case len(t) > 1 && t[0] == '-' && t[1] != '-':
 			if i := strings.IndexByte(t, letter); i > 0 {
 				if i == len(t)-1 {
-					cc.write(next, name)
+					write(next, name)
 					k++
 				} else {
-					cc.write(t[i+1:], name)
+					write(t[i+1:], name)
 				}
 			}
 		}
@@ -1035,4 +1142,172 @@ func globTargetsSecret(base string) bool {
 		}
 	}
 	return true
+}
+
+// keyUseUploads judges the files that a program which otherwise uses
+// secrets only as keys (gh, aws, git) sends or commits: gh gist create
+// and release upload, aws s3 cp and sync, git add. A secret among them is
+// read out of the machine (a public gist, a bucket, the repository's
+// history).
+func (cc *cmdCtx) keyUseUploads(name string, args []shell.Word) {
+	var files []string
+	pos := func(from []shell.Word, valueOpts ...string) []string {
+		var out []string
+		for k := 0; k < len(from); k++ {
+			t := from[k].Text
+			if contains(valueOpts, t) {
+				k++
+				continue
+			}
+			if !strings.HasPrefix(t, "-") {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	switch name {
+	case "gh":
+		sub, rest := firstPositional(args)
+		op, rest2 := firstPositional(rest)
+		switch {
+		case sub == "gist" && (op == "create" || op == "new" || op == "edit"):
+			files = pos(rest2, "-d", "--desc", "-f", "--filename", "-a", "--add")
+			if v, ok := optValue(rest2, "-a", "--add"); ok {
+				files = append(files, v)
+			}
+		case sub == "release" && op == "upload":
+			if p := pos(rest2, "-R", "--repo"); len(p) > 1 {
+				files = p[1:]
+			}
+		}
+		if v, ok := optValue(args, "--body-file", "-F", "--input"); ok && sub != "api" || sub == "api" && v != "" {
+			files = append(files, v)
+		}
+	case "aws":
+		sub, rest := firstPositional(args)
+		op, rest2 := firstPositional(rest)
+		if sub == "s3" && (op == "cp" || op == "mv" || op == "sync") {
+			if p := pos(rest2, "--profile", "--region", "--exclude", "--include", "--acl", "--storage-class", "--sse", "--endpoint-url"); len(p) > 1 && !strings.Contains(p[0], "://") {
+				files = append(files, p[0])
+			}
+		}
+		if v, ok := optValue(args, "--body"); ok {
+			files = append(files, v)
+		}
+	case "gcloud", "gsutil":
+		// gsutil is read as any program; gcloud storage cp as a copy
+		if wordAt(args, 0) == "storage" && (wordAt(args, 1) == "cp" || wordAt(args, 1) == "rsync") {
+			if p := pos(args[2:]); len(p) > 1 && !strings.Contains(p[0], "://") {
+				files = append(files, p[0])
+			}
+		}
+	case "az":
+		if v, ok := optValue(args, "--file", "-f"); ok && strings.Contains(joinTexts(args), "upload") {
+			files = append(files, v)
+		}
+	case "git":
+		sub, rest := gitSub(args)
+		if sub == "add" || sub == "stage" {
+			files = pos(rest, "--chmod", "--pathspec-from-file")
+		}
+	}
+	for _, f := range files {
+		if f != "" && f != "-" && f != "." {
+			cc.read(f, false)
+		}
+	}
+}
+
+// sdkLike reports whether a command line starts like a method call on a
+// name chain (stripe.Customer.delete(…), gateway.customer.delete(…)).
+func sdkLike(cmd string) bool {
+	t := strings.TrimSpace(cmd)
+	dots := 0
+	for i := 0; i < len(t) && i < 128; i++ {
+		c := t[i]
+		switch {
+		case isNameByte(c):
+		case c == '.' || c == ':':
+			dots++
+		case c == '(' || c == ' ' && i+1 < len(t) && t[i+1] == '(':
+			return dots > 0 && i > 0
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// mkfs judges a format: onto a device, or a target the guard cannot
+// resolve, it blocks (disk-overwrite); onto an image file it is a write
+// of that file, judged as any other (inside the project it is the
+// model's work: mkfs.ext4 -F build/rootfs.img).
+func (cc *cmdCtx) mkfs(name string) {
+	var targets []string
+	args := cc.args()
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "-t" || t == "-L" || t == "-b" || t == "-N" || t == "-m" || t == "-O" || t == "-E" || t == "-U" || t == "-I" ||
+			t == "-n" || t == "-s" || t == "-S" || t == "-T" || t == "-i" || t == "-g" || t == "-G" || t == "-d" || t == "-l" ||
+			t == "-r" || t == "-R" || t == "-c" && name != "mkfs.fat" && name != "mkfs.vfat":
+			k++
+		case t == "-F" && (name == "mkfs.fat" || name == "mkfs.vfat" || name == "mkfs.msdos"):
+			k++ // the FAT size
+		case strings.HasPrefix(t, "-"):
+		case strings.Trim(t, "0123456789kKmMgGbBsS") == "":
+			// a block count or size
+		default:
+			targets = append(targets, t)
+		}
+	}
+	if len(targets) == 0 {
+		cc.find("disk-overwrite", "", name+" formats a file system on a device the guard cannot see.")
+		return
+	}
+	for _, t := range targets {
+		p, ok := cc.ck.env.expand(t, cc.cwd)
+		switch {
+		case !ok:
+			cc.find("disk-overwrite", "", name+" formats "+t+", which the guard cannot resolve: it may be a disk.")
+			return
+		case strings.HasPrefix(p, "/dev/") || p == "/dev":
+			cc.find("disk-overwrite", p, name+" formats "+p+", a device: everything on it is lost.")
+			return
+		}
+	}
+	for _, t := range targets {
+		cc.write(t, name)
+	}
+}
+
+// outputOption reports whether a program's option names a file it
+// writes (the next word).
+func outputOption(name, t string) bool {
+	switch t {
+	case "-out", "-keyout", "--output", "--out", "--outfile", "--output-file", "-outfile":
+		return true
+	case "-o":
+		return name != "ssh" && name != "scp" && name != "sftp" && name != "mount"
+	}
+	return false
+}
+
+// pullSubcommand reports whether a command's subcommand path pulls or
+// downloads into the files it names (vercel env pull .env.local).
+func pullSubcommand(args []shell.Word) bool {
+	n := 0
+	for _, a := range args {
+		if strings.HasPrefix(a.Text, "-") {
+			continue
+		}
+		switch strings.ToLower(a.Text) {
+		case "pull", "download":
+			return true
+		}
+		if n++; n >= 3 {
+			return false
+		}
+	}
+	return false
 }

@@ -231,7 +231,7 @@ func (g *Guard) guardedToken(raw string) bool {
 		b = append(b, c)
 	}
 	t := string(b)
-	if guardedWord(t) || groundWord(t) || packs.Known(t) || strings.Contains(t, "prod") || t == "lua" || t == "rscript" || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
+	if guardedWord(t) || groundWord(t) || packs.Known(t) || harmToken(t) || strings.Contains(t, "prod") || t == "lua" || t == "rscript" || len(g.Config.Commands)+len(g.Config.Secrets) > 0 && g.names(t) {
 		return true
 	}
 	for _, p := range guardedPrefixes {

@@ -127,7 +127,7 @@ func (cc *cmdCtx) outsideFile(p, how string) {
 			return
 		}
 	}
-	if e.home != "" && (under(p, e.home+"/.cache") || under(p, e.home+"/Library/Caches")) {
+	if e.cacheFolder(p) {
 		return // a cache: rebuilt when missing
 	}
 	if systemPath(p) {
@@ -233,4 +233,30 @@ func (cc *cmdCtx) codeWrites(lang, code string, lits []literal) {
 			cc.write(args[0].text, how)
 		}
 	}
+}
+
+// homeCaches are the folders under the home folder that tools rebuild
+// when missing: package managers' and build tools' caches, Xcode's
+// derived data.
+var homeCaches = []string{"/.cache", "/Library/Caches", "/.npm/_cacache", "/.npm/_npx", "/.npm/_logs", "/.yarn/cache",
+	"/.yarn/berry/cache", "/.pnpm-store", "/Library/pnpm/store", "/.local/share/pnpm/store", "/.bun/install/cache",
+	"/.gradle/caches", "/.gradle/daemon", "/.gradle/wrapper/dists", "/.m2/repository", "/.cargo/registry/cache",
+	"/.cargo/registry/src", "/.cargo/git/checkouts", "/go/pkg/mod/cache", "/.composer/cache", "/.nuget/packages",
+	"/Library/Developer/Xcode/DerivedData", "/Library/Developer/CoreSimulator/Caches", "/.android/cache", "/.pub-cache",
+	"/.dartServer", "/.expo/cache", "/.nx/cache", "/.turbo", "/.deno/gen", "/.terraform.d/plugin-cache", "/.sbt/boot", "/.ivy2/cache",
+	"/.cocoapods/repos", "/Library/Caches/CocoaPods"}
+
+// cacheFolder reports whether p (absolute, clean) is in a cache folder
+// of the home folder (not the cache folder's parent: ~/.npm itself holds
+// the user's npm config).
+func (e *env) cacheFolder(p string) bool {
+	if e.home == "" {
+		return false
+	}
+	for _, c := range homeCaches {
+		if under(p, e.home+c) {
+			return true
+		}
+	}
+	return false
 }

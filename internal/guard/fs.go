@@ -43,7 +43,11 @@ func (cc *cmdCtx) rm(dynamic bool) {
 		cc.find("rm-unknown-target", "", "a recursive delete fed by xargs deletes paths the guard cannot see; list them first, then delete them by name.")
 		return
 	}
+	named := cc.findNamed()
 	for _, t := range targets {
+		if named[t.Text] {
+			continue // find -name X -exec rm -rf {}: find's rules judge what it picks
+		}
 		if cc.c.MoreArgs && strings.Contains(t.Text, "{}") {
 			cc.find("rm-unknown-target", "", "a recursive delete fed by xargs deletes paths the guard cannot see; list them first, then delete them by name.")
 			continue
@@ -100,6 +104,11 @@ func (cc *cmdCtx) moveAway(arg string) {
 
 // deleteTree judges one target of a recursive delete.
 func (cc *cmdCtx) deleteTree(arg string, glob bool, how string) {
+	if host := remoteVia(cc.c.Via); host != "" && !remoteTemp(arg) {
+		// on another host the guard cannot tell a project's build folder
+		// from its data: the user is asked, and / or ~ are judged below
+		cc.modelFind("remote", fmt.Sprintf("%s %s runs on another host (%s), whose folders the guard cannot place", how, arg, host))
+	}
 	e := &cc.ck.env
 	p, ok := e.expand(arg, cc.cwd)
 	if !ok && cc.unknownGround(arg) {
@@ -112,15 +121,32 @@ func (cc *cmdCtx) deleteTree(arg string, glob bool, how string) {
 		cc.find("rm-unknown-target", "", fmt.Sprintf("%s %s depends on a value the guard cannot know (a variable, or an unknown current folder); if it is empty or wrong this deletes far more than meant. Name the folder literally.", how, arg))
 		return
 	}
-	all := false // the target is everything in folder p
+	all, some := false, false // the target is everything in folder p, or some of what is in it
 	pat := p
 	if glob && hasGlob(p) {
 		i := strings.IndexAny(p, "*?[")
 		p = path.Clean(p[:i] + "x")
 		p = path.Dir(p)
-		all = true
+		if matchesMost(strings.TrimPrefix(pat[len(p):], "/")) {
+			all = true
+		} else {
+			some = true // *.egg-info, */__pycache__, build-*: what the pattern's letters pick
+		}
 	}
 	rule, class := e.deleteClass(p, all)
+	if some {
+		switch {
+		case rule == "rm-project-root" && p == e.project, rule == "rm-in-project":
+			rule, class = "rm-in-project", "inside the project"
+		case rule != "":
+			if e.isGround(pat, true) {
+				break
+			}
+			cc.note(arg, pat, "delete", class)
+			cc.find("find-delete-outside", pat, fmt.Sprintf("%s %s deletes whatever the pattern matches in %s, outside the project. Ask the user, or name the folders inside the project.", how, arg, p))
+			return
+		}
+	}
 	if (rule == "" || rule == "rm-in-project") && (e.isGround(p, true) || e.isGround(e.real(p), true) || pat != p && e.isGround(pat, true)) {
 		cc.note(arg, p, "delete", classGround)
 		cc.ck.groundFinding(cc.idx, how+" "+arg+" deletes", p)
@@ -167,6 +193,9 @@ func (e *env) deleteClass(p string, all bool) (rule, class string) {
 		if under(p, t) && p != t {
 			return "", "inside a temp folder"
 		}
+	}
+	if e.cacheFolder(p) {
+		return "", "inside a cache folder the tools rebuild"
 	}
 	return "rm-outside-project", "outside the project"
 }
@@ -296,4 +325,131 @@ func (cc *cmdCtx) chmod() {
 			cc.find("chmod-outside-project", p, fmt.Sprintf("%s -R on %s changes %s. Change the files inside the project you mean.", cc.c.Name(), t, p))
 		}
 	}
+}
+
+// matchesMost reports whether a glob's pattern below its folder matches
+// nearly every name there: its last element has no letter or digit of its
+// own (*, .*, *.*, .??*, [a-z]*), or a middle element that does is
+// followed by one that does not (build/*).
+func matchesMost(rest string) bool {
+	segs := strings.Split(rest, "/")
+	for len(segs) > 1 && segs[len(segs)-1] == "" {
+		segs = segs[:len(segs)-1]
+	}
+	last := segs[len(segs)-1]
+	depth := 0
+	for i := 0; i < len(last); i++ {
+		c := last[i]
+		switch {
+		case c == '[':
+			depth++
+		case c == ']' && depth > 0:
+			depth--
+		case depth > 0, c == '*', c == '?', c == '.', c == '\\':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// findNamed returns the starting points of the find that runs this
+// command through -exec, when find picks what it deletes by name (-name,
+// -iname, -path, -regex with a pattern that neither matches every name nor
+// the starting point itself): find's own rules (filteredDelete) judge
+// those, not rm -rf of the starting point.
+func (cc *cmdCtx) findNamed() map[string]bool {
+	c := cc.c
+	if !strings.HasSuffix(c.Via, "find -exec") || c.Parent < 0 || c.Parent >= len(cc.all) {
+		return nil
+	}
+	parent := cc.all[c.Parent]
+	if parent.Name() != "find" {
+		return nil
+	}
+	starts, named := findFilter(parent.Args[1:])
+	if len(named) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, s := range starts {
+		p, ok := cc.ck.env.expand(s, cc.cwd)
+		base := path.Base(p)
+		if !ok {
+			continue
+		}
+		if rule, _ := cc.ck.env.deleteClass(p, false); rule != "" && rule != "rm-in-project" && !(rule == "rm-project-root" && p == cc.ck.env.project) {
+			continue // on /, the home folder or outside the project, rm -rf of the start decides
+		}
+		matched := false
+		for _, pat := range named {
+			if m, _ := path.Match(pat, base); m {
+				matched = true
+			}
+		}
+		if !matched {
+			out[s] = true
+		}
+	}
+	return out
+}
+
+// findFilter returns find's starting points and the name patterns it
+// filters on (none when a pattern matches every name).
+func findFilter(args []shell.Word) (starts, named []string) {
+	j := 0
+	for j < len(args) && (args[j].Text == "-H" || args[j].Text == "-L" || args[j].Text == "-P") {
+		j++
+	}
+	for ; j < len(args); j++ {
+		t := args[j].Text
+		if strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == "," {
+			break
+		}
+		starts = append(starts, t)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	for ; j+1 < len(args); j++ {
+		switch t := args[j].Text; t {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for j < len(args) && args[j].Text != ";" && args[j].Text != "+" {
+				j++
+			}
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			if j > 0 && (args[j-1].Text == "!" || args[j-1].Text == "-not") {
+				return starts, nil // everything but a name: not a filter
+			}
+			pat := args[j+1].Text
+			if strings.Contains(t, "path") || strings.Contains(t, "wholename") {
+				if strings.Trim(pat, "*?./[]") == "" {
+					return starts, nil
+				}
+				named = append(named, "*x*") // a path pattern with letters: judged as a name the start's is not
+				j++
+				continue
+			}
+			if strings.HasSuffix(t, "regex") {
+				if pat == ".*" || pat == ".+" || pat == "" {
+					return starts, nil
+				}
+				pat = "*x*" // a regex picks by name; it is judged as a name that is not the start's
+			} else if matchesMost(pat) {
+				return starts, nil
+			}
+			named = append(named, pat)
+			j++
+		case "-o", "-or":
+			return starts, nil // find . -name x -o -exec …: the other branch picks everything
+		}
+	}
+	return starts, named
+}
+
+// remoteTemp reports whether a path on another host is in its temp
+// folders (/tmp, /var/tmp), which a recursive delete may clean there too.
+func remoteTemp(arg string) bool {
+	p := path.Clean(arg)
+	return strings.HasPrefix(arg, "/") && (under(p, "/tmp") && p != "/tmp" || under(p, "/var/tmp") && p != "/var/tmp")
 }

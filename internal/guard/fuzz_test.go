@@ -126,3 +126,45 @@ func BenchmarkCheck(b *testing.B) {
 	b.ReportMetric(float64(med[len(med)-1].Nanoseconds()), "max-ns/cmd")
 	b.ReportMetric(float64(len(inputs)), "cmds")
 }
+
+// FuzzCheckMCP checks any MCP call: the guard never panics and always
+// decides, whatever the tool's name and input, and a call that names a
+// command is judged at least as strictly as that command in Bash.
+func FuzzCheckMCP(f *testing.F) {
+	for _, c := range readMCP(f, "testdata/model/mcp.jsonl", home, project) {
+		f.Add(c.Tool, string(c.Input))
+	}
+	g := newTest(config.Guard{MCP: map[string]string{"mcp__box__*": "Bash(cmd, argv)", "mcp__wh__run": "SQL(stmt)"}}, nil)
+	f.Fuzz(func(t *testing.T, name, input string) {
+		if !strings.HasPrefix(name, "mcp__") {
+			name = "mcp__" + name
+		}
+		r := g.Check(Call{Tool: name, Input: json.RawMessage(input), Cwd: project})
+		switch r.Decision {
+		case "allow", "ask", "block":
+		default:
+			t.Fatalf("decision %q", r.Decision)
+		}
+		var in map[string]json.RawMessage
+		if json.Unmarshal([]byte(input), &in) != nil {
+			return
+		}
+		var cmd string
+		if json.Unmarshal(in["cmd"], &cmd) != nil || cmd == "" || !strings.HasPrefix(name, "mcp__box__") || in["argv"] != nil {
+			return
+		}
+		if b := bash(g, cmd); rank(b.Decision) > rank(r.Decision) {
+			t.Fatalf("%s %s is %s, but the command in Bash is %s", name, input, r.Decision, b.Decision)
+		}
+	})
+}
+
+func rank(d string) int {
+	switch d {
+	case "ask":
+		return 1
+	case "block":
+		return 2
+	}
+	return 0
+}

@@ -1,8 +1,11 @@
 package guard
 
 import (
+	"fmt"
+	"path"
 	"strings"
 
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/shell"
 )
 
@@ -38,7 +41,7 @@ func (cc *cmdCtx) git() {
 		if isGitGlobalWithValue(t) && len(args) > 1 {
 			if t == "-c" {
 				if k, v, ok := strings.Cut(args[1].Text, "="); ok {
-					cc.gitConfigValue(k, v)
+					cc.gitConfigValue(k, v, true)
 					if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok {
 						aliases[name] = v
 					}
@@ -68,10 +71,24 @@ func (cc *cmdCtx) git() {
 		}
 		sub, rest = words[0].Text, append(words[1:], rest...)
 	}
+	cc.gitEnv(cc.c.Assigns)
+	switch sub {
+	case "clone", "init", "fetch", "pull", "ls-remote", "archive", "submodule":
+		cc.gitHooksFrom(sub, rest)
+	case "remote":
+		cc.gitRemote(rest)
+	}
 	switch sub {
 	case "push":
+		cc.gitHooksFrom(sub, rest)
+		cc.gitPushElsewhere(rest)
 		cc.gitPush(rest)
 	case "reset":
+		for _, a := range rest {
+			if !strings.HasPrefix(a.Text, "-") && strings.ContainsAny(a.Text, "~^") {
+				cc.ck.rewound = true // git reset HEAD~3: the branch moved back
+			}
+		}
 		for _, a := range rest {
 			if a.Text == "--hard" || a.Text == "--merge" {
 				cc.find("git-reset-hard", "", "git reset "+a.Text+" drops uncommitted work. Commit or stash first (git stash), then reset.")
@@ -191,7 +208,7 @@ func (cc *cmdCtx) git() {
 			pos = pos[1:]
 		}
 		if len(pos) >= 2 {
-			cc.gitConfigValue(pos[0], pos[1])
+			cc.gitConfigValue(pos[0], pos[1], false)
 			// An alias runs later, by a name no rule knows: judge what it
 			// runs now (git <value>, or the shell command after "!").
 			if _, ok := strings.CutPrefix(strings.ToLower(pos[0]), "alias."); ok {
@@ -250,14 +267,97 @@ func (cc *cmdCtx) gitSubmodule(rest []shell.Word) {
 	}
 }
 
-// gitConfigValue blocks setting a git key that runs a program.
-func (cc *cmdCtx) gitConfigValue(key, value string) {
+// gitConfigValue judges a git key set to value: a key that runs a program
+// later blocks; given once (git -c key=value cmd), a pager, an editor or
+// an ssh command runs now and is judged as the command it is. once is
+// git -c (and git clone -c).
+func (cc *cmdCtx) gitConfigValue(key, value string, once bool) {
 	k := strings.ToLower(key)
+	cc.gitLater(key, value)
+	switch {
+	case k == "init.templatedir":
+		cc.find("git-hooks-template", "", "git's init.templateDir copies that folder's hooks into every repository git init or git clone makes, and git runs them; the user must set it.")
+		return
+	case k == "core.sshcommand" && plainSSH(value):
+		return // ssh -i ~/.ssh/deploy_key: runs ssh, as git would
+	case once && (k == "core.pager" || k == "core.editor" || k == "sequence.editor" || k == "core.askpass" || k == "gpg.program" || k == "diff.external"):
+		cc.nested(value, "git -c "+key) // runs now: judged as the command it is
+	}
 	switch {
 	case k == "core.hookspath" || k == "core.fsmonitor" || k == "core.sshcommand" || k == "core.pager" && strings.ContainsAny(value, "|;&$`") ||
 		strings.HasSuffix(k, ".textconv") || strings.HasPrefix(k, "filter.") && (strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge") || strings.HasSuffix(k, ".process")) ||
 		k == "core.editor" && strings.ContainsAny(value, "|;&$`") || k == "credential.helper" && strings.HasPrefix(value, "!"):
 		cc.find("git-config-exec", "", "setting git's "+key+" makes git run a program later; the user must change that setting.")
+	}
+}
+
+// plainSSH reports whether a git ssh command is ssh with options only
+// (no shell syntax, no command of its own to run).
+func plainSSH(v string) bool {
+	f := strings.Fields(v)
+	if len(f) == 0 || strings.ContainsAny(v, "|;&$`<>()") || strings.Contains(strings.ToLower(v), "proxycommand") || strings.Contains(strings.ToLower(v), "localcommand") {
+		return false
+	}
+	n := shell.ProgramName(f[0])
+	return n == "ssh" || n == "ssh.exe" || n == "plink" || n == "plink.exe"
+}
+
+// gitEnv judges the environment a git command gets: GIT_TEMPLATE_DIR
+// brings hooks into the repository it makes; GIT_SSH_COMMAND, GIT_PAGER,
+// GIT_EDITOR and their kind run now, and are judged as the commands they
+// are.
+func (cc *cmdCtx) gitEnv(assigns []string) {
+	for _, a := range assigns {
+		name, v, ok := strings.Cut(a, "=")
+		if !ok {
+			continue
+		}
+		switch name {
+		case "GIT_TEMPLATE_DIR":
+			cc.find("git-hooks-template", "", "GIT_TEMPLATE_DIR copies that folder's hooks into the repository git makes, and git runs them; the user must choose its hooks.")
+		case "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS":
+			cc.nested(v, name)
+		case "GIT_CONFIG_PARAMETERS":
+			cc.find("git-config-exec", "", "GIT_CONFIG_PARAMETERS sets git configuration the guard does not read; the user must set it.")
+		}
+	}
+}
+
+// gitHooksFrom judges git clone and git init: --template brings its
+// hooks into the new repository (git runs post-checkout during the
+// clone), clone's -c core.hooksPath points git at hooks, and -u
+// (--upload-pack) runs a program.
+func (cc *cmdCtx) gitHooksFrom(sub string, rest []shell.Word) {
+	for k := 0; k < len(rest); k++ {
+		t := rest[k].Text
+		next := wordAt(rest, k+1)
+		switch {
+		case t == "--template" || strings.HasPrefix(t, "--template="):
+			dir := next
+			if v, ok := strings.CutPrefix(t, "--template="); ok {
+				dir = v
+			} else {
+				k++
+			}
+			cc.find("git-hooks-template", "", fmt.Sprintf("git %s --template %s copies that folder's hooks into the new repository, and git runs them (post-checkout runs during the clone); the user must choose its hooks.", sub, dir))
+		case sub == "clone" && (t == "-c" || t == "--config"):
+			if kk, v, ok := strings.Cut(next, "="); ok {
+				cc.gitConfigValue(kk, v, true)
+			}
+			k++
+		case sub == "clone" && strings.HasPrefix(t, "--config="):
+			if kk, v, ok := strings.Cut(strings.TrimPrefix(t, "--config="), "="); ok {
+				cc.gitConfigValue(kk, v, true)
+			}
+		case t == "-u" || t == "--upload-pack" || t == "--receive-pack" || t == "--exec":
+			cc.nested(next, "git "+sub+" "+t)
+			k++
+		case strings.HasPrefix(t, "--upload-pack=") || strings.HasPrefix(t, "--receive-pack=") || strings.HasPrefix(t, "--exec="):
+			_, v, _ := strings.Cut(t, "=")
+			cc.nested(v, "git "+sub+" "+strings.SplitN(t, "=", 2)[0])
+		case strings.HasPrefix(t, "ext::") || strings.HasPrefix(t, "fd::"):
+			cc.modelFind("unseen", fmt.Sprintf("git %s %s: the ext:: transport runs a command as the remote", sub, t))
+		}
 	}
 }
 
@@ -313,14 +413,18 @@ func (cc *cmdCtx) gitCheckout(rest []shell.Word) {
 
 // gitPush checks git push in every spelling of force and delete.
 func (cc *cmdCtx) gitPush(rest []shell.Word) {
-	force, mirror, del, prune := "", false, false, false
+	force, mirror, del, prune, lease, dry := "", false, false, false, "", false
 	var pos []string
 	for k := 0; k < len(rest); k++ {
 		t := rest[k].Text
 		switch {
 		case t == "--force" || strings.HasPrefix(t, "--force="):
 			force = t
-		case strings.HasPrefix(t, "--force-with-lease") || t == "--force-if-includes" || t == "--no-force-if-includes":
+		case t == "--dry-run":
+			dry = true
+		case strings.HasPrefix(t, "--force-with-lease") || t == "--force-if-includes":
+			lease = t
+		case t == "--no-force-if-includes":
 		case t == "--mirror":
 			mirror = true
 		case t == "--delete":
@@ -342,14 +446,23 @@ func (cc *cmdCtx) gitPush(rest []shell.Word) {
 				if r == 'd' {
 					del = true
 				}
+				if r == 'n' {
+					dry = true
+				}
 			}
 		default:
 			pos = append(pos, t)
 		}
 	}
+	if dry {
+		return // --dry-run, -n: git reports what it would do and sends nothing
+	}
 	if force != "" {
 		cc.find("git-force-push", "", "git push "+force+" rewrites shared history. Use --force-with-lease, or push a new branch.")
 		return
+	}
+	if lease != "" {
+		cc.leaseDefault(lease, pos)
 	}
 	if mirror {
 		cc.find("git-force-push", "", "git push --mirror overwrites and deletes every ref on the remote.")
@@ -387,4 +500,71 @@ func (cc *cmdCtx) gitPush(rest []shell.Word) {
 	if prune {
 		cc.find("git-push-delete", "", "git push --prune deletes remote branches that have no local counterpart.")
 	}
+}
+
+// leaseDefault asks before git push --force-with-lease moves the default
+// branch back: a refspec whose source goes back (HEAD~3:main, main^:main),
+// or no refspec while the project's current branch (.git/HEAD) is the
+// default one and the same line reset it back (git reset --soft HEAD~5).
+// A lease protects others' new commits, not the history everyone already
+// builds on; a lease push of the branch's own new history is allowed.
+func (cc *cmdCtx) leaseDefault(lease string, pos []string) {
+	target := ""
+	back := func(src string) bool { return strings.ContainsAny(src, "~^") || strings.Contains(src, "@{") }
+	if len(pos) > 1 {
+		for _, r := range pos[1:] {
+			src, dst, ok := strings.Cut(r, ":")
+			if !ok {
+				dst = r
+			}
+			dst = strings.TrimPrefix(strings.TrimPrefix(dst, "+"), "refs/heads/")
+			if isDefaultBranch(dst) && (back(src) || cc.ck.rewound && !ok) {
+				target = dst
+				break
+			}
+		}
+	} else if cc.ck.rewound {
+		if b := cc.ck.env.currentBranch(); isDefaultBranch(b) {
+			target = b
+		}
+	}
+	if target != "" {
+		cc.find("git-lease-default", "", "git push "+lease+" moves "+target+", the default branch everyone builds on, back to an older commit. Push the rewrite to a new branch and open a pull request.")
+	}
+}
+
+// currentBranch returns the project's current branch as its .git/HEAD
+// says (a worktree's .git file points to its own HEAD), or "": bounded
+// reads of regular files only.
+func (e *env) currentBranch() string {
+	if e.project == "" {
+		return ""
+	}
+	headOf := func(dir string) string {
+		data, err := safepath.ReadFileAt(path.Join(dir, "HEAD"), 4096)
+		if err != nil {
+			return ""
+		}
+		ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/heads/")
+		if !ok {
+			return ""
+		}
+		return ref
+	}
+	gitPath := path.Join(e.project, ".git")
+	if b := headOf(gitPath); b != "" {
+		return b
+	}
+	data, err := safepath.ReadFileAt(gitPath, 4096)
+	if err != nil {
+		return ""
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return ""
+	}
+	if !path.IsAbs(dir) {
+		dir = path.Join(e.project, dir)
+	}
+	return headOf(dir)
 }

@@ -44,6 +44,17 @@
 //     production target. What a user may mean asks; what no one means
 //     from an agent blocks. guard.packs sets a pack or one rule to off,
 //     ask or block.
+//   - the model of harm (model.go, pack "model"): any command judged by
+//     what it does, whoever made the program: a destructive verb in the
+//     subcommand path of a CLI that manages shared state, a destructive
+//     HTTP call, a copy that deletes, another host's system folders,
+//     exposure, capacity taken away, a change that makes a later command
+//     destructive, code no one has read, an API client's destructive call.
+//     The packs are names and spellings on top of it.
+//   - MCP tools (mcp.go), judged as the built-in tool each acts like (a
+//     command, SQL, a file, an HTTP request), by its name and input or by
+//     the user's guard.mcp; an unknown tool whose name says it destroys
+//     asks.
 //
 // guard.level raises what it blocks: "strict" also blocks in-project
 // recursive deletes, metadata reads of secrets and unreadable commands that
@@ -118,7 +129,10 @@ type Finding struct {
 	Rule string `json:"rule"`
 	// Pack is the rule pack the rule belongs to, or "" for a built-in
 	// rule.
-	Pack     string `json:"pack,omitempty"`
+	Pack string `json:"pack,omitempty"`
+	// Model is the part of the model of harm that found it (a rule of
+	// pack "model"), or "".
+	Model    string `json:"model,omitempty"`
 	Severity string `json:"severity"`
 	Reason   string `json:"reason"`
 	// Command is the index in Report.Commands of the command that matched,
@@ -176,9 +190,11 @@ type Report struct {
 	ConfigFiles   []string        `json:"config_files,omitempty"`
 	ConfigChanges []config.Change `json:"config_changes,omitempty"`
 	// Decision is allow, ask or block; Rule and Reason are the deciding
-	// finding's, Reason exactly as the model reads it.
+	// finding's, Reason exactly as the model reads it; Model the part of
+	// the model of harm that decided, if it did.
 	Decision string `json:"decision"`
 	Rule     string `json:"rule,omitempty"`
+	Model    string `json:"model,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 	// ToolAllow is the guard.tools allow rule that matched, when no rule
 	// blocks or asks: the decision is then allow, and Claude Code runs the
@@ -226,6 +242,13 @@ type check struct {
 	written map[string]string
 	// sourced: the command line sourced a secret file (source .env).
 	sourced bool
+	// unseen holds the files the line writes with content the guard
+	// cannot read (a download, a program's output), by resolved path, and
+	// how; remotes the git remotes it adds (name → URL); scripts the
+	// package scripts it sets (name → value).
+	unseen, remotes, scripts map[string]string
+	// rewound: a git reset of the line moved the branch back (HEAD~3).
+	rewound bool
 }
 
 func (g *Guard) newCheck(c Call) *check {
@@ -296,6 +319,10 @@ func (ck *check) run(c Call) {
 	case "NotebookEdit":
 		ck.rep.Input = str("notebook_path")
 		ck.filePath(str("notebook_path"), "write")
+	default:
+		if strings.HasPrefix(c.Tool, "mcp__") {
+			ck.mcp(c.Tool, fields)
+		}
 	}
 	ck.toolPolicy(c, fields)
 }
@@ -347,13 +374,13 @@ func (ck *check) finish() Report {
 		s, _ := parseSeverity(f.Severity)
 		if s > best {
 			best = s
-			ck.rep.Rule = f.Rule
+			ck.rep.Rule, ck.rep.Model = f.Rule, f.Model
 			ck.rep.Reason = "hookwright guard: " + f.Reason + " (rule " + f.Rule + "; `hwctl explain` shows how the guard read the call)"
 		}
 	}
 	ck.rep.Decision = best.String()
 	if best == Allow {
-		ck.rep.Rule, ck.rep.Reason = "", ""
+		ck.rep.Rule, ck.rep.Reason, ck.rep.Model = "", "", ""
 		if ck.rep.ToolAllow != "" {
 			ck.rep.Rule = ToolRulePolicy
 			ck.rep.Reason = "hookwright guard: " + ck.rep.Tool + " is allowed by guard.tools rule " + ck.rep.ToolAllow + " (rule " + ToolRulePolicy + ")"

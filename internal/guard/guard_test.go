@@ -253,9 +253,13 @@ var recursiveDeletesFamilies = []family{
 		`rm -rf /home/u/proj/build`, `rm -rf ./out/*`, `find . -name '*.pyc' -delete`, `rm -f ~/.cache/x.lock`,
 		`printf 'never rm -rf /' > notes.txt`, `echo 'rm -rf' > notes.txt`, `grep -r "rm -rf /" docs`,
 		`find /tmp/x -exec rm -rf {} +`, `rmdir /etc/x`, `npx rimraf dist`, `rimraf node_modules`,
-		`rsync -a --delete src/ build/`, `rsync -a --delete ./site/ host:/var/www/`, `rsync -av ~/notes/ ./notes/`,
+		`rsync -a --delete src/ build/`, `rsync -av ~/notes/ ./notes/`,
 		`mv build dist`, `mv ~/Downloads/data.csv ./data/`, `mv /tmp/x ./x`,
 	}},
+	// A copy that deletes on another host asks (the model of harm's
+	// sync-delete part); before it, this was in "rm, harmless", where the
+	// recursive-delete rules had nothing to say about another host.
+	{"rsync --delete onto another host", "ask", []string{`rsync -a --delete ./site/ host:/var/www/`}},
 	{"rm of an unknown target", "ask", []string{
 		`rm -rf "$BUILD_DIR"`, `rm -rf $DIR/`, `find . -name node_modules | xargs rm -rf`, `rm -rf "${PREFIX}"/*`,
 		`xargs -I{} sh -c 'rm -rf {}' <<< ~`, `find . -name x | xargs -I{} bash -c 'rm -rf {}'`,

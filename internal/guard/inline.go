@@ -218,6 +218,10 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 				continue // e.g. "subsystem(" is not "system(" (and "exec(" in "shell_exec(" is not the call)
 			}
 			done[off] = true
+			if call == "exec(" && at > 0 && code[at-1] == '.' && !strings.Contains(code, "child_process") {
+				continue // /re/.exec(s), a regular expression's exec
+			}
+			argStart := off
 			args, end := callArgs(code, lits, off)
 			off = max(off, end)
 			if strings.HasSuffix(call, "`") {
@@ -227,8 +231,15 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 					args = args[:1]
 				}
 			}
-			if len(args) == 0 {
+			if len(args) == 0 || !strings.HasSuffix(call, "`") && exprFirst(code, argStart) {
+				// os.system(cmd), os.system(base64.b64decode(…).decode()),
+				// execSync(Buffer.from(…).toString()): the command is computed
 				cc.find("inline-code-unknown", "", fmt.Sprintf("the %s code calls %s with a command the guard cannot read.", lang, strings.TrimSuffix(call, "(")))
+				continue
+			}
+			if joined, ok := concatenated(code, args, argStart, end); ok {
+				// os.system('r' + 'm -rf ~'): the literals are one command
+				cc.runShell(joined, lang+" "+strings.TrimSuffix(call, "("), false)
 				continue
 			}
 			if len(args) == 1 && !strings.HasPrefix(strings.TrimSpace(code[off:min(len(code), off+2)]), "[") {
@@ -293,6 +304,7 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 		}
 	}
 	cc.codeWrites(lang, code, lits)
+	cc.sdkCalls(lang, code)
 	// secret paths named in the code, and persistence writes
 	writes := strings.Contains(code, "write") || strings.Contains(code, "append") || strings.Contains(code, ">>") || strings.Contains(code, "'a'") || strings.Contains(code, `"a"`) || strings.Contains(code, "'w'") || strings.Contains(code, `"w"`)
 	for _, l := range lits {
@@ -419,4 +431,48 @@ func replaceInterp(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// exprFirst reports whether the argument list that starts at code[off]
+// begins with an expression rather than a literal or a list of them
+// (os.system(cmd), execSync(Buffer.from(…))).
+func exprFirst(code string, off int) bool {
+	j := off
+	for j < len(code) && (code[j] == ' ' || code[j] == '\t' || code[j] == '\n') {
+		j++
+	}
+	if j >= len(code) {
+		return false
+	}
+	switch c := code[j]; {
+	case c == '\'' || c == '"' || c == '`' || c == '[' || c == '(' || c == '%' || c == '{':
+		return false
+	case (c == 'f' || c == 'r' || c == 'b' || c == 'u' || c == 'F' || c == 'R' || c == 'B') && j+1 < len(code) && (code[j+1] == '\'' || code[j+1] == '"'):
+		return false
+	case (c == 'f' || c == 'r' || c == 'b') && j+2 < len(code) && (code[j+1] == 'r' || code[j+1] == 'b' || code[j+1] == 'f') && (code[j+2] == '\'' || code[j+2] == '"'):
+		return false
+	}
+	return isNameByte(code[j])
+}
+
+// concatenated returns the literals of a call's arguments joined when
+// they are one string built with + ('r' + 'm -rf ~'), and whether they
+// are.
+func concatenated(code string, args []literal, off, end int) (string, bool) {
+	if len(args) < 2 || end <= off || end > len(code) {
+		return "", false
+	}
+	var b strings.Builder
+	plus := false
+	for i, a := range args {
+		if i > 0 {
+			between := strings.TrimSpace(code[args[i-1].end:a.start])
+			if between != "+" && between != "." && between != ".." {
+				return "", false
+			}
+			plus = true
+		}
+		b.WriteString(a.text)
+	}
+	return b.String(), plus
 }

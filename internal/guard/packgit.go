@@ -93,6 +93,9 @@ func (pc *packCtx) gitHistory(out map[string]string) {
 			out["update-ref"] = "`git update-ref -d` deletes a ref"
 		} else if flag("--stdin") && strings.Contains(strings.ToLower(pc.cc.c.Stdin), "delete ") {
 			out["update-ref"] = "`git update-ref --stdin` deletes refs"
+		} else if pos := positionals(rest, []string{"-m"}); len(pos) > 0 && isDefaultBranch(strings.TrimPrefix(pos[0], "refs/heads/")) && strings.HasPrefix(pos[0], "refs/heads/") {
+			// plumbing that moves the default branch anywhere, back included
+			out["default-branch"] = "`git update-ref " + pos[0] + "` moves the default branch (to " + wordAt2(pos, 1) + "), dropping the commits after it"
 		}
 	case "reflog":
 		if len(rest) == 0 {

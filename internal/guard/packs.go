@@ -90,6 +90,23 @@ func runnerPrefix(name string, args []shell.Word) (string, []shell.Word) {
 			}
 			name = shell.ProgramName(args[0].Text)
 			args = args[1:]
+		case (name == "uvx" || name == "pipx" && first == "run" || (name == "pnpm" || name == "yarn") && first == "dlx") && len(args) > 0:
+			// uvx tool …, pipx run tool …, pnpm dlx tool …: the tool runs
+			if name != "uvx" {
+				args = args[1:]
+			}
+			for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") {
+				args = args[1:] // uvx --from x tool: the options before the tool
+			}
+			if len(args) == 0 {
+				return name, nil
+			}
+			name = shell.ProgramName(args[0].Text)
+			args = args[1:]
+		case name == "java" && first == "-jar" && len(args) > 1:
+			// java -jar jenkins-cli.jar …: the jar is the program
+			name = strings.TrimSuffix(shell.ProgramName(args[1].Text), ".jar")
+			args = args[2:]
 		case (name == "pnpm" || name == "yarn" || name == "bun" || name == "bunx") && packs.All().Names(first):
 			name = first
 			args = args[1:]
@@ -128,7 +145,6 @@ func (cc *cmdCtx) packs() {
 			return
 		}
 	}
-	cfg := cc.ck.g.Config.Packs
 	pc := &packCtx{cc: cc, name: name, args: args, own: len(rules) > 0}
 	done := make(map[*packs.Rule]bool, 4)
 	for _, list := range [][]*packs.Rule{rules, star} {
@@ -137,26 +153,55 @@ func (cc *cmdCtx) packs() {
 				continue
 			}
 			done[r] = true
-			sev := packs.Severity(r, cfg)
-			if sev == packs.Off {
+			if cc.ck.packSeverity(r) == packs.Off {
 				continue
-			}
-			if sev == packs.Ask && cc.ck.lvl >= paranoid {
-				sev = packs.Block // paranoid blocks what the other levels ask
 			}
 			what, ok := pc.match(r, set)
 			if !ok {
 				continue
 			}
-			s, _ := parseSeverity(sev)
-			tail := "the user must confirm it."
-			if s == Block {
-				tail = "hookwright does not let the model do this."
-			}
-			reason := fmt.Sprintf("%s (pack %s); %s", what, r.Pack, tail)
-			cc.ck.rep.Findings = append(cc.ck.rep.Findings, Finding{Rule: r.ID(), Pack: r.Pack, Severity: s.String(), Reason: reason, Command: cc.idx})
+			cc.packFinding(r, what)
 		}
 	}
+}
+
+// packSeverity is pack rule r's severity for this check: off, ask or
+// block (the config's, and paranoid blocks what the other levels ask).
+func (ck *check) packSeverity(r *packs.Rule) string {
+	sev := packs.Severity(r, ck.g.Config.Packs)
+	if sev == packs.Ask && ck.lvl >= paranoid {
+		sev = packs.Block
+	}
+	return sev
+}
+
+// packFinding records that pack rule r matched (what says how): its
+// reason names the pack, or the part of the model of harm, and says what
+// would let the command through.
+func (cc *cmdCtx) packFinding(r *packs.Rule, what string) {
+	sev := cc.ck.packSeverity(r)
+	if sev == packs.Off {
+		return
+	}
+	s, _ := parseSeverity(sev)
+	where, part := "pack "+r.Pack, ""
+	if r.Pack == modelPack {
+		part = modelPart(r.Name)
+		where = "model of harm: " + part
+	}
+	tail := "the user must confirm it. "
+	if s == Block {
+		tail = "hookwright does not let the model do this. "
+	}
+	pass := r.Pass
+	switch {
+	case s == Block:
+		pass = fmt.Sprintf("It passes only when the user runs it, or sets guard.packs %q to \"ask\" in their own config.", r.ID())
+	case pass == "":
+		pass = fmt.Sprintf("It passes as a dry run (--dry-run) or a read, or once the user's config sets guard.packs %q to \"off\".", r.ID())
+	}
+	reason := fmt.Sprintf("%s (%s); %s%s", what, where, tail, pass)
+	cc.ck.rep.Findings = append(cc.ck.rep.Findings, Finding{Rule: r.ID(), Pack: r.Pack, Model: part, Severity: s.String(), Reason: reason, Command: cc.idx})
 }
 
 // packCtx is one command being matched against pack rules.
@@ -167,8 +212,10 @@ type packCtx struct {
 	// own: the program has rules of its own (not only the rules on every
 	// command).
 	own bool
-	// kinds caches what the code matches found ("sql" → drop, …).
-	kinds map[string]map[string]string
+	// kinds caches what the code matches found ("sql" → drop, …);
+	// scratch is the model's parts' map (see kindsOf).
+	kinds   map[string]map[string]string
+	scratch map[string]string
 }
 
 // match reports whether rule r matches, and says what matched.
@@ -285,6 +332,17 @@ func wordAt2(ws []string, k int) string {
 // kindsOf runs the code match m once per command and returns what it
 // found: kind → description.
 func (pc *packCtx) kindsOf(m string, set *packs.Set) map[string]string {
+	if strings.HasPrefix(m, "harm-") {
+		// the model's parts: one rule each, so nothing to cache; one
+		// scratch map serves them all (most commands match none)
+		if pc.scratch == nil {
+			pc.scratch = make(map[string]string, 1)
+		} else {
+			clear(pc.scratch)
+		}
+		pc.harm(m, set, pc.scratch)
+		return pc.scratch
+	}
 	if k, ok := pc.kinds[m]; ok {
 		return k
 	}
@@ -586,9 +644,14 @@ func (pc *packCtx) power(out map[string]string) {
 // reachable or runs its workloads.
 func criticalUnit(u string) bool {
 	u = strings.TrimSuffix(u, ".service")
+	if at := strings.IndexByte(u, '@'); at > 0 {
+		u = u[:at]
+	}
 	switch u {
 	case "ssh", "sshd", "networking", "network", "networkmanager", "systemd-networkd", "systemd-resolved", "docker", "containerd",
-		"kubelet", "firewalld", "ufw", "nftables", "cron", "crond", "systemd-journald", "dbus", "wpa_supplicant", "tailscaled", "cloudflared":
+		"kubelet", "firewalld", "ufw", "nftables", "cron", "crond", "systemd-journald", "dbus", "wpa_supplicant", "tailscaled", "cloudflared",
+		"nginx", "apache2", "httpd", "haproxy", "traefik", "envoy", "caddy", "kong", "postgresql", "postgres", "mysql", "mysqld", "mariadb",
+		"redis", "redis-server", "mongod", "elasticsearch", "opensearch", "rabbitmq-server", "kafka", "zookeeper", "etcd", "keepalived":
 		return true
 	}
 	return false
@@ -731,5 +794,28 @@ func (pc *packCtx) unknownProd(set *packs.Set, out map[string]string) {
 	}
 	if verb != "" && prod != "" {
 		out["prod"] = fmt.Sprintf("`%s` with %q and %q: a destructive verb and a production target", pc.name, verb, prod)
+	}
+}
+
+// harm runs the model's part m on the command (see model.go).
+func (pc *packCtx) harm(m string, set *packs.Set, out map[string]string) {
+	switch m {
+	case "harm-verb":
+		pc.socketCommand(out)
+		if len(out) == 0 {
+			pc.harmVerbMatch(set, out)
+		}
+	case "harm-http":
+		pc.harmHTTP(out)
+	case "harm-sync-delete":
+		pc.harmSync(out)
+	case "harm-remote":
+		pc.harmRemote(out)
+	case "harm-exposure":
+		pc.harmExposure(out)
+	case "harm-capacity":
+		pc.harmCapacity(out)
+	case "harm-later":
+		pc.harmLater(out)
 	}
 }

@@ -27,6 +27,23 @@ type env struct {
 	// links and stats count the symlinks resolved and the Lstat calls
 	// made in this check (both bounded).
 	links, stats int
+	// ifsSet: the line assigned IFS; ifs is its value when literal
+	// (ifsKnown). positional: the line set the positional parameters
+	// (set -- …). tainted are the variables whose value a transform or
+	// decoder computed (c=$(echo … | tr …)).
+	ifsSet, ifsKnown, positional bool
+	ifs                          string
+	tainted                      map[string]bool
+}
+
+// taintedUse reports whether a word uses a tainted variable.
+func (e *env) taintedUse(w string) bool {
+	for name := range e.tainted {
+		if strings.Contains(w, "${"+name) || replaceVar(w, "$"+name, "\x00") != w {
+			return true
+		}
+	}
+	return false
 }
 
 func newEnv(getenv func(string) string, project, cwd string, secrets []string) env {
@@ -122,6 +139,16 @@ func knownOutputs(w string) string {
 		out, ok := "", false
 		if cmds, err := shell.Parse(inner); err == nil && len(cmds) == 1 && cmds[0].PipeFrom < 0 {
 			out, ok = shell.Output(cmds[0])
+			if !ok {
+				// $(which python3), $(command -v node): the program's name
+				// stands for the path the shell finds
+				switch a := cmds[0].Args; {
+				case len(a) == 2 && (a[0].Text == "which" || a[0].Text == "whence"):
+					out, ok = a[1].Text, true
+				case len(a) == 3 && (a[0].Text == "command" || a[0].Text == "type") && (a[1].Text == "-v" || a[1].Text == "-P" || a[1].Text == "-p"):
+					out, ok = a[2].Text, true
+				}
+			}
 		}
 		if !ok || strings.ContainsAny(out, "$`") {
 			start = end

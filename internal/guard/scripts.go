@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
@@ -95,6 +96,9 @@ func (cc *cmdCtx) runScript(name string) {
 	data, err := safepath.ReadFileAt(p, maxDiskScript)
 	if err != nil {
 		return
+	}
+	if bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
+		return // a binary (/bin/rm, ./app): no shell reads it as a script
 	}
 	n := len(cc.ck.rep.Findings)
 	cc.judgeScript(lang, string(data), "script "+file)

@@ -366,6 +366,13 @@ func (cc *cmdCtx) recordWrites() {
 		if !ok {
 			return
 		}
+		if kind := hookFile(p); kind != "" {
+			t := text
+			if add {
+				t = cc.ck.written[p] + text
+			}
+			defer cc.judgeLaterFile(p, kind, t, true)
+		}
 		if cc.ck.written == nil {
 			cc.ck.written = map[string]string{}
 		}

@@ -93,6 +93,10 @@ type Rule struct {
 	Words       []string `json:"words,omitempty"`
 	Severity    string   `json:"severity"`
 	Doc         string   `json:"doc"`
+	// Pass says what would let the command through without a stop: the
+	// end of the reason the user reads (the model's rules; other rules
+	// get a general one).
+	Pass string `json:"pass,omitempty"`
 	// Pack is the name of the pack the rule is in (set on load).
 	Pack string `json:"-"`
 }
@@ -103,7 +107,9 @@ func (r *Rule) ID() string { return r.Pack + "." + r.Name }
 // Matches the guard implements in code; a table naming another is an
 // error.
 var matches = map[string]bool{"": true, "sql": true, "http-delete": true, "git-history": true, "kill-all": true,
-	"power": true, "history-wipe": true, "env-exfil": true, "unknown-prod": true, "host-root": true}
+	"power": true, "history-wipe": true, "env-exfil": true, "unknown-prod": true, "host-root": true,
+	"harm-verb": true, "harm-http": true, "harm-sync-delete": true, "harm-remote": true, "harm-exposure": true,
+	"harm-capacity": true, "harm-later": true, "harm-unseen": true, "harm-sdk": true}
 
 // Set is the loaded packs.
 type Set struct {
@@ -351,6 +357,9 @@ func Validate(cfg map[string]string) error { return All().Validate(cfg) }
 // Severity returns what rule r does under cfg: the rule's own entry, else
 // its pack's, else the rule's default.
 func Severity(r *Rule, cfg map[string]string) string {
+	if len(cfg) == 0 {
+		return r.Severity // the usual case: no config names a pack
+	}
 	if v, ok := cfg[r.ID()]; ok {
 		return v
 	}

@@ -6,20 +6,21 @@ package packs
 // builtinPacks are the packs without their clients: static data, laid
 // out by the linker, so that no process builds them, at init or later.
 var builtinPacks = [...]Pack{
-	Pack{Name: "cloud", Doc: "Cloud and hosting CLIs: a destructive verb anywhere in the subcommand path.", ValueFlags: []string{"--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--zone", "--account", "--configuration", "--resource-group", "-g", "--subscription", "--name", "-o", "-a", "--app", "--context", "-c", "--team", "--scope", "--site", "--org", "--config", "--env", "-e", "--stage", "-s", "--access-token", "-t", "--token", "--namespace", "-n", "--kubeconfig"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "aws-delete", Programs: []string{"aws", "awslocal", "sam", "cdk", "copilot", "amplify", "eb", "sst", "serverless", "sls"}, Path: []string(nil), Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "rm", "rb", "delete", "destroy", "remove", "terminate", "revoke-*", "disable-*", "cancel-*", "stop-*", "batch-delete-*", "schedule-*-deletion", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws ... delete-*/terminate-*/remove-*/deregister-*, s3 rm, s3 rb, cdk destroy, sam delete, serverless remove", Pack: "cloud"}, Rule{Name: "aws-s3-sync-delete", Programs: []string{"aws", "awslocal"}, Path: []string{"s3", "sync"}, Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws s3 sync --delete: deletes what the source lacks", Pack: "cloud"}, Rule{Name: "gcloud-delete", Programs: []string{"gcloud", "gsutil", "bq", "firebase", "gcs"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "rm", "rb"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "gcloud ... delete/remove-*/reset, gsutil rm/rb, bq rm, firebase *:delete", Pack: "cloud"}, Rule{Name: "azure-delete", Programs: []string{"az", "azd", "azcopy", "func"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "down"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "az ... delete/purge/remove, azd down, azcopy rm", Pack: "cloud"}, Rule{Name: "paas-delete", Programs: []string{"doctl", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "fastly", "velero", "linode-cli", "hcloud", "scw", "oci", "ibmcloud", "aliyun", "exo", "vultr-cli", "railway", "render", "supabase", "turso", "planetscale", "pscale", "neonctl", "upstash", "koyeb", "northflank", "s3cmd", "rclone", "mc", "b2", "s5cmd", "civo", "openstack", "cf", "gsutil", "akamai", "cloudflared", "doppler", "atlas", "mongocli", "confluent", "terminus", "platform", "upsun", "flarectl", "cfcli", "ns1", "circleci", "tkn", "argo", "ldcli", "jenkins-cli", "travis", "buildkite-cli", "bk", "octopus", "spinnaker", "spin", "nomad", "waypoint", "dokku", "caprover", "coolify", "kamal", "porter", "zeabur", "sealos", "appwrite", "pocketbase", "convex", "hasura", "prismic", "sanity", "contentful", "algolia", "meilisearch", "typesense", "mailgun", "sendgrid", "twilio", "pagerduty", "opsgenie", "datadog-ci", "newrelic", "grafana-cli", "gcx", "databricks", "ecctl", "snow", "astro", "dbt-cloud", "prefect", "dagster", "airbyte", "fivetran"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "deletefile", "rmdir", "rmdirs", "cleanup", "down", "nuke", "drop", "truncate", "flush", "uninstall", "prune", "scale-to-zero"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "doctl, flyctl, heroku, vercel, netlify, firebase, wrangler, fastly, velero, rclone, s3cmd and their kind: delete, destroy, remove, rm, purge, terminate, apps:destroy, pg:reset, ...", Pack: "cloud"}}},
-	Pack{Name: "containers", Doc: "Container engines: forced removals, volume deletes, prunes, compose down -v.", ValueFlags: []string{"-H", "--host", "--context", "-c", "--config", "-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--log-level", "--project-directory"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rm-force", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string(nil), Verbs: []string{"rm", "rmi"}, Except: []string(nil), Flags: []string{"-f", "--force"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker rm -f / rmi -f (also container rm -f, image rm -f): removes running containers or images in use", Pack: "containers"}, Rule{Name: "volume-rm", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"volume"}, Verbs: []string{"rm", "remove", "prune", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker volume rm / prune: deletes stored data", Pack: "containers"}, Rule{Name: "system-prune", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"system"}, Verbs: []string{"prune", "reset"}, Except: []string(nil), Flags: []string{"-a", "--all", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker system prune -a or --volumes: every unused image, or every unused volume with its data", Pack: "containers"}, Rule{Name: "compose-down-volumes", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"compose"}, Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker compose down -v: deletes the project's volumes", Pack: "containers"}, Rule{Name: "compose-down-volumes-v1", Programs: []string{"docker-compose", "podman-compose"}, Path: []string(nil), Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker-compose down -v", Pack: "containers"}}},
-	Pack{Name: "database", Doc: "SQL and data-store commands that drop, truncate, flush or delete every row; ORM and migration resets.", ValueFlags: []string{"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-u", "--user", "-D", "--database", "-a", "--url", "--uri", "-n", "--env", "-e", "--environment", "--schema", "--settings", "--app", "--config", "--target"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "drop", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo", "snow", "trino", "presto"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"drop"}, Severity: "ask", Doc: "a DROP statement (database, schema, table, ...), ALTER ... DROP, or a MongoDB drop()/dropDatabase(), wherever the client reads it: -c/-e/--eval strings, heredocs, here-strings, pipes, -f or < of a file the same command line writes", Pack: "database"}, Rule{Name: "truncate", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "snow", "trino", "presto"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"truncate"}, Severity: "ask", Doc: "a TRUNCATE statement", Pack: "database"}, Rule{Name: "delete-all", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo", "snow", "trino", "presto"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"delete-all"}, Severity: "ask", Doc: "DELETE or UPDATE without WHERE; MongoDB deleteMany({})/remove({})/updateMany({}, ...)", Pack: "database"}, Rule{Name: "flush", Programs: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"flush"}, Severity: "ask", Doc: "redis FLUSHALL or FLUSHDB", Pack: "database"}, Rule{Name: "drop-tools", Programs: []string{"dropdb", "dropuser"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "dropdb, dropuser", Pack: "database"}, Rule{Name: "admin-drop", Programs: []string{"mysqladmin", "influx", "mongo", "mongosh"}, Path: []string(nil), Verbs: []string{"drop", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "mysqladmin drop, influx delete", Pack: "database"}, Rule{Name: "restore-clean", Programs: []string{"mongorestore", "pg_restore", "prisma"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--drop", "--clean", "-c", "--force-reset", "--accept-data-loss"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "mongorestore --drop, pg_restore --clean, prisma db push --force-reset / --accept-data-loss: drop what is there first", Pack: "database"}, Rule{Name: "migrate-reset", Programs: []string{"rails", "rake", "bin/rails", "prisma", "sequelize", "sequelize-cli", "knex", "typeorm", "alembic", "drizzle-kit", "artisan", "flask", "diesel", "sqlx", "dbmate", "goose", "migrate", "flyway", "liquibase", "ecto", "mix", "manage.py", "django-admin", "atlas", "console"}, Path: []string(nil), Verbs: []string{"db:drop", "db:drop:*", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:setup", "reset", "flush", "migrate:fresh", "migrate:reset", "db:wipe", "schema:drop", "drop", "clean", "ecto.drop", "ecto.reset", "base", "down-to", "reset-db", "reset_db", "reset-db", "db:migrate:undo:all", "migrate:rollback:all", "doctrine:database:drop", "doctrine:schema:drop", "doctrine:fixtures:load", "migrate:refresh", "doctrine:migrations:migrate:first"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "ORM and migration resets: rails db:drop/db:reset, prisma migrate reset, django flush, artisan migrate:fresh, typeorm schema:drop, alembic downgrade base, flyway clean, ...", Pack: "database"}, Rule{Name: "rollback-all", Programs: []string{"knex", "sequelize", "sequelize-cli", "typeorm", "mikro-orm", "adonis", "ace"}, Path: []string(nil), Verbs: []string{"migrate:rollback", "migration:revert", "migration:down"}, Except: []string(nil), Flags: []string{"--all"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "knex migrate:rollback --all and its kind: undo every migration", Pack: "database"}}},
-	Pack{Name: "exfiltration", Doc: "The environment or a secret sent to the network.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "env-to-network", Programs: []string{"env", "printenv", "set", "export", "declare", "typeset", "compgen", "curl", "wget", "nc", "ncat", "netcat", "socat", "http", "https", "xh", "telnet"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"env-pipe"}, Severity: "block", Doc: "env, printenv, set or export -p piped or substituted into curl, wget, nc, socat, ..., or written to a file the same line uploads", Pack: "exfiltration"}, Rule{Name: "sourced-secret-send", Programs: []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "http", "https", "xh", "telnet", "ssh", "scp", "openssl", "aws", "gsutil", "rclone"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"sourced"}, Severity: "block", Doc: "a secret file sourced (source .env, set -a; . .env) and a variable sent to the network on the same command line", Pack: "exfiltration"}, Rule{Name: "git-secret", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"git-show"}, Severity: "block", Doc: "a committed secret read through git: git show HEAD:.env, git cat-file -p REV:.env", Pack: "exfiltration"}}},
-	Pack{Name: "general", Doc: "A program no pack knows, with a destructive verb and a production-looking target.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "destroy-production", Programs: []string{"*", "prod", "production", "prd"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "unknown-prod", Words: []string{"prod", "production", "prd", "live"}, Severity: "ask", Doc: "an unknown program with a destructive verb (delete, destroy, drop, purge, wipe, ...) and a target that names production", Pack: "general"}}},
-	Pack{Name: "git", Doc: "Git history and refs: rewrites, ref deletes, reflog expiry with gc, resetting the default branch, forced send-pack, rebase --exec (judged by what it runs).", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rewrite", Programs: []string{"git", "git-filter-repo", "bfg"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"rewrite"}, Severity: "ask", Doc: "git filter-branch, git filter-repo, bfg: rewrite every commit", Pack: "git"}, Rule{Name: "update-ref-delete", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"update-ref"}, Severity: "ask", Doc: "git update-ref -d, git update-ref --stdin with delete", Pack: "git"}, Rule{Name: "reflog-expire", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"reflog"}, Severity: "ask", Doc: "git reflog expire --expire=now / --all, git reflog delete, git gc --prune=now: drop what recovery needs", Pack: "git"}, Rule{Name: "default-branch-reset", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"default-branch"}, Severity: "ask", Doc: "git branch -f (or -M/-C) onto main/master/trunk/develop, git checkout -B / switch -C of one", Pack: "git"}, Rule{Name: "send-pack-force", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"send-pack"}, Severity: "block", Doc: "git send-pack --force: a force push by another name", Pack: "git"}}},
-	Pack{Name: "http", Doc: "HTTP DELETE through the common clients, to any host.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"curl", "wget", "http", "https", "xh", "xhs", "httpie", "curlie", "hurl", "grpcurl", "restish"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "curl -X DELETE, --request DELETE, http DELETE url, xh delete url, wget --method=DELETE", Pack: "http"}}},
-	Pack{Name: "infrastructure", Doc: "Clusters and infrastructure as code: kubectl, helm, terraform and its kin, pulumi, and cluster tools.", ValueFlags: []string{"--context", "--namespace", "-n", "--kubeconfig", "--cluster", "--user", "-l", "--selector", "-o", "--output", "-f", "--filename", "--kube-context", "--as", "--token", "--server", "-s", "-chdir", "--stack", "-s", "--cwd", "-C", "--config-file", "--profile"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kubectl-delete", Programs: []string{"kubectl", "oc", "k", "kubecolor", "microk8s.kubectl"}, Path: []string(nil), Verbs: []string{"delete", "drain", "evict"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string{"delete pod", "delete pods", "delete po", "delete pod/*", "delete pods/*", "delete po/*"}, SpareUnless: []string{"--all", "-A", "--all-namespaces", "-l", "--selector", "--field-selector", "-f", "--filename"}, Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl delete (namespaces, --all, -A, any resource but named pods, which their controllers recreate), drain", Pack: "infrastructure"}, Rule{Name: "kubectl-prune", Programs: []string{"kubectl", "oc", "k", "kubecolor"}, Path: []string(nil), Verbs: []string{"apply", "replace"}, Except: []string(nil), Flags: []string{"--prune", "--force"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl apply --prune or replace --force: deletes what the manifest lacks, or recreates", Pack: "infrastructure"}, Rule{Name: "helm-uninstall", Programs: []string{"helm", "helmfile"}, Path: []string(nil), Verbs: []string{"uninstall", "delete", "del", "un", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "helm uninstall (delete, del, un), helmfile destroy", Pack: "infrastructure"}, Rule{Name: "terraform-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf", "terramate"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "untaint"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform destroy, terraform apply -destroy, terraform state rm, workspace delete, terragrunt run-all destroy", Pack: "infrastructure"}, Rule{Name: "terraform-apply-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf"}, Path: []string(nil), Verbs: []string{"apply"}, Except: []string(nil), Flags: []string{"-destroy", "--destroy"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform apply -destroy", Pack: "infrastructure"}, Rule{Name: "pulumi-destroy", Programs: []string{"pulumi"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "pulumi destroy, pulumi stack rm, pulumi state delete", Pack: "infrastructure"}, Rule{Name: "cluster-delete", Programs: []string{"eksctl", "gke-gcloud-auth-plugin", "kops", "rke", "k3d", "talosctl", "argocd", "flux", "crossplane", "nomad", "consul-k8s", "istioctl", "linkerd", "kubeadm", "ansible-playbook"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "uninstall", "reset", "purge", "-purge", "remove", "wipe"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "eksctl/kops delete cluster, argocd app delete, flux delete, nomad job stop -purge, istioctl uninstall, kubeadm reset", Pack: "infrastructure"}}},
-	Pack{Name: "machine", Doc: "The machine itself: killing every process, power, wiping shell history.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kill-all", Programs: []string{"kill", "pkill", "killall", "killall5", "skill", "slay"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "kill-all", Words: []string(nil), Severity: "block", Doc: "kill -9 -1 (every process), pkill -u / killall -u (a user's processes), killall5, pkill of every name", Pack: "machine"}, Rule{Name: "power", Programs: []string{"shutdown", "reboot", "halt", "poweroff", "systemctl", "init", "telinit", "loginctl", "pmset", "osascript"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"power"}, Severity: "block", Doc: "shutdown, reboot, halt, poweroff, systemctl reboot/poweroff/halt/kexec/suspend, init 0/6", Pack: "machine"}, Rule{Name: "history-wipe", Programs: []string{"*", "history", "histfile", "histsize", "histfilesize", "savehist", ".bash_history", ".zsh_history", ".sh_history", ".history", ".zhistory", "fish_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", ".lesshst", ".irb_history", ".rediscli_history"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "history-wipe", Words: []string(nil), Severity: "block", Doc: "wiping shell history: history -c, unset HISTFILE, HISTSIZE=0, deleting, truncating or linking away ~/.bash_history and its kin", Pack: "machine"}, Rule{Name: "disk", Programs: []string{"zfs", "zpool", "btrfs", "sgdisk", "sfdisk", "parted", "mdadm", "cryptsetup", "diskutil", "format", "fdformat"}, Path: []string(nil), Verbs: []string{"destroy", "delete", "rm", "erase", "luksErase", "erasedisk", "erasevolume", "zeroDisk", "secureErase", "partitiondisk", "labelclear"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "zfs destroy, zpool destroy, lvremove, vgremove, btrfs subvolume delete, blkdiscard, sgdisk --zap-all, parted … rm, mdadm --zero-superblock, cryptsetup erase, diskutil eraseDisk", Pack: "machine"}, Rule{Name: "firewall", Programs: []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables", "arptables"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "iptables -F/-X/-P: the machine's firewall flushed or its policy changed", Pack: "machine"}, Rule{Name: "firewall-off", Programs: []string{"nft", "ufw", "pfctl", "firewall-cmd"}, Path: []string(nil), Verbs: []string{"flush", "disable", "reset"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nft flush ruleset, ufw disable/reset", Pack: "machine"}, Rule{Name: "services", Programs: []string{"systemctl", "service", "launchctl", "rc-service", "sv"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"services"}, Severity: "ask", Doc: "systemctl stop/disable/mask of ssh, the network, docker or the kubelet: cuts off the machine or what runs on it", Pack: "machine"}, Rule{Name: "disk-flags", Programs: []string{"sgdisk", "mdadm"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--zap-all", "-Z", "--zero-superblock"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "sgdisk --zap-all/-Z, mdadm --zero-superblock: wipe partition tables or RAID metadata", Pack: "machine"}, Rule{Name: "disk-remove", Programs: []string{"lvremove", "vgremove", "pvremove", "blkdiscard", "lvreduce"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "block", Doc: "lvremove, vgremove, pvremove, blkdiscard, lvreduce: delete volumes or discard a device's blocks", Pack: "machine"}}},
-	Pack{Name: "messaging", Doc: "Message brokers and streams: deleting topics, queues, streams and consumer groups, purging, resetting offsets or nodes.", ValueFlags: []string{"--bootstrap-server", "--topic", "--group", "--zookeeper", "--command-config", "-n", "--node", "-p", "--vhost", "--server", "-s", "--context", "--creds", "-H", "--host", "-u", "--username", "--password"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kafka-delete", Programs: []string{"kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete", "--delete-offsets", "--execute", "--remove", "--delete-config"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-topics --delete, kafka-consumer-groups --delete or --reset-offsets --execute, kafka-acls --remove, kafka-configs --delete-config", Pack: "messaging"}, Rule{Name: "kafka-records", Programs: []string{"kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string{"--offset-json-file", "--bootstrap-server"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-delete-records", Pack: "messaging"}, Rule{Name: "rabbitmq", Programs: []string{"rabbitmqctl", "rabbitmqadmin", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams"}, Path: []string(nil), Verbs: []string{"delete", "purge", "delete_*", "purge_*", "reset", "force_reset", "forget_cluster_node", "clear_*", "close_all_connections", "delete_queue", "delete_vhost", "delete_user", "shrink", "stop_app"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "rabbitmqctl delete_queue/purge_queue/delete_vhost/reset/force_reset/forget_cluster_node, rabbitmqadmin delete/purge", Pack: "messaging"}, Rule{Name: "nats", Programs: []string{"nats", "pulsar-admin", "pulsarctl", "rpk", "kcat", "confluent", "redpanda", "emqx", "mosquitto_ctrl"}, Path: []string(nil), Verbs: []string{"rm", "del", "delete", "purge", "delete-*", "remove", "truncate", "reset", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nats stream rm/purge/del, nats kv rm, pulsar-admin … delete, rpk topic delete, confluent kafka topic delete", Pack: "messaging"}}},
-	Pack{Name: "payment", Doc: "Payment providers: deleting customers or products, cancelling subscriptions, refunds.", ValueFlags: []string{"--api-key", "--project-name", "-p", "--stripe-account"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"stripe", "paypal", "braintree", "adyen", "square", "paddle", "lemonsqueezy", "chargebee", "recurly"}, Path: []string(nil), Verbs: []string{"delete", "cancel", "void", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe ... delete/cancel, stripe delete /v1/...", Pack: "payment"}, Rule{Name: "refund", Programs: []string{"stripe"}, Path: []string(nil), Verbs: []string{"refunds", "/v1/refunds", "/v1/refunds/*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe refunds create, stripe post /v1/refunds", Pack: "payment"}}},
-	Pack{Name: "platforms", Doc: "Hosted platforms and secret stores: gh, glab, vault and their kind.", ValueFlags: []string{"-R", "--repo", "-address", "-namespace", "--vault", "--project", "--config"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "gh-delete", Programs: []string{"gh"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "gh repo delete, gh release delete, gh secret delete, gh repo archive, ...", Pack: "platforms"}, Rule{Name: "gh-api-delete", Programs: []string{"gh", "glab"}, Path: []string{"api"}, Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "gh api -X DELETE", Pack: "platforms"}, Rule{Name: "glab-delete", Programs: []string{"glab"}, Path: []string(nil), Verbs: []string{"delete", "del", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "glab ... delete", Pack: "platforms"}, Rule{Name: "vault-delete", Programs: []string{"vault", "bao", "consul", "op", "bw", "doppler", "infisical", "sops", "akeyless", "conjur", "chamber"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "revoke", "revoke-*", "disable", "rm", "remove", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "vault kv delete/destroy/metadata delete, token/lease revoke, secrets disable; consul kv delete; op item delete, ...", Pack: "platforms"}}},
-	Pack{Name: "publish", Doc: "Publishing that cannot be taken back: package registries.", ValueFlags: []string{"--registry", "--tag", "--otp", "--access", "--repository", "--index", "--token", "-u", "-p", "--source", "-s", "--api-key", "-k"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "npm", Programs: []string{"npm", "pnpm", "yarn", "bun", "lerna", "changeset", "np", "release-it"}, Path: []string(nil), Verbs: []string{"publish", "unpublish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm publish / unpublish, pnpm publish, yarn npm publish, lerna publish, changeset publish", Pack: "publish"}, Rule{Name: "cargo", Programs: []string{"cargo"}, Path: []string(nil), Verbs: []string{"publish", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "cargo publish, cargo yank", Pack: "publish"}, Rule{Name: "python", Programs: []string{"twine", "poetry", "flit", "uv", "hatch", "pdm", "maturin"}, Path: []string(nil), Verbs: []string{"upload", "publish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "twine upload, poetry/flit/uv/hatch/pdm publish, maturin publish", Pack: "publish"}, Rule{Name: "gem", Programs: []string{"gem"}, Path: []string(nil), Verbs: []string{"push", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "gem push, gem yank", Pack: "publish"}, Rule{Name: "gradle", Programs: []string{"gradle", "gradlew"}, Path: []string(nil), Verbs: []string{"publish*", "*:publish*", "uploadarchives", "*:uploadarchives"}, Except: []string{"*tomavenlocal", "publishtomavenlocal"}, Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "gradle publish (any publish* task except to the local Maven repository)", Pack: "publish"}, Rule{Name: "maven", Programs: []string{"mvn", "mvnw", "mvnd"}, Path: []string(nil), Verbs: []string{"deploy", "deploy:*", "release:perform", "*:deploy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "mvn deploy, release:perform", Pack: "publish"}, Rule{Name: "other", Programs: []string{"dotnet", "nuget", "vsce", "ovsx", "dart", "flutter", "pod", "swift", "goreleaser", "jf", "jfrog", "conan", "helm", "mix", "hex", "lein", "sbt", "julia", "composer", "gh-release"}, Path: []string(nil), Verbs: []string{"push", "publish", "hex.publish", "publishsigned", "release"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "dotnet nuget push, vsce/ovsx publish, dart pub publish, pod trunk push, goreleaser release, mix hex.publish, sbt publish", Pack: "publish"}}},
-	Pack{Name: "storage", Doc: "Object stores and backups: removing buckets and objects, forgetting or pruning snapshots.", ValueFlags: []string{"-r", "--repo", "--repository-file", "--password-file", "--config", "-C", "--remote-path", "--insecure"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "object-rm", Programs: []string{"mc", "mcli", "s5cmd", "b2", "azcopy", "swift", "s3cmd", "minio-client", "obsutil", "ossutil", "coscli", "tosutil"}, Path: []string(nil), Verbs: []string{"rm", "rb", "del", "delete", "delete-*", "remove", "purge", "*-delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "mc rm/rb, s5cmd rm, b2 delete-*, azcopy rm, swift delete, …", Pack: "storage"}, Rule{Name: "backup-forget", Programs: []string{"restic", "borg", "borgmatic", "duplicity", "kopia", "tarsnap", "rustic", "duplicacy", "bup"}, Path: []string(nil), Verbs: []string{"forget", "prune", "delete", "compact", "remove-all-but-n-full", "remove-older-than", "remove-all-inc-of-but-n-full", "cleanup", "purge", "rm", "recreate"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "restic forget/prune, borg delete/prune/compact, duplicity remove-*, kopia snapshot delete, tarsnap -d", Pack: "storage"}, Rule{Name: "tarsnap-delete", Programs: []string{"tarsnap"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-d", "--nuke"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "tarsnap -d / --nuke", Pack: "storage"}}},
+	Pack{Name: "cloud", Doc: "Cloud and hosting CLIs: a destructive verb anywhere in the subcommand path.", ValueFlags: []string{"--region", "--profile", "--output", "--endpoint-url", "--query", "--project", "--zone", "--account", "--configuration", "--resource-group", "-g", "--subscription", "--name", "-o", "-a", "--app", "--context", "-c", "--team", "--scope", "--site", "--org", "--config", "--env", "-e", "--stage", "-s", "--access-token", "-t", "--token", "--namespace", "-n", "--kubeconfig"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "aws-delete", Programs: []string{"aws", "awslocal", "sam", "cdk", "copilot", "amplify", "eb", "sst", "serverless", "sls"}, Path: []string(nil), Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "rm", "rb", "delete", "destroy", "remove", "terminate", "revoke-*", "disable-*", "cancel-*", "stop-*", "batch-delete-*", "schedule-*-deletion", "delete", "unsubscribe", "disassociate-*", "detach-*", "*-invalidation"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws ... delete-*/terminate-*/remove-*/deregister-*, s3 rm, s3 rb, cdk destroy, sam delete, serverless remove", Pass: "", Pack: "cloud"}, Rule{Name: "aws-s3-sync-delete", Programs: []string{"aws", "awslocal"}, Path: []string{"s3", "sync"}, Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "aws s3 sync --delete: deletes what the source lacks", Pass: "", Pack: "cloud"}, Rule{Name: "gcloud-delete", Programs: []string{"gcloud", "gsutil", "bq", "firebase", "gcs"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "rm", "rb"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "gcloud ... delete/remove-*/reset, gsutil rm/rb, bq rm, firebase *:delete", Pass: "", Pack: "cloud"}, Rule{Name: "azure-delete", Programs: []string{"az", "azd", "azcopy", "func"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "down"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "az ... delete/purge/remove, azd down, azcopy rm", Pass: "", Pack: "cloud"}, Rule{Name: "paas-delete", Programs: []string{"doctl", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "fastly", "velero", "linode-cli", "hcloud", "scw", "oci", "ibmcloud", "aliyun", "exo", "vultr-cli", "railway", "render", "supabase", "turso", "planetscale", "pscale", "neonctl", "upstash", "koyeb", "northflank", "s3cmd", "rclone", "mc", "b2", "s5cmd", "civo", "openstack", "cf", "gsutil", "akamai", "cloudflared", "doppler", "atlas", "mongocli", "confluent", "terminus", "platform", "upsun", "flarectl", "cfcli", "ns1", "circleci", "tkn", "argo", "ldcli", "jenkins-cli", "travis", "buildkite-cli", "bk", "octopus", "spinnaker", "spin", "nomad", "waypoint", "dokku", "caprover", "coolify", "kamal", "porter", "zeabur", "sealos", "appwrite", "pocketbase", "convex", "hasura", "prismic", "sanity", "contentful", "algolia", "meilisearch", "typesense", "mailgun", "sendgrid", "twilio", "pagerduty", "opsgenie", "datadog-ci", "newrelic", "grafana-cli", "gcx", "databricks", "ecctl", "snow", "astro", "dbt-cloud", "prefect", "dagster", "airbyte", "fivetran"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "*-delete", "terminate", "terminate-*", "destroy", "destroy-*", "remove", "remove-*", "rm", "rb", "purge", "purge-*", "deregister-*", "wipe", "reset", "revoke", "revoke-*", "del", "*:delete", "*:destroy", "*:remove", "*:reset", "*:unset", "*:disable", "unset", "deletefile", "rmdir", "rmdirs", "cleanup", "down", "nuke", "drop", "truncate", "flush", "uninstall", "prune", "scale-to-zero"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "doctl, flyctl, heroku, vercel, netlify, firebase, wrangler, fastly, velero, rclone, s3cmd and their kind: delete, destroy, remove, rm, purge, terminate, apps:destroy, pg:reset, ...", Pass: "", Pack: "cloud"}, Rule{Name: "fastly-activate", Programs: []string{"fastly"}, Path: []string{"service", "version"}, Verbs: []string{"activate"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "fastly service version activate: deploys a configuration version to every edge node at once", Pass: "", Pack: "cloud"}}},
+	Pack{Name: "containers", Doc: "Container engines: forced removals, volume deletes, prunes, compose down -v.", ValueFlags: []string{"-H", "--host", "--context", "-c", "--config", "-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--log-level", "--project-directory"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rm-force", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string(nil), Verbs: []string{"rm", "rmi"}, Except: []string(nil), Flags: []string{"-f", "--force"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker rm -f / rmi -f (also container rm -f, image rm -f): removes running containers or images in use", Pass: "", Pack: "containers"}, Rule{Name: "volume-rm", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"volume"}, Verbs: []string{"rm", "remove", "prune", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker volume rm / prune: deletes stored data", Pass: "", Pack: "containers"}, Rule{Name: "system-prune", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"system"}, Verbs: []string{"prune", "reset"}, Except: []string(nil), Flags: []string{"-a", "--all", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker system prune -a or --volumes: every unused image, or every unused volume with its data", Pass: "", Pack: "containers"}, Rule{Name: "compose-down-volumes", Programs: []string{"docker", "podman", "nerdctl", "finch", "lima", "colima"}, Path: []string{"compose"}, Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker compose down -v: deletes the project's volumes", Pass: "", Pack: "containers"}, Rule{Name: "compose-down-volumes-v1", Programs: []string{"docker-compose", "podman-compose"}, Path: []string(nil), Verbs: []string{"down", "rm"}, Except: []string(nil), Flags: []string{"-v", "--volumes"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "docker-compose down -v", Pass: "", Pack: "containers"}}},
+	Pack{Name: "database", Doc: "SQL and data-store commands that drop, truncate, flush or delete every row; ORM and migration resets.", ValueFlags: []string{"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-u", "--user", "-D", "--database", "-a", "--url", "--uri", "-n", "--env", "-e", "--environment", "--schema", "--settings", "--app", "--config", "--target"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "drop", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo", "snow", "trino", "presto"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"drop"}, Severity: "ask", Doc: "a DROP statement (database, schema, table, ...), ALTER ... DROP, or a MongoDB drop()/dropDatabase(), wherever the client reads it: -c/-e/--eval strings, heredocs, here-strings, pipes, -f or < of a file the same command line writes", Pass: "", Pack: "database"}, Rule{Name: "truncate", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "snow", "trino", "presto"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"truncate"}, Severity: "ask", Doc: "a TRUNCATE statement", Pass: "", Pack: "database"}, Rule{Name: "delete-all", Programs: []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cqlsh", "cockroach", "sqlcmd", "usql", "snowsql", "bq", "wrangler", "supabase", "turso", "litecli", "mongosh", "mongo", "snow", "trino", "presto"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"delete-all"}, Severity: "ask", Doc: "DELETE or UPDATE without WHERE; MongoDB deleteMany({})/remove({})/updateMany({}, ...)", Pass: "", Pack: "database"}, Rule{Name: "flush", Programs: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "sql", Words: []string{"flush"}, Severity: "ask", Doc: "redis FLUSHALL or FLUSHDB", Pass: "", Pack: "database"}, Rule{Name: "drop-tools", Programs: []string{"dropdb", "dropuser"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "dropdb, dropuser", Pass: "", Pack: "database"}, Rule{Name: "admin-drop", Programs: []string{"mysqladmin", "influx", "mongo", "mongosh"}, Path: []string(nil), Verbs: []string{"drop", "delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 6, Match: "", Words: []string(nil), Severity: "ask", Doc: "mysqladmin drop, influx delete", Pass: "", Pack: "database"}, Rule{Name: "restore-clean", Programs: []string{"mongorestore", "pg_restore", "prisma"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--drop", "--clean", "-c", "--force-reset", "--accept-data-loss"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "mongorestore --drop, pg_restore --clean, prisma db push --force-reset / --accept-data-loss: drop what is there first", Pass: "", Pack: "database"}, Rule{Name: "migrate-reset", Programs: []string{"rails", "rake", "bin/rails", "prisma", "sequelize", "sequelize-cli", "knex", "typeorm", "alembic", "drizzle-kit", "artisan", "flask", "diesel", "sqlx", "dbmate", "goose", "migrate", "flyway", "liquibase", "ecto", "mix", "manage.py", "django-admin", "atlas", "console", "sea-orm-cli"}, Path: []string(nil), Verbs: []string{"db:drop", "db:drop:*", "db:reset", "db:schema:load", "db:purge", "db:migrate:reset", "db:setup", "reset", "flush", "migrate:fresh", "migrate:reset", "db:wipe", "schema:drop", "drop", "clean", "ecto.drop", "ecto.reset", "base", "down-to", "reset-db", "reset_db", "reset-db", "db:migrate:undo:all", "migrate:rollback:all", "doctrine:database:drop", "doctrine:schema:drop", "doctrine:fixtures:load", "migrate:refresh", "doctrine:migrations:migrate:first", "fresh", "refresh"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "ORM and migration resets: rails db:drop/db:reset, prisma migrate reset, django flush, artisan migrate:fresh, typeorm schema:drop, alembic downgrade base, flyway clean, ...", Pass: "", Pack: "database"}, Rule{Name: "rollback-all", Programs: []string{"knex", "sequelize", "sequelize-cli", "typeorm", "mikro-orm", "adonis", "ace"}, Path: []string(nil), Verbs: []string{"migrate:rollback", "migration:revert", "migration:down"}, Except: []string(nil), Flags: []string{"--all"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "knex migrate:rollback --all and its kind: undo every migration", Pass: "", Pack: "database"}, Rule{Name: "migrate-down-all", Programs: []string{"migrate", "goose", "dbmate", "sea-orm-cli", "diesel"}, Path: []string(nil), Verbs: []string{"down", "revert"}, Except: []string(nil), Flags: []string{"-all", "--all"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "migrate down -all and its kind: undo every migration", Pass: "", Pack: "database"}, Rule{Name: "migrate-zero", Programs: []string{"manage.py", "django-admin"}, Path: []string{"migrate"}, Verbs: []string{"zero"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "manage.py migrate APP zero: unapplies every migration of the app, dropping its tables", Pass: "", Pack: "database"}}},
+	Pack{Name: "exfiltration", Doc: "The environment or a secret sent to the network.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "env-to-network", Programs: []string{"env", "printenv", "set", "export", "declare", "typeset", "compgen", "curl", "wget", "nc", "ncat", "netcat", "socat", "http", "https", "xh", "telnet"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"env-pipe"}, Severity: "block", Doc: "env, printenv, set or export -p piped or substituted into curl, wget, nc, socat, ..., or written to a file the same line uploads", Pass: "", Pack: "exfiltration"}, Rule{Name: "sourced-secret-send", Programs: []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "http", "https", "xh", "telnet", "ssh", "scp", "openssl", "aws", "gsutil", "rclone"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"sourced"}, Severity: "block", Doc: "a secret file sourced (source .env, set -a; . .env) and a variable sent to the network on the same command line", Pass: "", Pack: "exfiltration"}, Rule{Name: "git-secret", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "env-exfil", Words: []string{"git-show"}, Severity: "block", Doc: "a committed secret read through git: git show HEAD:.env, git cat-file -p REV:.env", Pass: "", Pack: "exfiltration"}}},
+	Pack{Name: "general", Doc: "A program no pack knows, with a destructive verb and a production-looking target.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "destroy-production", Programs: []string{"*", "prod", "production", "prd"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "unknown-prod", Words: []string{"prod", "production", "prd", "live"}, Severity: "ask", Doc: "an unknown program with a destructive verb (delete, destroy, drop, purge, wipe, ...) and a target that names production", Pass: "", Pack: "general"}}},
+	Pack{Name: "git", Doc: "Git history and refs: rewrites, ref deletes, reflog expiry with gc, resetting the default branch, forced send-pack, rebase --exec (judged by what it runs).", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "rewrite", Programs: []string{"git", "git-filter-repo", "bfg"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"rewrite"}, Severity: "ask", Doc: "git filter-branch, git filter-repo, bfg: rewrite every commit", Pass: "", Pack: "git"}, Rule{Name: "update-ref-delete", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"update-ref"}, Severity: "ask", Doc: "git update-ref -d, git update-ref --stdin with delete", Pass: "", Pack: "git"}, Rule{Name: "reflog-expire", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"reflog"}, Severity: "ask", Doc: "git reflog expire --expire=now / --all, git reflog delete, git gc --prune=now: drop what recovery needs", Pass: "", Pack: "git"}, Rule{Name: "default-branch-reset", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"default-branch"}, Severity: "ask", Doc: "git branch -f (or -M/-C) onto main/master/trunk/develop, git checkout -B / switch -C of one", Pass: "", Pack: "git"}, Rule{Name: "send-pack-force", Programs: []string{"git"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "git-history", Words: []string{"send-pack"}, Severity: "block", Doc: "git send-pack --force: a force push by another name", Pass: "", Pack: "git"}}},
+	Pack{Name: "http", Doc: "HTTP DELETE through the common clients, to any host.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"curl", "wget", "http", "https", "xh", "xhs", "httpie", "curlie", "hurl", "grpcurl", "restish"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "curl -X DELETE, --request DELETE, http DELETE url, xh delete url, wget --method=DELETE", Pass: "", Pack: "http"}}},
+	Pack{Name: "infrastructure", Doc: "Clusters and infrastructure as code: kubectl, helm, terraform and its kin, pulumi, and cluster tools.", ValueFlags: []string{"--context", "--namespace", "-n", "--kubeconfig", "--cluster", "--user", "-l", "--selector", "-o", "--output", "-f", "--filename", "--kube-context", "--as", "--token", "--server", "-s", "-chdir", "--stack", "-s", "--cwd", "-C", "--config-file", "--profile"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kubectl-delete", Programs: []string{"kubectl", "oc", "k", "kubecolor", "microk8s.kubectl"}, Path: []string(nil), Verbs: []string{"delete", "drain", "evict"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string{"delete pod", "delete pods", "delete po", "delete pod/*", "delete pods/*", "delete po/*"}, SpareUnless: []string{"--all", "-A", "--all-namespaces", "-l", "--selector", "--field-selector", "-f", "--filename"}, Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl delete (namespaces, --all, -A, any resource but named pods, which their controllers recreate), drain", Pass: "", Pack: "infrastructure"}, Rule{Name: "kubectl-prune", Programs: []string{"kubectl", "oc", "k", "kubecolor"}, Path: []string(nil), Verbs: []string{"apply", "replace"}, Except: []string(nil), Flags: []string{"--prune", "--force"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kubectl apply --prune or replace --force: deletes what the manifest lacks, or recreates", Pass: "", Pack: "infrastructure"}, Rule{Name: "helm-uninstall", Programs: []string{"helm", "helmfile"}, Path: []string(nil), Verbs: []string{"uninstall", "delete", "del", "un", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "helm uninstall (delete, del, un), helmfile destroy", Pass: "", Pack: "infrastructure"}, Rule{Name: "terraform-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf", "terramate"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "untaint"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform destroy, terraform apply -destroy, terraform state rm, workspace delete, terragrunt run-all destroy", Pass: "", Pack: "infrastructure"}, Rule{Name: "terraform-apply-destroy", Programs: []string{"terraform", "tofu", "terragrunt", "tf", "cdktf"}, Path: []string(nil), Verbs: []string{"apply"}, Except: []string(nil), Flags: []string{"-destroy", "--destroy"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "terraform apply -destroy", Pass: "", Pack: "infrastructure"}, Rule{Name: "pulumi-destroy", Programs: []string{"pulumi"}, Path: []string(nil), Verbs: []string{"destroy", "rm", "delete", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "pulumi destroy, pulumi stack rm, pulumi state delete", Pass: "", Pack: "infrastructure"}, Rule{Name: "cluster-delete", Programs: []string{"eksctl", "gke-gcloud-auth-plugin", "kops", "rke", "k3d", "talosctl", "argocd", "flux", "crossplane", "nomad", "consul-k8s", "istioctl", "linkerd", "kubeadm", "ansible-playbook"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "uninstall", "reset", "purge", "-purge", "remove", "wipe"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "eksctl/kops delete cluster, argocd app delete, flux delete, nomad job stop -purge, istioctl uninstall, kubeadm reset", Pass: "", Pack: "infrastructure"}}},
+	Pack{Name: "machine", Doc: "The machine itself: killing every process, power, wiping shell history.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kill-all", Programs: []string{"kill", "pkill", "killall", "killall5", "skill", "slay"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "kill-all", Words: []string(nil), Severity: "block", Doc: "kill -9 -1 (every process), pkill -u / killall -u (a user's processes), killall5, pkill of every name", Pass: "", Pack: "machine"}, Rule{Name: "power", Programs: []string{"shutdown", "reboot", "halt", "poweroff", "systemctl", "init", "telinit", "loginctl", "pmset", "osascript"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"power"}, Severity: "block", Doc: "shutdown, reboot, halt, poweroff, systemctl reboot/poweroff/halt/kexec/suspend, init 0/6", Pass: "", Pack: "machine"}, Rule{Name: "history-wipe", Programs: []string{"*", "history", "histfile", "histsize", "histfilesize", "savehist", ".bash_history", ".zsh_history", ".sh_history", ".history", ".zhistory", "fish_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", ".lesshst", ".irb_history", ".rediscli_history"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "history-wipe", Words: []string(nil), Severity: "block", Doc: "wiping shell history: history -c, unset HISTFILE, HISTSIZE=0, deleting, truncating or linking away ~/.bash_history and its kin", Pass: "", Pack: "machine"}, Rule{Name: "disk", Programs: []string{"zfs", "zpool", "btrfs", "sgdisk", "sfdisk", "parted", "mdadm", "cryptsetup", "diskutil", "format", "fdformat"}, Path: []string(nil), Verbs: []string{"destroy", "delete", "rm", "erase", "luksErase", "erasedisk", "erasevolume", "zeroDisk", "secureErase", "partitiondisk", "labelclear"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "zfs destroy, zpool destroy, lvremove, vgremove, btrfs subvolume delete, blkdiscard, sgdisk --zap-all, parted … rm, mdadm --zero-superblock, cryptsetup erase, diskutil eraseDisk", Pass: "", Pack: "machine"}, Rule{Name: "firewall", Programs: []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ebtables", "arptables"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "iptables -F/-X/-P: the machine's firewall flushed or its policy changed", Pass: "", Pack: "machine"}, Rule{Name: "firewall-off", Programs: []string{"nft", "ufw", "pfctl", "firewall-cmd"}, Path: []string(nil), Verbs: []string{"flush", "disable", "reset"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nft flush ruleset, ufw disable/reset", Pass: "", Pack: "machine"}, Rule{Name: "services", Programs: []string{"systemctl", "service", "launchctl", "rc-service", "sv"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "power", Words: []string{"services"}, Severity: "ask", Doc: "systemctl stop/disable/mask of ssh, the network, docker or the kubelet: cuts off the machine or what runs on it", Pass: "", Pack: "machine"}, Rule{Name: "disk-flags", Programs: []string{"sgdisk", "mdadm"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--zap-all", "-Z", "--zero-superblock"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "block", Doc: "sgdisk --zap-all/-Z, mdadm --zero-superblock: wipe partition tables or RAID metadata", Pass: "", Pack: "machine"}, Rule{Name: "disk-remove", Programs: []string{"lvremove", "vgremove", "pvremove", "blkdiscard", "lvreduce"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "block", Doc: "lvremove, vgremove, pvremove, blkdiscard, lvreduce: delete volumes or discard a device's blocks", Pass: "", Pack: "machine"}, Rule{Name: "ssh-trust", Programs: []string{"ssh-keygen"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-R"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "ssh-keygen -R: forgets a host's key, so the next connection trusts whatever key it is shown", Pass: "", Pack: "machine"}, Rule{Name: "ssh-agent-keys", Programs: []string{"ssh-add"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-D", "-d"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "ssh-add -D/-d: removes identities from the agent that other sessions use", Pass: "", Pack: "machine"}, Rule{Name: "accounts", Programs: []string{"userdel", "groupdel", "deluser", "delgroup", "rmuser"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "userdel, groupdel, deluser, delgroup: removes the machine's user accounts and groups", Pass: "", Pack: "machine"}}},
+	Pack{Name: "messaging", Doc: "Message brokers and streams: deleting topics, queues, streams and consumer groups, purging, resetting offsets or nodes.", ValueFlags: []string{"--bootstrap-server", "--topic", "--group", "--zookeeper", "--command-config", "-n", "--node", "-p", "--vhost", "--server", "-s", "--context", "--creds", "-H", "--host", "-u", "--username", "--password"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "kafka-delete", Programs: []string{"kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"--delete", "--delete-offsets", "--execute", "--remove", "--delete-config"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-topics --delete, kafka-consumer-groups --delete or --reset-offsets --execute, kafka-acls --remove, kafka-configs --delete-config", Pass: "", Pack: "messaging"}, Rule{Name: "kafka-records", Programs: []string{"kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records"}, Path: []string(nil), Verbs: []string{"*"}, Except: []string(nil), Flags: []string{"--offset-json-file", "--bootstrap-server"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 1, Match: "", Words: []string(nil), Severity: "ask", Doc: "kafka-delete-records", Pass: "", Pack: "messaging"}, Rule{Name: "rabbitmq", Programs: []string{"rabbitmqctl", "rabbitmqadmin", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams"}, Path: []string(nil), Verbs: []string{"delete", "purge", "delete_*", "purge_*", "reset", "force_reset", "forget_cluster_node", "clear_*", "close_all_connections", "delete_queue", "delete_vhost", "delete_user", "shrink", "stop_app"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "rabbitmqctl delete_queue/purge_queue/delete_vhost/reset/force_reset/forget_cluster_node, rabbitmqadmin delete/purge", Pass: "", Pack: "messaging"}, Rule{Name: "nats", Programs: []string{"nats", "pulsar-admin", "pulsarctl", "rpk", "kcat", "confluent", "redpanda", "emqx", "mosquitto_ctrl"}, Path: []string(nil), Verbs: []string{"rm", "del", "delete", "purge", "delete-*", "remove", "truncate", "reset", "destroy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "nats stream rm/purge/del, nats kv rm, pulsar-admin … delete, rpk topic delete, confluent kafka topic delete", Pass: "", Pack: "messaging"}}},
+	Pack{Name: "model", Doc: "The model of harm: what any command does, whoever makes it. A destructive verb in the subcommand path of a CLI that manages remote or shared state, an HTTP call with a destructive method or path, a copy that deletes, a change that exposes data or takes capacity away, a change that makes a later command destructive, code run that no one has read, an API client's destructive call. The other packs add names and spellings on top.", ValueFlags: []string(nil), Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "verb", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-verb", Words: []string(nil), Severity: "ask", Doc: "a destructive or irreversible verb (delete, destroy, remove, purge, drop, truncate, wipe, reset, rollback, revoke, archive, disable, deprecate, kill, clean, prune, ...) in the subcommand path of a CLI that manages remote or shared state, known or not", Pass: "It passes as a read (list, get, describe), a dry run (--dry-run), or when the program only acts on local state: set guard.packs \"model.verb\" to \"off\" in your user config to stop asking.", Pack: "model"}, Rule{Name: "http", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-http", Words: []string(nil), Severity: "ask", Doc: "an HTTP call to any host with a destructive method (DELETE, PURGE) or a destructive path or body (…/delete, _delete_by_query, purge_cache, tsdb/delete_series, a GraphQL delete mutation, /v1/refunds), by curl, wget, httpie, xh, gh api, or inline code", Pass: "It passes as a GET, or a POST or PUT to a path that names no destructive action.", Pack: "model"}, Rule{Name: "sync-delete", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-sync-delete", Words: []string(nil), Severity: "ask", Doc: "a copy or sync that deletes: rsync --delete or --remove-source-files to another host, rclone sync/move/purge/dedupe, gsutil rsync -d, azcopy sync --delete-destination, mc mirror --remove, lftp mirror --delete, s5cmd sync --delete", Pass: "It passes as a dry run (--dry-run, -n), as a plain copy (rclone copy, rsync without --delete), or into a folder inside the project.", Pack: "model"}, Rule{Name: "remote", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-remote", Words: []string(nil), Severity: "ask", Doc: "a copy onto a system folder of another host or a container (scp, rsync, sftp, docker cp, kubectl cp to /etc, /usr, /bin, /lib, /boot, /var, /root or /), and a recursive delete run on another host (ssh, pssh, salt, ansible), whose folders the guard cannot place", Pass: "It passes into a home or temp folder of the other host (~/, /tmp, /var/tmp), or as a copy from the other host.", Pack: "model"}, Rule{Name: "exposure", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-exposure", Words: []string(nil), Severity: "ask", Doc: "a change that exposes data or widens access: public ACLs and policies (public-read, AllUsers, allUsers, --public-access), repository visibility made public, 0.0.0.0/0 opened, admin permissions granted, branch protection changed, an admin merge past protection, a deletion protection switched off", Pass: "It passes when it makes things private (--acl private, --visibility private) or reads the setting.", Pack: "model"}, Rule{Name: "capacity", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-capacity", Words: []string(nil), Severity: "ask", Doc: "a change that takes a running service away or rebuilds it: scaling to zero (--replicas=0, --desired-count 0, ps:scale web=0, scale count 0), stopping cloud instances and databases, forcing a resource to be replaced (terraform apply -replace, pulumi up --replace, terraform taint, helm upgrade --force, kubectl replace --force), a DNS change batch", Pass: "It passes when it scales to one or more, or as a plan or preview (terraform plan -replace, pulumi preview).", Pack: "model"}, Rule{Name: "later", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-later", Words: []string(nil), Severity: "ask", Doc: "a change that makes a later command destructive: a forced push refspec or a mirror remote (remote.*.push +…, remote.*.mirror, git remote add --mirror), a push URL redirected, a push to a remote the same line adds, a shared tag moved (crane tag … latest), a hook file written with content the guard cannot read, a package's script shell changed", Pass: "It passes when the new configuration only fetches, names an ordinary remote, or writes a hook whose content the guard reads and finds harmless.", Pack: "model"}, Rule{Name: "unseen", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-unseen", Words: []string(nil), Severity: "ask", Doc: "code runs that no one can read first: a script the same line downloads and runs, a build file or makefile it changes with text the guard cannot read, text computed by tr, sed, rev or an interpreter and piped into a shell or eval, a command word built from an expansion the guard cannot resolve (IFS, aliases, substitutions)", Pass: "It passes when the script is written to a file and run in a later call, after it has been read, or when the command is spelled out literally.", Pack: "model"}, Rule{Name: "sdk", Programs: []string{"*"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "harm-sdk", Words: []string(nil), Severity: "ask", Doc: "inline code (python -c, node -e, ruby -e, …, or an SDK call given as the command) calling an API client's destructive method: stripe.Customer.delete, subscriptions.cancel, refunds.create, client.deleteIndex, clearObjects, indices.delete, delete_bucket, drop_collection, flushall, requests.delete, axios.delete", Pass: "It passes when the code only reads or creates (list, get, retrieve, create of anything but a refund).", Pack: "model"}}},
+	Pack{Name: "payment", Doc: "Payment providers: deleting customers or products, cancelling subscriptions, refunds.", ValueFlags: []string{"--api-key", "--project-name", "-p", "--stripe-account"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "delete", Programs: []string{"stripe", "paypal", "braintree", "adyen", "square", "paddle", "lemonsqueezy", "chargebee", "recurly"}, Path: []string(nil), Verbs: []string{"delete", "cancel", "void", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe ... delete/cancel, stripe delete /v1/...", Pass: "", Pack: "payment"}, Rule{Name: "refund", Programs: []string{"stripe"}, Path: []string(nil), Verbs: []string{"refunds", "/v1/refunds", "/v1/refunds/*"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "stripe refunds create, stripe post /v1/refunds", Pass: "", Pack: "payment"}}},
+	Pack{Name: "platforms", Doc: "Hosted platforms and secret stores: gh, glab, vault and their kind.", ValueFlags: []string{"-R", "--repo", "-address", "-namespace", "--vault", "--project", "--config"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "gh-delete", Programs: []string{"gh"}, Path: []string(nil), Verbs: []string{"delete", "delete-*", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "gh repo delete, gh release delete, gh secret delete, gh repo archive, ...", Pass: "", Pack: "platforms"}, Rule{Name: "gh-api-delete", Programs: []string{"gh", "glab"}, Path: []string{"api"}, Verbs: []string(nil), Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "http-delete", Words: []string(nil), Severity: "ask", Doc: "gh api -X DELETE", Pass: "", Pack: "platforms"}, Rule{Name: "glab-delete", Programs: []string{"glab"}, Path: []string(nil), Verbs: []string{"delete", "del", "archive"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "glab ... delete", Pass: "", Pack: "platforms"}, Rule{Name: "vault-delete", Programs: []string{"vault", "bao", "consul", "op", "bw", "doppler", "infisical", "sops", "akeyless", "conjur", "chamber"}, Path: []string(nil), Verbs: []string{"delete", "destroy", "revoke", "revoke-*", "disable", "rm", "remove", "purge"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "vault kv delete/destroy/metadata delete, token/lease revoke, secrets disable; consul kv delete; op item delete, ...", Pass: "", Pack: "platforms"}, Rule{Name: "gh-release-clobber", Programs: []string{"gh"}, Path: []string{"release", "upload"}, Verbs: []string(nil), Except: []string(nil), Flags: []string{"--clobber"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "gh release upload --clobber: overwrites an asset of a published release that others already download", Pass: "", Pack: "platforms"}, Rule{Name: "deck-select-tag", Programs: []string{"deck"}, Path: []string(nil), Verbs: []string{"sync"}, Except: []string(nil), Flags: []string{"--select-tag"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "deck sync --select-tag (and deck gateway sync): deletes the Kong entities of that tag that the state file lacks", Pass: "", Pack: "platforms"}}},
+	Pack{Name: "publish", Doc: "Publishing that cannot be taken back: package registries.", ValueFlags: []string{"--registry", "--tag", "--otp", "--access", "--repository", "--index", "--token", "-u", "-p", "--source", "-s", "--api-key", "-k", "-c", "--configuration", "-f", "--framework", "--runtime"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "npm", Programs: []string{"npm", "pnpm", "yarn", "bun", "lerna", "changeset", "np", "release-it"}, Path: []string(nil), Verbs: []string{"publish", "unpublish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 5, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm publish / unpublish, pnpm publish, yarn npm publish, lerna publish, changeset publish", Pass: "", Pack: "publish"}, Rule{Name: "cargo", Programs: []string{"cargo"}, Path: []string(nil), Verbs: []string{"publish", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "cargo publish, cargo yank", Pass: "", Pack: "publish"}, Rule{Name: "python", Programs: []string{"twine", "poetry", "flit", "uv", "hatch", "pdm", "maturin"}, Path: []string(nil), Verbs: []string{"upload", "publish"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "twine upload, poetry/flit/uv/hatch/pdm publish, maturin publish", Pass: "", Pack: "publish"}, Rule{Name: "gem", Programs: []string{"gem"}, Path: []string(nil), Verbs: []string{"push", "yank"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "gem push, gem yank", Pass: "", Pack: "publish"}, Rule{Name: "gradle", Programs: []string{"gradle", "gradlew"}, Path: []string(nil), Verbs: []string{"publish*", "*:publish*", "uploadarchives", "*:uploadarchives"}, Except: []string{"*tomavenlocal", "publishtomavenlocal"}, Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "gradle publish (any publish* task except to the local Maven repository)", Pass: "", Pack: "publish"}, Rule{Name: "maven", Programs: []string{"mvn", "mvnw", "mvnd"}, Path: []string(nil), Verbs: []string{"deploy", "deploy:*", "release:perform", "*:deploy"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 12, Match: "", Words: []string(nil), Severity: "ask", Doc: "mvn deploy, release:perform", Pass: "", Pack: "publish"}, Rule{Name: "other", Programs: []string{"dotnet", "nuget", "vsce", "ovsx", "dart", "flutter", "pod", "swift", "goreleaser", "jf", "jfrog", "conan", "helm", "mix", "hex", "lein", "sbt", "julia", "composer", "gh-release"}, Path: []string(nil), Verbs: []string{"push", "publish", "hex.publish", "publishsigned", "release"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "dotnet nuget push, vsce/ovsx publish, dart pub publish, pod trunk push, goreleaser release, mix hex.publish, sbt publish", Pass: "", Pack: "publish"}, Rule{Name: "npm-deprecate", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string(nil), Verbs: []string{"deprecate"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm deprecate: every install of those versions warns from then on", Pass: "", Pack: "publish"}, Rule{Name: "npm-dist-tag", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"dist-tag"}, Verbs: []string{"add", "rm", "remove", "set"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm dist-tag add/rm: moves or removes the tag (latest, next) every install resolves", Pass: "", Pack: "publish"}, Rule{Name: "npm-tag", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"tag"}, Verbs: []string{"add", "remove", "rm"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "yarn npm tag add/remove (npm tag, its older spelling): moves or removes a published tag", Pass: "", Pack: "publish"}, Rule{Name: "npm-owner", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"owner"}, Verbs: []string{"add", "rm", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm owner add/rm: who may publish the package", Pass: "", Pack: "publish"}, Rule{Name: "npm-access", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"access"}, Verbs: []string{"public", "grant", "revoke", "set", "restricted"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm access public/grant/revoke/set: who may see or publish the package", Pass: "", Pack: "publish"}, Rule{Name: "npm-team", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"team"}, Verbs: []string{"rm", "destroy", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm team rm/destroy: who may publish the organization's packages", Pass: "", Pack: "publish"}, Rule{Name: "npm-token", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"token"}, Verbs: []string{"revoke", "delete", "rm"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm token revoke: breaks every machine that publishes or installs with it", Pass: "", Pack: "publish"}, Rule{Name: "npm-org", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"org"}, Verbs: []string{"rm", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm org rm: removes a member from the organization", Pass: "", Pack: "publish"}, Rule{Name: "npm-hook", Programs: []string{"npm", "pnpm", "yarn", "bun"}, Path: []string{"hook"}, Verbs: []string{"rm", "remove"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 2, Match: "", Words: []string(nil), Severity: "ask", Doc: "npm hook rm: removes a registry webhook", Pass: "", Pack: "publish"}, Rule{Name: "crate-gem-owner", Programs: []string{"cargo", "gem"}, Path: []string{"owner"}, Verbs: []string(nil), Except: []string(nil), Flags: []string{"--remove", "-r", "--add", "-a"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "cargo owner --add/--remove, gem owner --add/--remove: who may publish the crate or gem", Pass: "", Pack: "publish"}, Rule{Name: "nuget-delete", Programs: []string{"dotnet", "nuget"}, Path: []string(nil), Verbs: []string{"delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "dotnet nuget delete, nuget delete: unlists or deletes a published package", Pass: "", Pack: "publish"}}},
+	Pack{Name: "storage", Doc: "Object stores and backups: removing buckets and objects, forgetting or pruning snapshots.", ValueFlags: []string{"-r", "--repo", "--repository-file", "--password-file", "--config", "-C", "--remote-path", "--insecure"}, Clients: map[string]Client(nil), Rules: []Rule{Rule{Name: "object-rm", Programs: []string{"mc", "mcli", "s5cmd", "b2", "azcopy", "swift", "s3cmd", "minio-client", "obsutil", "ossutil", "coscli", "tosutil"}, Path: []string(nil), Verbs: []string{"rm", "rb", "del", "delete", "delete-*", "remove", "purge", "*-delete"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "mc rm/rb, s5cmd rm, b2 delete-*, azcopy rm, swift delete, …", Pass: "", Pack: "storage"}, Rule{Name: "backup-forget", Programs: []string{"restic", "borg", "borgmatic", "duplicity", "kopia", "tarsnap", "rustic", "duplicacy", "bup"}, Path: []string(nil), Verbs: []string{"forget", "prune", "delete", "compact", "remove-all-but-n-full", "remove-older-than", "remove-all-inc-of-but-n-full", "cleanup", "purge", "rm", "recreate"}, Except: []string(nil), Flags: []string(nil), Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 3, Match: "", Words: []string(nil), Severity: "ask", Doc: "restic forget/prune, borg delete/prune/compact, duplicity remove-*, kopia snapshot delete, tarsnap -d", Pass: "", Pack: "storage"}, Rule{Name: "tarsnap-delete", Programs: []string{"tarsnap"}, Path: []string(nil), Verbs: []string(nil), Except: []string(nil), Flags: []string{"-d", "--nuke"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "tarsnap -d / --nuke", Pass: "", Pack: "storage"}, Rule{Name: "backup-unlock-all", Programs: []string{"restic", "rustic"}, Path: []string(nil), Verbs: []string{"unlock"}, Except: []string(nil), Flags: []string{"--remove-all"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "restic unlock --remove-all: removes the locks of operations that may still run", Pass: "", Pack: "storage"}, Rule{Name: "kopia-unsafe", Programs: []string{"kopia"}, Path: []string{"maintenance"}, Verbs: []string{"run", "set"}, Except: []string(nil), Flags: []string{"--safety=none"}, Unless: []string(nil), Spare: []string(nil), SpareUnless: []string(nil), Depth: 4, Match: "", Words: []string(nil), Severity: "ask", Doc: "kopia maintenance --safety=none: deletes data other snapshots may still need", Pass: "", Pack: "storage"}}},
 }
 
 // builtinClients returns a pack's clients (a map, which only code can
@@ -35,47 +36,47 @@ func builtinClients(pack string) map[string]Client {
 func programRules(p string) []uint16 {
 	switch p {
 	case "*":
-		return []uint16{22, 38}
+		return []uint16{25, 41, 55, 56, 57, 58, 59, 60, 61, 62, 63}
 	case ".bash_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".irb_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".lesshst":
-		return []uint16{38}
+		return []uint16{41}
 	case ".mysql_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".node_repl_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".psql_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".python_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".rediscli_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".sh_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".sqlite_history":
-		return []uint16{38}
+		return []uint16{41}
 	case ".zhistory":
-		return []uint16{38}
+		return []uint16{41}
 	case ".zsh_history":
-		return []uint16{38}
+		return []uint16{41}
 	case "ace":
-		return []uint16{18}
+		return []uint16{19}
 	case "adonis":
-		return []uint16{18}
+		return []uint16{19}
 	case "adyen":
-		return []uint16{49}
+		return []uint16{64}
 	case "airbyte":
 		return []uint16{4}
 	case "akamai":
 		return []uint16{4}
 	case "akeyless":
-		return []uint16{54}
+		return []uint16{69}
 	case "alembic":
-		return []uint16{17}
+		return []uint16{18}
 	case "algolia":
 		return []uint16{4}
 	case "aliyun":
@@ -83,109 +84,109 @@ func programRules(p string) []uint16 {
 	case "amplify":
 		return []uint16{0}
 	case "ansible-playbook":
-		return []uint16{35}
+		return []uint16{38}
 	case "appwrite":
 		return []uint16{4}
 	case "argo":
 		return []uint16{4}
 	case "argocd":
-		return []uint16{35}
+		return []uint16{38}
 	case "arptables":
-		return []uint16{40}
+		return []uint16{43}
 	case "artisan":
-		return []uint16{17}
+		return []uint16{18}
 	case "astro":
 		return []uint16{4}
 	case "atlas":
-		return []uint16{4, 17}
+		return []uint16{4, 18}
 	case "aws":
-		return []uint16{0, 1, 20}
+		return []uint16{0, 1, 23}
 	case "awslocal":
 		return []uint16{0, 1}
 	case "az":
 		return []uint16{3}
 	case "azcopy":
-		return []uint16{3, 62}
+		return []uint16{3, 90}
 	case "azd":
 		return []uint16{3}
 	case "b2":
-		return []uint16{4, 62}
+		return []uint16{4, 90}
 	case "bao":
-		return []uint16{54}
+		return []uint16{69}
 	case "bfg":
-		return []uint16{23}
+		return []uint16{26}
 	case "bin/rails":
-		return []uint16{17}
+		return []uint16{18}
 	case "bk":
 		return []uint16{4}
 	case "blkdiscard":
-		return []uint16{44}
+		return []uint16{47}
 	case "borg":
-		return []uint16{63}
+		return []uint16{91}
 	case "borgmatic":
-		return []uint16{63}
+		return []uint16{91}
 	case "bq":
-		return []uint16{2, 10, 11, 12}
+		return []uint16{2, 11, 12, 13}
 	case "braintree":
-		return []uint16{49}
+		return []uint16{64}
 	case "btrfs":
-		return []uint16{39}
+		return []uint16{42}
 	case "buildkite-cli":
 		return []uint16{4}
 	case "bun":
-		return []uint16{55}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "bup":
-		return []uint16{63}
+		return []uint16{91}
 	case "bw":
-		return []uint16{54}
+		return []uint16{69}
 	case "caprover":
 		return []uint16{4}
 	case "cargo":
-		return []uint16{56}
+		return []uint16{73, 88}
 	case "cdk":
 		return []uint16{0}
 	case "cdktf":
-		return []uint16{32, 33}
+		return []uint16{35, 36}
 	case "cf":
 		return []uint16{4}
 	case "cfcli":
 		return []uint16{4}
 	case "chamber":
-		return []uint16{54}
+		return []uint16{69}
 	case "changeset":
-		return []uint16{55}
+		return []uint16{72}
 	case "chargebee":
-		return []uint16{49}
+		return []uint16{64}
 	case "circleci":
 		return []uint16{4}
 	case "civo":
 		return []uint16{4}
 	case "clickhouse":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "clickhouse-client":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "cloudflared":
 		return []uint16{4}
 	case "cockroach":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "colima":
-		return []uint16{5, 6, 7, 8}
+		return []uint16{6, 7, 8, 9}
 	case "compgen":
-		return []uint16{19}
+		return []uint16{22}
 	case "composer":
-		return []uint16{61}
+		return []uint16{78}
 	case "conan":
-		return []uint16{61}
+		return []uint16{78}
 	case "confluent":
-		return []uint16{4, 48}
+		return []uint16{4, 54}
 	case "conjur":
-		return []uint16{54}
+		return []uint16{69}
 	case "console":
-		return []uint16{17}
+		return []uint16{18}
 	case "consul":
-		return []uint16{54}
+		return []uint16{69}
 	case "consul-k8s":
-		return []uint16{35}
+		return []uint16{38}
 	case "contentful":
 		return []uint16{4}
 	case "convex":
@@ -195,111 +196,117 @@ func programRules(p string) []uint16 {
 	case "copilot":
 		return []uint16{0}
 	case "coscli":
-		return []uint16{62}
+		return []uint16{90}
 	case "cqlsh":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "crossplane":
-		return []uint16{35}
+		return []uint16{38}
 	case "cryptsetup":
-		return []uint16{39}
+		return []uint16{42}
 	case "curl":
-		return []uint16{19, 20, 28}
+		return []uint16{22, 23, 31}
 	case "curlie":
-		return []uint16{28}
+		return []uint16{31}
 	case "dagster":
 		return []uint16{4}
 	case "dart":
-		return []uint16{61}
+		return []uint16{78}
 	case "databricks":
 		return []uint16{4}
 	case "datadog-ci":
 		return []uint16{4}
 	case "dbmate":
-		return []uint16{17}
+		return []uint16{18, 20}
 	case "dbt-cloud":
 		return []uint16{4}
+	case "deck":
+		return []uint16{71}
 	case "declare":
-		return []uint16{19}
+		return []uint16{22}
+	case "delgroup":
+		return []uint16{50}
+	case "deluser":
+		return []uint16{50}
 	case "diesel":
-		return []uint16{17}
+		return []uint16{18, 20}
 	case "diskutil":
-		return []uint16{39}
+		return []uint16{42}
 	case "django-admin":
-		return []uint16{17}
+		return []uint16{18, 21}
 	case "docker":
-		return []uint16{5, 6, 7, 8}
+		return []uint16{6, 7, 8, 9}
 	case "docker-compose":
-		return []uint16{9}
+		return []uint16{10}
 	case "doctl":
 		return []uint16{4}
 	case "dokku":
 		return []uint16{4}
 	case "doppler":
-		return []uint16{4, 54}
+		return []uint16{4, 69}
 	case "dotnet":
-		return []uint16{61}
+		return []uint16{78, 89}
 	case "drizzle-kit":
-		return []uint16{17}
+		return []uint16{18}
 	case "dropdb":
-		return []uint16{14}
+		return []uint16{15}
 	case "dropuser":
-		return []uint16{14}
+		return []uint16{15}
 	case "duckdb":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "duplicacy":
-		return []uint16{63}
+		return []uint16{91}
 	case "duplicity":
-		return []uint16{63}
+		return []uint16{91}
 	case "eb":
 		return []uint16{0}
 	case "ebtables":
-		return []uint16{40}
+		return []uint16{43}
 	case "ecctl":
 		return []uint16{4}
 	case "ecto":
-		return []uint16{17}
+		return []uint16{18}
 	case "eksctl":
-		return []uint16{35}
+		return []uint16{38}
 	case "emqx":
-		return []uint16{48}
+		return []uint16{54}
 	case "env":
-		return []uint16{19}
+		return []uint16{22}
 	case "exo":
 		return []uint16{4}
 	case "export":
-		return []uint16{19}
+		return []uint16{22}
 	case "fastly":
-		return []uint16{4}
+		return []uint16{4, 5}
 	case "fdformat":
-		return []uint16{39}
+		return []uint16{42}
 	case "finch":
-		return []uint16{5, 6, 7, 8}
+		return []uint16{6, 7, 8, 9}
 	case "firebase":
 		return []uint16{2}
 	case "firewall-cmd":
-		return []uint16{41}
+		return []uint16{44}
 	case "fish_history":
-		return []uint16{38}
+		return []uint16{41}
 	case "fivetran":
 		return []uint16{4}
 	case "flarectl":
 		return []uint16{4}
 	case "flask":
-		return []uint16{17}
+		return []uint16{18}
 	case "flit":
-		return []uint16{57}
+		return []uint16{74}
 	case "flutter":
-		return []uint16{61}
+		return []uint16{78}
 	case "flux":
-		return []uint16{35}
+		return []uint16{38}
 	case "fly":
 		return []uint16{4}
 	case "flyctl":
 		return []uint16{4}
 	case "flyway":
-		return []uint16{17}
+		return []uint16{18}
 	case "format":
-		return []uint16{39}
+		return []uint16{42}
 	case "func":
 		return []uint16{3}
 	case "gcloud":
@@ -309,548 +316,560 @@ func programRules(p string) []uint16 {
 	case "gcx":
 		return []uint16{4}
 	case "gem":
-		return []uint16{58}
+		return []uint16{75, 88}
 	case "gh":
-		return []uint16{51, 52}
+		return []uint16{66, 67, 70}
 	case "gh-release":
-		return []uint16{61}
+		return []uint16{78}
 	case "git":
-		return []uint16{21, 23, 24, 25, 26, 27}
+		return []uint16{24, 26, 27, 28, 29, 30}
 	case "git-filter-repo":
-		return []uint16{23}
+		return []uint16{26}
 	case "gke-gcloud-auth-plugin":
-		return []uint16{35}
+		return []uint16{38}
 	case "glab":
-		return []uint16{52, 53}
+		return []uint16{67, 68}
 	case "goose":
-		return []uint16{17}
+		return []uint16{18, 20}
 	case "goreleaser":
-		return []uint16{61}
+		return []uint16{78}
 	case "gradle":
-		return []uint16{59}
+		return []uint16{76}
 	case "gradlew":
-		return []uint16{59}
+		return []uint16{76}
 	case "grafana-cli":
 		return []uint16{4}
+	case "groupdel":
+		return []uint16{50}
 	case "grpcurl":
-		return []uint16{28}
+		return []uint16{31}
 	case "gsutil":
-		return []uint16{2, 4, 20}
+		return []uint16{2, 4, 23}
 	case "halt":
-		return []uint16{37}
+		return []uint16{40}
 	case "hasura":
 		return []uint16{4}
 	case "hatch":
-		return []uint16{57}
+		return []uint16{74}
 	case "hcloud":
 		return []uint16{4}
 	case "helm":
-		return []uint16{31, 61}
+		return []uint16{34, 78}
 	case "helmfile":
-		return []uint16{31}
+		return []uint16{34}
 	case "heroku":
 		return []uint16{4}
 	case "hex":
-		return []uint16{61}
+		return []uint16{78}
 	case "histfile":
-		return []uint16{38}
+		return []uint16{41}
 	case "histfilesize":
-		return []uint16{38}
+		return []uint16{41}
 	case "history":
-		return []uint16{38}
+		return []uint16{41}
 	case "histsize":
-		return []uint16{38}
+		return []uint16{41}
 	case "http":
-		return []uint16{19, 20, 28}
+		return []uint16{22, 23, 31}
 	case "httpie":
-		return []uint16{28}
+		return []uint16{31}
 	case "https":
-		return []uint16{19, 20, 28}
+		return []uint16{22, 23, 31}
 	case "hurl":
-		return []uint16{28}
+		return []uint16{31}
 	case "ibmcloud":
 		return []uint16{4}
 	case "infisical":
-		return []uint16{54}
+		return []uint16{69}
 	case "influx":
-		return []uint16{15}
+		return []uint16{16}
 	case "init":
-		return []uint16{37}
+		return []uint16{40}
 	case "ip6tables":
-		return []uint16{40}
+		return []uint16{43}
 	case "iptables":
-		return []uint16{40}
+		return []uint16{43}
 	case "iptables-legacy":
-		return []uint16{40}
+		return []uint16{43}
 	case "iptables-nft":
-		return []uint16{40}
+		return []uint16{43}
 	case "istioctl":
-		return []uint16{35}
+		return []uint16{38}
 	case "jenkins-cli":
 		return []uint16{4}
 	case "jf":
-		return []uint16{61}
+		return []uint16{78}
 	case "jfrog":
-		return []uint16{61}
+		return []uint16{78}
 	case "julia":
-		return []uint16{61}
+		return []uint16{78}
 	case "k":
-		return []uint16{29, 30}
+		return []uint16{32, 33}
 	case "k3d":
-		return []uint16{35}
+		return []uint16{38}
 	case "kafka-acls":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-acls.sh":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-configs":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-configs.sh":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-consumer-groups":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-consumer-groups.sh":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-delete-records":
-		return []uint16{46, 46}
+		return []uint16{52, 52}
 	case "kafka-delete-records.sh":
-		return []uint16{46}
+		return []uint16{52}
 	case "kafka-streams-application-reset":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-streams-application-reset.sh":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-topics":
-		return []uint16{45}
+		return []uint16{51}
 	case "kafka-topics.sh":
-		return []uint16{45}
+		return []uint16{51}
 	case "kamal":
 		return []uint16{4}
 	case "kcat":
-		return []uint16{48}
+		return []uint16{54}
 	case "keydb-cli":
-		return []uint16{13}
+		return []uint16{14}
 	case "kill":
-		return []uint16{36}
+		return []uint16{39}
 	case "killall":
-		return []uint16{36}
+		return []uint16{39}
 	case "killall5":
-		return []uint16{36}
+		return []uint16{39}
 	case "knex":
-		return []uint16{17, 18}
+		return []uint16{18, 19}
 	case "kopia":
-		return []uint16{63}
+		return []uint16{91, 94}
 	case "kops":
-		return []uint16{35}
+		return []uint16{38}
 	case "koyeb":
 		return []uint16{4}
 	case "kubeadm":
-		return []uint16{35}
+		return []uint16{38}
 	case "kubecolor":
-		return []uint16{29, 30}
+		return []uint16{32, 33}
 	case "kubectl":
-		return []uint16{29, 30}
+		return []uint16{32, 33}
 	case "launchctl":
-		return []uint16{42}
+		return []uint16{45}
 	case "ldcli":
 		return []uint16{4}
 	case "lein":
-		return []uint16{61}
+		return []uint16{78}
 	case "lemonsqueezy":
-		return []uint16{49}
+		return []uint16{64}
 	case "lerna":
-		return []uint16{55}
+		return []uint16{72}
 	case "lima":
-		return []uint16{5, 6, 7, 8}
+		return []uint16{6, 7, 8, 9}
 	case "linkerd":
-		return []uint16{35}
+		return []uint16{38}
 	case "linode-cli":
 		return []uint16{4}
 	case "liquibase":
-		return []uint16{17}
+		return []uint16{18}
 	case "litecli":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "loginctl":
-		return []uint16{37}
+		return []uint16{40}
 	case "lvreduce":
-		return []uint16{44}
+		return []uint16{47}
 	case "lvremove":
-		return []uint16{44}
+		return []uint16{47}
 	case "mailgun":
 		return []uint16{4}
 	case "manage.py":
-		return []uint16{17}
+		return []uint16{18, 21}
 	case "mariadb":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "maturin":
-		return []uint16{57}
+		return []uint16{74}
 	case "mc":
-		return []uint16{4, 62}
+		return []uint16{4, 90}
 	case "mcli":
-		return []uint16{62}
+		return []uint16{90}
 	case "mdadm":
-		return []uint16{39, 43}
+		return []uint16{42, 46}
 	case "meilisearch":
 		return []uint16{4}
 	case "microk8s.kubectl":
-		return []uint16{29}
+		return []uint16{32}
 	case "migrate":
-		return []uint16{17}
+		return []uint16{18, 20}
 	case "mikro-orm":
-		return []uint16{18}
+		return []uint16{19}
 	case "minio-client":
-		return []uint16{62}
+		return []uint16{90}
 	case "mix":
-		return []uint16{17, 61}
+		return []uint16{18, 78}
 	case "mongo":
-		return []uint16{10, 12, 15}
+		return []uint16{11, 13, 16}
 	case "mongocli":
 		return []uint16{4}
 	case "mongorestore":
-		return []uint16{16}
+		return []uint16{17}
 	case "mongosh":
-		return []uint16{10, 12, 15}
+		return []uint16{11, 13, 16}
 	case "mosquitto_ctrl":
-		return []uint16{48}
+		return []uint16{54}
 	case "mvn":
-		return []uint16{60}
+		return []uint16{77}
 	case "mvnd":
-		return []uint16{60}
+		return []uint16{77}
 	case "mvnw":
-		return []uint16{60}
+		return []uint16{77}
 	case "mycli":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "mysql":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "mysqladmin":
-		return []uint16{15}
+		return []uint16{16}
 	case "nats":
-		return []uint16{48}
+		return []uint16{54}
 	case "nc":
-		return []uint16{19, 20}
+		return []uint16{22, 23}
 	case "ncat":
-		return []uint16{19, 20}
+		return []uint16{22, 23}
 	case "neonctl":
 		return []uint16{4}
 	case "nerdctl":
-		return []uint16{5, 6, 7, 8}
+		return []uint16{6, 7, 8, 9}
 	case "netcat":
-		return []uint16{19, 20}
+		return []uint16{22, 23}
 	case "netlify":
 		return []uint16{4}
 	case "newrelic":
 		return []uint16{4}
 	case "nft":
-		return []uint16{41}
+		return []uint16{44}
 	case "nomad":
-		return []uint16{4, 35}
+		return []uint16{4, 38}
 	case "northflank":
 		return []uint16{4}
 	case "np":
-		return []uint16{55}
+		return []uint16{72}
 	case "npm":
-		return []uint16{55}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "ns1":
 		return []uint16{4}
 	case "nuget":
-		return []uint16{61}
+		return []uint16{78, 89}
 	case "obsutil":
-		return []uint16{62}
+		return []uint16{90}
 	case "oc":
-		return []uint16{29, 30}
+		return []uint16{32, 33}
 	case "oci":
 		return []uint16{4}
 	case "octopus":
 		return []uint16{4}
 	case "op":
-		return []uint16{54}
+		return []uint16{69}
 	case "openssl":
-		return []uint16{20}
+		return []uint16{23}
 	case "openstack":
 		return []uint16{4}
 	case "opsgenie":
 		return []uint16{4}
 	case "osascript":
-		return []uint16{37}
+		return []uint16{40}
 	case "ossutil":
-		return []uint16{62}
+		return []uint16{90}
 	case "ovsx":
-		return []uint16{61}
+		return []uint16{78}
 	case "paddle":
-		return []uint16{49}
+		return []uint16{64}
 	case "pagerduty":
 		return []uint16{4}
 	case "parted":
-		return []uint16{39}
+		return []uint16{42}
 	case "paypal":
-		return []uint16{49}
+		return []uint16{64}
 	case "pdm":
-		return []uint16{57}
+		return []uint16{74}
 	case "pfctl":
-		return []uint16{41}
+		return []uint16{44}
 	case "pg_restore":
-		return []uint16{16}
+		return []uint16{17}
 	case "pgcli":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "pkill":
-		return []uint16{36}
+		return []uint16{39}
 	case "planetscale":
 		return []uint16{4}
 	case "platform":
 		return []uint16{4}
 	case "pmset":
-		return []uint16{37}
+		return []uint16{40}
 	case "pnpm":
-		return []uint16{55}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "pocketbase":
 		return []uint16{4}
 	case "pod":
-		return []uint16{61}
+		return []uint16{78}
 	case "podman":
-		return []uint16{5, 6, 7, 8}
+		return []uint16{6, 7, 8, 9}
 	case "podman-compose":
-		return []uint16{9}
+		return []uint16{10}
 	case "poetry":
-		return []uint16{57}
+		return []uint16{74}
 	case "porter":
 		return []uint16{4}
 	case "poweroff":
-		return []uint16{37}
+		return []uint16{40}
 	case "prd":
-		return []uint16{22}
+		return []uint16{25}
 	case "prefect":
 		return []uint16{4}
 	case "presto":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "printenv":
-		return []uint16{19}
+		return []uint16{22}
 	case "prisma":
-		return []uint16{16, 17}
+		return []uint16{17, 18}
 	case "prismic":
 		return []uint16{4}
 	case "prod":
-		return []uint16{22}
+		return []uint16{25}
 	case "production":
-		return []uint16{22}
+		return []uint16{25}
 	case "pscale":
 		return []uint16{4}
 	case "psql":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "pulsar-admin":
-		return []uint16{48}
+		return []uint16{54}
 	case "pulsarctl":
-		return []uint16{48}
+		return []uint16{54}
 	case "pulumi":
-		return []uint16{34}
+		return []uint16{37}
 	case "pvremove":
-		return []uint16{44}
+		return []uint16{47}
 	case "rabbitmq-plugins":
-		return []uint16{47}
+		return []uint16{53}
 	case "rabbitmq-queues":
-		return []uint16{47}
+		return []uint16{53}
 	case "rabbitmq-streams":
-		return []uint16{47}
+		return []uint16{53}
 	case "rabbitmqadmin":
-		return []uint16{47}
+		return []uint16{53}
 	case "rabbitmqctl":
-		return []uint16{47}
+		return []uint16{53}
 	case "rails":
-		return []uint16{17}
+		return []uint16{18}
 	case "railway":
 		return []uint16{4}
 	case "rake":
-		return []uint16{17}
+		return []uint16{18}
 	case "rc-service":
-		return []uint16{42}
+		return []uint16{45}
 	case "rclone":
-		return []uint16{4, 20}
+		return []uint16{4, 23}
 	case "reboot":
-		return []uint16{37}
+		return []uint16{40}
 	case "recurly":
-		return []uint16{49}
+		return []uint16{64}
 	case "redis-cli":
-		return []uint16{13}
+		return []uint16{14}
 	case "redpanda":
-		return []uint16{48}
+		return []uint16{54}
 	case "release-it":
-		return []uint16{55}
+		return []uint16{72}
 	case "render":
 		return []uint16{4}
 	case "restic":
-		return []uint16{63}
+		return []uint16{91, 93}
 	case "restish":
-		return []uint16{28}
+		return []uint16{31}
 	case "rke":
-		return []uint16{35}
+		return []uint16{38}
+	case "rmuser":
+		return []uint16{50}
 	case "rpk":
-		return []uint16{48}
+		return []uint16{54}
 	case "rustic":
-		return []uint16{63}
+		return []uint16{91, 93}
 	case "s3cmd":
-		return []uint16{4, 62}
+		return []uint16{4, 90}
 	case "s5cmd":
-		return []uint16{4, 62}
+		return []uint16{4, 90}
 	case "sam":
 		return []uint16{0}
 	case "sanity":
 		return []uint16{4}
 	case "savehist":
-		return []uint16{38}
+		return []uint16{41}
 	case "sbt":
-		return []uint16{61}
+		return []uint16{78}
 	case "scp":
-		return []uint16{20}
+		return []uint16{23}
 	case "scw":
 		return []uint16{4}
+	case "sea-orm-cli":
+		return []uint16{18, 20}
 	case "sealos":
 		return []uint16{4}
 	case "sendgrid":
 		return []uint16{4}
 	case "sequelize":
-		return []uint16{17, 18}
+		return []uint16{18, 19}
 	case "sequelize-cli":
-		return []uint16{17, 18}
+		return []uint16{18, 19}
 	case "serverless":
 		return []uint16{0}
 	case "service":
-		return []uint16{42}
+		return []uint16{45}
 	case "set":
-		return []uint16{19}
+		return []uint16{22}
 	case "sfdisk":
-		return []uint16{39}
+		return []uint16{42}
 	case "sgdisk":
-		return []uint16{39, 43}
+		return []uint16{42, 46}
 	case "shutdown":
-		return []uint16{37}
+		return []uint16{40}
 	case "skill":
-		return []uint16{36}
+		return []uint16{39}
 	case "slay":
-		return []uint16{36}
+		return []uint16{39}
 	case "sls":
 		return []uint16{0}
 	case "snow":
-		return []uint16{4, 10, 11, 12}
+		return []uint16{4, 11, 12, 13}
 	case "snowsql":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "socat":
-		return []uint16{19, 20}
+		return []uint16{22, 23}
 	case "sops":
-		return []uint16{54}
+		return []uint16{69}
 	case "spin":
 		return []uint16{4}
 	case "spinnaker":
 		return []uint16{4}
 	case "sqlcmd":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "sqlite":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "sqlite3":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "sqlx":
-		return []uint16{17}
+		return []uint16{18}
 	case "square":
-		return []uint16{49}
+		return []uint16{64}
 	case "ssh":
-		return []uint16{20}
+		return []uint16{23}
+	case "ssh-add":
+		return []uint16{49}
+	case "ssh-keygen":
+		return []uint16{48}
 	case "sst":
 		return []uint16{0}
 	case "stripe":
-		return []uint16{49, 50}
+		return []uint16{64, 65}
 	case "supabase":
-		return []uint16{4, 10, 11, 12}
+		return []uint16{4, 11, 12, 13}
 	case "sv":
-		return []uint16{42}
+		return []uint16{45}
 	case "swift":
-		return []uint16{61, 62}
+		return []uint16{78, 90}
 	case "systemctl":
-		return []uint16{37, 42}
+		return []uint16{40, 45}
 	case "talosctl":
-		return []uint16{35}
+		return []uint16{38}
 	case "tarsnap":
-		return []uint16{63, 64}
+		return []uint16{91, 92}
 	case "telinit":
-		return []uint16{37}
+		return []uint16{40}
 	case "telnet":
-		return []uint16{19, 20}
+		return []uint16{22, 23}
 	case "terminus":
 		return []uint16{4}
 	case "terraform":
-		return []uint16{32, 33}
+		return []uint16{35, 36}
 	case "terragrunt":
-		return []uint16{32, 33}
+		return []uint16{35, 36}
 	case "terramate":
-		return []uint16{32}
+		return []uint16{35}
 	case "tf":
-		return []uint16{32, 33}
+		return []uint16{35, 36}
 	case "tkn":
 		return []uint16{4}
 	case "tofu":
-		return []uint16{32, 33}
+		return []uint16{35, 36}
 	case "tosutil":
-		return []uint16{62}
+		return []uint16{90}
 	case "travis":
 		return []uint16{4}
 	case "trino":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "turso":
-		return []uint16{4, 10, 11, 12}
+		return []uint16{4, 11, 12, 13}
 	case "twilio":
 		return []uint16{4}
 	case "twine":
-		return []uint16{57}
+		return []uint16{74}
 	case "typeorm":
-		return []uint16{17, 18}
+		return []uint16{18, 19}
 	case "typesense":
 		return []uint16{4}
 	case "typeset":
-		return []uint16{19}
+		return []uint16{22}
 	case "ufw":
-		return []uint16{41}
+		return []uint16{44}
 	case "upstash":
 		return []uint16{4}
 	case "upsun":
 		return []uint16{4}
+	case "userdel":
+		return []uint16{50}
 	case "usql":
-		return []uint16{10, 11, 12}
+		return []uint16{11, 12, 13}
 	case "uv":
-		return []uint16{57}
+		return []uint16{74}
 	case "valkey-cli":
-		return []uint16{13}
+		return []uint16{14}
 	case "vault":
-		return []uint16{54}
+		return []uint16{69}
 	case "velero":
 		return []uint16{4}
 	case "vercel":
 		return []uint16{4}
 	case "vgremove":
-		return []uint16{44}
+		return []uint16{47}
 	case "vsce":
-		return []uint16{61}
+		return []uint16{78}
 	case "vultr-cli":
 		return []uint16{4}
 	case "waypoint":
 		return []uint16{4}
 	case "wget":
-		return []uint16{19, 20, 28}
+		return []uint16{22, 23, 31}
 	case "wrangler":
-		return []uint16{4, 10, 11, 12}
+		return []uint16{4, 11, 12, 13}
 	case "xh":
-		return []uint16{19, 20, 28}
+		return []uint16{22, 23, 31}
 	case "xhs":
-		return []uint16{28}
+		return []uint16{31}
 	case "yarn":
-		return []uint16{55}
+		return []uint16{72, 79, 80, 81, 82, 83, 84, 85, 86, 87}
 	case "zeabur":
 		return []uint16{4}
 	case "zfs":
-		return []uint16{39}
+		return []uint16{42}
 	case "zpool":
-		return []uint16{39}
+		return []uint16{42}
 	}
 	return nil
 }
 
 func known(w string) bool {
 	switch w {
-	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "ace", "adonis", "adyen", "airbyte", "akamai", "akeyless", "alembic", "algolia", "aliyun", "amplify", "ansible-playbook", "appwrite", "argo", "argocd", "arptables", "artisan", "astro", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bk", "blkdiscard", "borg", "borgmatic", "bq", "braintree", "btrfs", "buildkite-cli", "bun", "bup", "bw", "caprover", "cargo", "cdk", "cdktf", "cf", "cfcli", "chamber", "changeset", "chargebee", "circleci", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "console", "consul", "consul-k8s", "contentful", "convex", "coolify", "copilot", "coscli", "cqlsh", "crossplane", "cryptsetup", "curl", "curlie", "dagster", "dart", "databricks", "datadog-ci", "dbmate", "dbt-cloud", "declare", "diesel", "diskutil", "django-admin", "docker", "docker-compose", "doctl", "dokku", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "duplicacy", "duplicity", "eb", "ebtables", "ecctl", "ecto", "eksctl", "emqx", "env", "exo", "export", "fastly", "fdformat", "finch", "firebase", "firewall-cmd", "fish_history", "fivetran", "flarectl", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "format", "func", "gcloud", "gcs", "gcx", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grafana-cli", "grpcurl", "gsutil", "halt", "hasura", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "ip6tables", "iptables", "iptables-legacy", "iptables-nft", "istioctl", "jenkins-cli", "jf", "jfrog", "julia", "k", "k3d", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh", "kafka-topics", "kafka-topics.sh", "kamal", "kcat", "keydb-cli", "kill", "killall", "killall5", "knex", "kopia", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "launchctl", "ldcli", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "lvreduce", "lvremove", "mailgun", "manage.py", "mariadb", "maturin", "mc", "mcli", "mdadm", "meilisearch", "microk8s.kubectl", "migrate", "mikro-orm", "minio-client", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mosquitto_ctrl", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nats", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "newrelic", "nft", "nomad", "northflank", "np", "npm", "ns1", "nuget", "obsutil", "oc", "oci", "octopus", "op", "openssl", "openstack", "opsgenie", "osascript", "ossutil", "ovsx", "paddle", "pagerduty", "parted", "paypal", "pdm", "pfctl", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pocketbase", "pod", "podman", "podman-compose", "poetry", "porter", "poweroff", "prd", "prefect", "presto", "printenv", "prisma", "prismic", "prod", "production", "pscale", "psql", "pulsar-admin", "pulsarctl", "pulumi", "pvremove", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams", "rabbitmqadmin", "rabbitmqctl", "rails", "railway", "rake", "rc-service", "rclone", "reboot", "recurly", "redis-cli", "redpanda", "release-it", "render", "restic", "restish", "rke", "rpk", "rustic", "s3cmd", "s5cmd", "sam", "sanity", "savehist", "sbt", "scp", "scw", "sealos", "sendgrid", "sequelize", "sequelize-cli", "serverless", "service", "set", "sfdisk", "sgdisk", "shutdown", "skill", "slay", "sls", "snow", "snowsql", "socat", "sops", "spin", "spinnaker", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "sst", "stripe", "supabase", "sv", "swift", "systemctl", "talosctl", "tarsnap", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tkn", "tofu", "tosutil", "travis", "trino", "turso", "twilio", "twine", "typeorm", "typesense", "typeset", "ufw", "upstash", "upsun", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vgremove", "vsce", "vultr-cli", "waypoint", "wget", "wrangler", "xh", "xhs", "yarn", "zeabur", "zfs", "zpool":
+	case "*", ".bash_history", ".history", ".irb_history", ".lesshst", ".mysql_history", ".node_repl_history", ".psql_history", ".python_history", ".rediscli_history", ".sh_history", ".sqlite_history", ".zhistory", ".zsh_history", "ace", "adonis", "adyen", "airbyte", "akamai", "akeyless", "alembic", "algolia", "aliyun", "amplify", "ansible-playbook", "appwrite", "argo", "argocd", "arptables", "artisan", "astro", "atlas", "aws", "awslocal", "az", "azcopy", "azd", "b2", "bao", "bfg", "bin/rails", "bk", "blkdiscard", "borg", "borgmatic", "bq", "braintree", "btrfs", "buildkite-cli", "bun", "bup", "bw", "caprover", "cargo", "cdk", "cdktf", "cf", "cfcli", "chamber", "changeset", "chargebee", "circleci", "civo", "clickhouse", "clickhouse-client", "cloudflared", "cockroach", "colima", "compgen", "composer", "conan", "confluent", "conjur", "console", "consul", "consul-k8s", "contentful", "convex", "coolify", "copilot", "coscli", "cqlsh", "crossplane", "cryptsetup", "curl", "curlie", "dagster", "dart", "databricks", "datadog-ci", "dbmate", "dbt-cloud", "deck", "declare", "delgroup", "deluser", "diesel", "diskutil", "django-admin", "docker", "docker-compose", "doctl", "dokku", "doppler", "dotnet", "drizzle-kit", "dropdb", "dropuser", "duckdb", "duplicacy", "duplicity", "eb", "ebtables", "ecctl", "ecto", "eksctl", "emqx", "env", "exo", "export", "fastly", "fdformat", "finch", "firebase", "firewall-cmd", "fish_history", "fivetran", "flarectl", "flask", "flit", "flutter", "flux", "fly", "flyctl", "flyway", "format", "func", "gcloud", "gcs", "gcx", "gem", "gh", "gh-release", "git", "git-filter-repo", "gke-gcloud-auth-plugin", "glab", "goose", "goreleaser", "gradle", "gradlew", "grafana-cli", "groupdel", "grpcurl", "gsutil", "halt", "hasura", "hatch", "hcloud", "helm", "helmfile", "heroku", "hex", "histfile", "histfilesize", "history", "histsize", "http", "httpie", "https", "hurl", "ibmcloud", "infisical", "influx", "init", "ip6tables", "iptables", "iptables-legacy", "iptables-nft", "istioctl", "jenkins-cli", "jf", "jfrog", "julia", "k", "k3d", "kafka-acls", "kafka-acls.sh", "kafka-configs", "kafka-configs.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "kafka-delete-records", "kafka-delete-records.sh", "kafka-streams-application-reset", "kafka-streams-application-reset.sh", "kafka-topics", "kafka-topics.sh", "kamal", "kcat", "keydb-cli", "kill", "killall", "killall5", "knex", "kopia", "kops", "koyeb", "kubeadm", "kubecolor", "kubectl", "launchctl", "ldcli", "lein", "lemonsqueezy", "lerna", "lima", "linkerd", "linode-cli", "liquibase", "litecli", "loginctl", "lvreduce", "lvremove", "mailgun", "manage.py", "mariadb", "maturin", "mc", "mcli", "mdadm", "meilisearch", "microk8s.kubectl", "migrate", "mikro-orm", "minio-client", "mix", "mongo", "mongocli", "mongorestore", "mongosh", "mosquitto_ctrl", "mvn", "mvnd", "mvnw", "mycli", "mysql", "mysqladmin", "nats", "nc", "ncat", "neonctl", "nerdctl", "netcat", "netlify", "newrelic", "nft", "nomad", "northflank", "np", "npm", "ns1", "nuget", "obsutil", "oc", "oci", "octopus", "op", "openssl", "openstack", "opsgenie", "osascript", "ossutil", "ovsx", "paddle", "pagerduty", "parted", "paypal", "pdm", "pfctl", "pg_restore", "pgcli", "pkill", "planetscale", "platform", "pmset", "pnpm", "pocketbase", "pod", "podman", "podman-compose", "poetry", "porter", "poweroff", "prd", "prefect", "presto", "printenv", "prisma", "prismic", "prod", "production", "pscale", "psql", "pulsar-admin", "pulsarctl", "pulumi", "pvremove", "rabbitmq-plugins", "rabbitmq-queues", "rabbitmq-streams", "rabbitmqadmin", "rabbitmqctl", "rails", "railway", "rake", "rc-service", "rclone", "reboot", "recurly", "redis-cli", "redpanda", "release-it", "render", "restic", "restish", "rke", "rmuser", "rpk", "rustic", "s3cmd", "s5cmd", "sam", "sanity", "savehist", "sbt", "scp", "scw", "sea-orm-cli", "sealos", "sendgrid", "sequelize", "sequelize-cli", "serverless", "service", "set", "sfdisk", "sgdisk", "shutdown", "skill", "slay", "sls", "snow", "snowsql", "socat", "sops", "spin", "spinnaker", "sqlcmd", "sqlite", "sqlite3", "sqlx", "square", "ssh", "ssh-add", "ssh-keygen", "sst", "stripe", "supabase", "sv", "swift", "systemctl", "talosctl", "tarsnap", "telinit", "telnet", "terminus", "terraform", "terragrunt", "terramate", "tf", "tkn", "tofu", "tosutil", "travis", "trino", "turso", "twilio", "twine", "typeorm", "typesense", "typeset", "ufw", "upstash", "upsun", "userdel", "usql", "uv", "valkey-cli", "vault", "velero", "vercel", "vgremove", "vsce", "vultr-cli", "waypoint", "wget", "wrangler", "xh", "xhs", "yarn", "zeabur", "zfs", "zpool":
 		return true
 	}
 	return false

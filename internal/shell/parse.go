@@ -152,10 +152,14 @@ func (c Command) String() string { return strings.Join(c.Strings(), " ") }
 // Parse reads src and returns its simple commands, nested ones included,
 // in the order the shell meets them: the commands of a substitution come
 // before the command whose words hold it; those of a string run by sh -c
-// or eval come after every command of the string that held it. On an error it returns what it read before, and the
+// or eval come after every command of the string that held it. NUL bytes are dropped, as bash drops them from its input. On an error it returns what it read before, and the
 // error; a caller must never treat a command that failed to parse as
 // harmless.
 func Parse(src string) ([]Command, error) {
+	if strings.IndexByte(src, 0) >= 0 {
+		// bash ignores NUL bytes in its input: r<NUL>m is rm
+		src = strings.ReplaceAll(src, "\x00", "")
+	}
 	s := &state{}
 	s.parse(src, 0, "", -1)
 	for i := 0; i < len(s.cmds) && !s.stop; i++ {

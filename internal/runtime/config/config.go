@@ -160,6 +160,15 @@ type Guard struct {
 	// packs, by pack ("database") or by rule ("database.drop"); a rule's
 	// own entry wins over its pack's. hwctl guard packs lists them.
 	Packs map[string]string `json:"packs,omitempty"`
+	// MCP says what an MCP server's tools do, so that the guard judges
+	// their input by the rules of the built-in tool each acts like: keys
+	// name tools in Claude Code's rule spelling ("mcp__db__query",
+	// "mcp__fs__*", "mcp__shell"); values name the tool and the input
+	// fields ("Bash(command)", "Write(path)", "SQL(sql)", "Move(from, to)",
+	// "HTTP(url, method)", "Delete(path)", "Read(path)", or "Local"). A
+	// project's config may set it only when the user's config trusts the
+	// project.
+	MCP map[string]string `json:"mcp,omitempty"`
 }
 
 // GuardLevel is how much the guard blocks.
@@ -356,6 +365,9 @@ func (c Config) Validate() error {
 		if r.Severity != "block" && r.Severity != "ask" {
 			return fmt.Errorf("guard.commands[%d].severity: %q is not \"block\" or \"ask\"", i, r.Severity)
 		}
+	}
+	if err := c.validateMCP(); err != nil {
+		return err
 	}
 	if err := c.validateTools(); err != nil {
 		return err
@@ -577,6 +589,29 @@ func (c Config) validateTools() error {
 		}
 		if _, err := toolrule.Parse(k); err != nil {
 			return fmt.Errorf("guard.tools: %w", err)
+		}
+	}
+	return nil
+}
+
+// validateMCP checks guard.mcp: every key a rule naming MCP tools, every
+// value an action [toolrule.ParseAction] reads.
+func (c Config) validateMCP() error {
+	keys := make([]string, 0, len(c.Guard.MCP))
+	for k := range c.Guard.MCP {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r, err := toolrule.Parse(k)
+		if err != nil {
+			return fmt.Errorf("guard.mcp: %w", err)
+		}
+		if !r.MCPTool() {
+			return fmt.Errorf("guard.mcp[%q]: name MCP tools (mcp__server, mcp__server__tool, mcp__server__*)", k)
+		}
+		if _, err := toolrule.ParseAction(c.Guard.MCP[k]); err != nil {
+			return fmt.Errorf("guard.mcp[%q]: %w", k, err)
 		}
 	}
 	return nil

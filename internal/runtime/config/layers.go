@@ -355,16 +355,19 @@ var Guarded = []string{"guard", "journal", "quality", "loop"}
 // and, when the default of an unset name is not the weakest value, an
 // entry in MapDefaults.
 var TightenRules = map[string]TightenRule{
-	"guard.enabled":   {Kind: KindOn},
-	"guard.level":     {Kind: KindOrder, Order: []string{string(GuardStandard), string(GuardStrict), string(GuardParanoid)}},
-	"guard.fail":      {Kind: KindOrder, Order: []string{string(FailOpen), string(FailClosed)}},
-	"guard.deny":      {Kind: KindUnion},
-	"guard.protect":   {Kind: KindUnion},
-	"guard.secrets":   {Kind: KindUnion},
-	"guard.rules":     {Kind: KindSeverityMap, Order: []string{"allow", "ask", "block"}},
-	"guard.commands":  {Kind: KindUnion},
-	"guard.tools":     {Kind: KindSeverityMap, Order: []string{"allow", toolNoRule, "ask", "deny"}},
-	"guard.packs":     {Kind: KindSeverityMap, Order: []string{"off", "ask", "block"}},
+	"guard.enabled":  {Kind: KindOn},
+	"guard.level":    {Kind: KindOrder, Order: []string{string(GuardStandard), string(GuardStrict), string(GuardParanoid)}},
+	"guard.fail":     {Kind: KindOrder, Order: []string{string(FailOpen), string(FailClosed)}},
+	"guard.deny":     {Kind: KindUnion},
+	"guard.protect":  {Kind: KindUnion},
+	"guard.secrets":  {Kind: KindUnion},
+	"guard.rules":    {Kind: KindSeverityMap, Order: []string{"allow", "ask", "block"}},
+	"guard.commands": {Kind: KindUnion},
+	"guard.tools":    {Kind: KindSeverityMap, Order: []string{"allow", toolNoRule, "ask", "deny"}},
+	"guard.packs":    {Kind: KindSeverityMap, Order: []string{"off", "ask", "block"}},
+	// What an MCP tool does changes how much the guard reads of it; a
+	// project may set it only with trust, like the commands it runs.
+	"guard.mcp":       {Kind: KindFixed},
 	"journal.enabled": {Kind: KindOn},
 	// A project may switch the built-in checks on or off and set their
 	// budget; a command it adds runs on the next edit, so it needs trust.

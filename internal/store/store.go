@@ -190,7 +190,7 @@ func Open(ctx context.Context, project string) (*Store, error) {
 	if err := safepath.Within(project, filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("store: %w", err) // a .hookwright symlinked out of the project
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safepath.MkdirAllIn(project, config.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	// SQLite opens these by name and would follow a planted link, or

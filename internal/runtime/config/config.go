@@ -58,7 +58,7 @@ import (
 )
 
 // Dir is the project-relative folder that holds config and state.
-const Dir = ".hookwright"
+const Dir = safepath.StateDir
 
 // File is the project-relative path of the config file.
 const File = Dir + "/config.json"

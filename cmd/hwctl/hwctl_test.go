@@ -44,8 +44,17 @@ func stateHome(t *testing.T) string {
 	return d
 }
 
-func TestPDCAStatus(t *testing.T) {
+// hookedProject is a project folder where the hooks have run: it holds
+// .hookwright/journal/, empty (queries refuse a folder without it).
+func hookedProject(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(dir, ".hookwright", "journal"), 0o755))
+	return dir
+}
+
+func TestPDCAStatus(t *testing.T) {
+	dir := hookedProject(t)
 	if out, _, code := hwctl(t, "pdca", "status", "--dir", dir); code != 0 || !strings.Contains(out, "no PDCA tasks") {
 		t.Fatalf("empty: %d %q", code, out)
 	}
@@ -135,7 +144,7 @@ func TestTailerFollow(t *testing.T) {
 }
 
 func TestSessionsEmpty(t *testing.T) {
-	out, _, code := hwctl(t, "sessions", "--dir", t.TempDir())
+	out, _, code := hwctl(t, "sessions", "--dir", hookedProject(t))
 	if code != 0 || !strings.HasPrefix(out, "SESSION") {
 		t.Fatalf("%d %q", code, out)
 	}
@@ -175,7 +184,7 @@ func TestHelpTeaches(t *testing.T) {
 }
 
 func TestTeam(t *testing.T) {
-	dir := t.TempDir()
+	dir := hookedProject(t)
 	if out, _, code := hwctl(t, "team", "--dir", dir); code != 0 || !strings.Contains(out, "no teammate status yet") {
 		t.Fatalf("empty: %d %q", code, out)
 	}
@@ -195,7 +204,7 @@ func TestTeam(t *testing.T) {
 }
 
 func TestLoopCommands(t *testing.T) {
-	dir := t.TempDir()
+	dir := hookedProject(t)
 	if out, _, code := hwctl(t, "loop", "status", "--dir", dir); code != 0 || !strings.HasPrefix(out, "loop: off") {
 		t.Fatalf("status: %d %q", code, out)
 	}

@@ -80,7 +80,7 @@ func logCommand(s streams) *cli.Command {
 			&cli.DurationFlag{Name: "interval", Value: 500 * time.Millisecond, Usage: "poll interval with --follow"},
 		},
 		Action: func(c *cli.Context) error {
-			dir, err := s.project(c)
+			dir, err := s.journalProject(c)
 			if err != nil {
 				return err
 			}

@@ -80,7 +80,10 @@ func loopCommand(s streams) *cli.Command {
 			{
 				Name: "status", Usage: "show the loop's settings and each session's rounds", Flags: []cli.Flag{dirFlag, jsonFlag},
 				Action: func(c *cli.Context) error {
-					dir := s.projectDir(c)
+					dir, err := s.stateProject(c)
+					if err != nil {
+						return err
+					}
 					cfg, cfgErr := config.Load(dir)
 					if cfgErr != nil {
 						fmt.Fprintln(s.Err, "hwctl:", cfgErr)

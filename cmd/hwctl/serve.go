@@ -65,7 +65,11 @@ hwctl_token_<port>, HttpOnly, SameSite=Strict, for this server only).
 				// a random token, printed once, with the URL.
 				token, generated = rand.Text(), true
 			}
-			st, err := store.Open(c.Context, s.projectDir(c))
+			dir, err := s.journalProject(c)
+			if err != nil {
+				return err
+			}
+			st, err := store.Open(c.Context, dir)
 			if err != nil {
 				return err
 			}
@@ -80,7 +84,7 @@ hwctl_token_<port>, HttpOnly, SameSite=Strict, for this server only).
 			if token != "" {
 				url += "?token=" + token
 			}
-			fmt.Fprintf(s.Out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
+			fmt.Fprintf(s.Out, "hwctl: dashboard for %s at %s\n", dir, url)
 			if generated {
 				fmt.Fprintf(s.Out, "hwctl: %s is not loopback: every request needs this generated token, shown only now: %s\n", addr, token)
 			}

@@ -23,7 +23,10 @@ func pdcaCommand(s streams) *cli.Command {
 			Usage: "show each feature's phase",
 			Flags: []cli.Flag{dirFlag, jsonFlag},
 			Action: func(c *cli.Context) error {
-				dir := s.projectDir(c)
+				dir, err := s.stateProject(c)
+				if err != nil {
+					return err
+				}
 				cfg, cfgErr := config.Load(dir)
 				if cfgErr != nil {
 					fmt.Fprintln(s.Err, "hwctl:", cfgErr)
@@ -102,7 +105,11 @@ func workCommand(s streams) *cli.Command {
 			{
 				Name: "status", Usage: "list active work units", Flags: []cli.Flag{dirFlag, jsonFlag},
 				Action: func(c *cli.Context) error {
-					st, err := work.Load(s.projectDir(c))
+					dir, err := s.stateProject(c)
+					if err != nil {
+						return err
+					}
+					st, err := work.Load(dir)
 					if err != nil {
 						return err
 					}

@@ -19,7 +19,7 @@ import (
 
 // openStore opens the project's store and adds what the journal gained.
 func (s streams) openStore(c *cli.Context) (*store.Store, error) {
-	dir, err := s.project(c)
+	dir, err := s.journalProject(c)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,10 @@ rebuild: it keeps the database it opened.`,
 			if c.NArg() > 0 {
 				return usageError("ingest takes no arguments, not %q", c.Args().First())
 			}
-			dir := s.projectDir(c)
+			dir, err := s.journalProject(c)
+			if err != nil {
+				return err
+			}
 			if c.Bool("rebuild") {
 				if err := store.Remove(dir); err != nil {
 					return err

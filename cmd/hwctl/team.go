@@ -28,7 +28,10 @@ the teammate's task in progress, else its first pending one.
 			if c.NArg() > 1 {
 				return usageError("team takes at most one [team]")
 			}
-			dir := s.projectDir(c)
+			dir, err := s.stateProject(c)
+			if err != nil {
+				return err
+			}
 			var teams []teamstatus.Status
 			if c.NArg() == 1 {
 				st, err := teamstatus.Load(dir, c.Args().First())
@@ -37,7 +40,6 @@ the teammate's task in progress, else its first pending one.
 				}
 				teams = []teamstatus.Status{st}
 			} else {
-				var err error
 				if teams, err = teamstatus.LoadAll(dir); err != nil {
 					return err
 				}

@@ -31,7 +31,7 @@ status. Everything is in the binary; the page loads nothing from elsewhere.
 
    GET /events            text/event-stream, one "hook" message per new call;
                           reconnecting with Last-Event-ID resumes after it
-   GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &handler= &q=TEXT &since=24h &until= &limit= &before=ID &after=ID
+   GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &rule= &handler= &q=TEXT &since=24h &until= &limit= &before=ID &after=ID
    GET /api/sessions      ?since= &limit=
    GET /api/activity      ?since=24h &until= &session=   calls and blocks over time, hook p50/p95 per event
    GET /api/pdca  /api/work  /api/team  /api/counts

@@ -151,6 +151,7 @@ usage error (exit 2) that lists the accepted values. Examples:
    hwctl events --session 3f2a... --json
    hwctl events --event PreToolUse --tool Bash --follow
    hwctl events --kind context_overflow --since 7d
+   hwctl events --rule git-force-push          the calls that rule blocked (the id a block names)
    hwctl events --search "git push" --decision block`,
 		Flags: []cli.Flag{jsonFlag,
 			&cli.StringFlag{Name: "session", Usage: "only this session `ID`, or a prefix of one (the 8 characters the tables print)"},
@@ -160,7 +161,8 @@ usage error (exit 2) that lists the accepted values. Examples:
 			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...; any letter case)"},
 			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
 			&cli.StringFlag{Name: "search", Aliases: []string{"q"}, Usage: "only calls whose command, path, URL, target or reason holds every word of `TEXT` (or words starting so; any letter case)"},
-			&cli.StringFlag{Name: "handler", Aliases: []string{"rule"}, Usage: "only calls this handler (rule) `NAME` decided"},
+			&cli.StringFlag{Name: "rule", Usage: "only calls this guard `RULE` decided: the id a block names, \"(rule git-force-push; ...)\" (hwctl explain --rules lists them)"},
+			&cli.StringFlag{Name: "handler", Usage: "only calls this handler `NAME` decided (guard, work-gate, ...)"},
 			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
 			&cli.StringFlag{Name: "until", Usage: "only calls before `WHEN` (same forms as --since)"},
 			&cli.IntFlag{Name: "n", Value: 50, Usage: "the newest `N` matches (up to 1000)"},
@@ -172,7 +174,7 @@ usage error (exit 2) that lists the accepted values. Examples:
 				return usageError("events takes no arguments, not %q", c.Args().First())
 			}
 			f := store.Filter{Session: c.String("session"), Event: c.String("event"), Decision: c.String("decision"),
-				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind"), Search: c.String("search"), Handler: c.String("handler")}
+				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind"), Search: c.String("search"), Handler: c.String("handler"), Rule: c.String("rule")}
 			if f.Kind != "" && !slices.Contains(journal.Kinds, f.Kind) {
 				return usageError("--kind %q: want one of %s", f.Kind, strings.Join(journal.Kinds, ", "))
 			}

@@ -155,23 +155,6 @@ func (st *Status) pdca(ps pdca.State) {
 	}
 }
 
-// ruleOf returns the rule a block's reason names ("… (rule
-// git-force-push; …"), or "".
-func ruleOf(reason string) string {
-	i := strings.LastIndex(reason, "(rule ")
-	if i < 0 {
-		return ""
-	}
-	r := reason[i+len("(rule "):]
-	n := strings.IndexFunc(r, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.')
-	})
-	if n <= 0 || (r[n] != ';' && r[n] != ')') {
-		return ""
-	}
-	return r[:n]
-}
-
 func (st *Status) journal(dir, session string, now time.Time) {
 	needle, _ := json.Marshal(session)
 	needle = append(append([]byte(`"session":`), needle...), ',')
@@ -214,7 +197,7 @@ func (st *Status) journal(dir, session string, now time.Time) {
 			if e.Decision == "block" {
 				st.Blocks++
 				st.LastBlock = e.Handler
-				if r := ruleOf(e.Reason); r != "" {
+				if r := journal.RuleOf(e); r != "" {
 					st.LastBlock = r
 				}
 			}

@@ -142,7 +142,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /api/sessions", func(w http.ResponseWriter, r *http.Request) {
 		f, err := store.FilterFromQuery(r.URL.Query(), s.now())
-		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Search != "" || !f.Until.IsZero() || f.Before != 0 || f.After != 0) {
+		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Rule != "" || f.Search != "" || !f.Until.IsZero() || f.Before != 0 || f.After != 0) {
 			err = errors.New("sessions takes only since and limit")
 		}
 		if err != nil {
@@ -154,7 +154,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /api/activity", func(w http.ResponseWriter, r *http.Request) {
 		f, err := s.filter(r)
-		if err == nil && (f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Search != "" || f.Before != 0 || f.After != 0 || f.Limit != 0) {
+		if err == nil && (f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Rule != "" || f.Search != "" || f.Before != 0 || f.After != 0 || f.Limit != 0) {
 			err = errors.New("activity takes only since, until and session")
 		}
 		if err != nil {

@@ -74,7 +74,18 @@ func TestAPIAndBadParameters(t *testing.T) {
 	if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != 1 || page.Events[0].Kind != "block" {
 		t.Fatalf("api/events?kind=block: %d %s", code, body)
 	}
-	for _, q := range []string{"/api/events?kind=nope", "/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
+	if err := journal.Append(p, journal.Entry{Time: time.Now(), Session: "web1", Event: "PreToolUse", Tool: "Bash", Decision: "block", Handler: "guard", Rule: "git-force-push",
+		Reason: "hookwright guard: no (rule git-force-push; `hwctl explain` shows how the guard read the call)"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	for q, want := range map[string]int{"rule=git-force-push": 1, "rule=Git-Force-Push&handler=guard": 1, "handler=guard": 1, "rule=database.drop": 0} {
+		code, body = get(t, url+"/api/events?"+q)
+		if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != want || want == 1 && page.Events[0].Rule != "git-force-push" {
+			t.Errorf("api/events?%s: %d %s, want %d events", q, code, body, want)
+		}
+	}
+	for _, q := range []string{"/api/events?rule=guard", "/api/events?rule=nope", "/api/events?kind=nope", "/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
 		"/api/events?event=a&event=b", "/api/events?handler=nope", "/api/events?until=soon", "/api/sessions?decision=block", "/api/sessions?q=x", "/api/team?x=1", "/events?limit=3", "/events?before=x"} {
 		code, body := get(t, url+q)
 		if code != 400 || strings.Count(strings.TrimSpace(body), "\n") != 0 || body == "" {

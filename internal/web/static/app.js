@@ -51,6 +51,7 @@ function eventRow(e, withSession) {
   cell(tr, e.decision, "decision");
   cell(tr, ((e.us || 0) / 1000).toFixed(1), "num");
   if (withSession) cell(tr, e.handler);
+  cell(tr, e.rule, "name mono rule");
   cell(tr, e.bad || e.reason, "reason");
   return tr;
 }
@@ -58,7 +59,7 @@ function eventRow(e, withSession) {
 // --- live feed ---------------------------------------------------------
 // The feed's filters live in the URL (#feed?q=…&decision=block), so that a
 // view can be shared and reloads to the same view.
-const FIELDS = ["q", "session", "event", "tool", "agent", "handler", "decision", "kind", "since", "until"];
+const FIELDS = ["q", "session", "event", "tool", "agent", "rule", "handler", "decision", "kind", "since", "until"];
 const PAGE = 200;
 function filters() {
   const p = new URLSearchParams();

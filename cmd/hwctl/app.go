@@ -16,6 +16,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 // version is stamped by the build (-X main.version=...).
@@ -106,6 +107,34 @@ func newApp(s streams) *cli.App {
 
 // dirFlag is the global --dir flag.
 var dirFlag = &cli.StringFlag{Name: "dir", Usage: "project `FOLDER` (default $CLAUDE_PROJECT_DIR, else the nearest folder upwards with .hookwright/, up to the one with .git)"}
+
+// wideFlag asks a table for every column in full.
+var wideFlag = &cli.BoolFlag{Name: "wide", Usage: "print every column in full (a table fits the terminal's width, or $COLUMNS, by default)"}
+
+// render prints t to fit the line (table.Width: --wide, $COLUMNS, the
+// terminal), and says on stderr which columns it left out.
+func (s streams) render(c *cli.Context, t *table.Table) error {
+	width := s.width(c)
+	dropped, err := t.Render(s.Out, width)
+	if err == nil {
+		s.note(dropped, width)
+	}
+	return err
+}
+
+// note says on stderr which columns a table left out, in one line that
+// fits width.
+func (s streams) note(dropped []string, width int) {
+	if note := table.Note(dropped, width-len("hwctl: ")); note != "" {
+		fmt.Fprintln(s.Err, "hwctl: "+note)
+	}
+}
+
+// width is the line width tables get: 0 (no limit) with --wide or when
+// stdout is not a terminal and $COLUMNS is not set.
+func (s streams) width(c *cli.Context) int {
+	return table.Width(s.raw, c.Bool("wide"), s.Getenv)
+}
 
 // jsonFlag asks for JSON output.
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}

@@ -43,10 +43,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 // is for, where it looks, examples and the exit codes. It is hwctl's one
 // usage text; main's doc comment points here.
 const description = `hwctl reads the state hookwright's hooks leave in a project; it never runs
-in the hook path. The project is --dir (before or after the command), else
-$CLAUDE_PROJECT_DIR, else ` + project.FindRule + `;
-else the current folder. A query creates nothing: where there is no journal it
-says where it looked and exits 3.
+in the hook path.
+
+The project is --dir (before or after the command), else $CLAUDE_PROJECT_DIR,
+else ` + project.FindRule + `.
+A query creates nothing: where there is no journal it says where it looked
+and exits 3.
 
 The journal (.hookwright/journal/*.jsonl) is the source of truth. hwctl keeps
 a SQLite copy of it in .hookwright/hookwright.db for queries and the web
@@ -99,10 +101,23 @@ func newApp(s streams) *cli.App {
 		Description: description,
 		Writer:      s.Out,
 		ErrWriter:   s.Err,
-		Commands:    commands(s),
+		Commands:    noArgsUnlessSaid(commands(s)),
 	}
 	hwcli.Setup(app, version, dirFlag)
 	return app
+}
+
+// noArgsUnlessSaid makes every command that names no arguments in its
+// help (ArgsUsage) refuse them (hwcli.NoArgs), so that a stray word is a
+// usage error, never ignored.
+func noArgsUnlessSaid(cmds []*cli.Command) []*cli.Command {
+	for _, c := range cmds {
+		noArgsUnlessSaid(c.Subcommands)
+		if c.Action != nil && c.ArgsUsage == "" && len(c.Subcommands) == 0 {
+			c.Action = hwcli.NoArgs(c.Action)
+		}
+	}
+	return cmds
 }
 
 // dirFlag is the global --dir flag.

@@ -33,7 +33,7 @@ Examples:
    hwctl explain --rules          every rule, its severity per level, and whether a config may lower it
 
 The exit status is 0 whatever the decision (the decision is in the output);
-1 when the config cannot be read, 2 on a usage error.`
+3 when the config cannot be read, 2 on a usage error.`
 
 func explainCommand(s streams) *cli.Command {
 	return &cli.Command{

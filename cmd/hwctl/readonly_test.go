@@ -143,6 +143,7 @@ func TestSearchNeverEntersAnotherUsersFolder(t *testing.T) {
 // TestHelpSaysHowTheProjectIsFound.
 func TestHelpSaysHowTheProjectIsFound(t *testing.T) {
 	out, _, code := hwctl(t, "--help")
+	out = strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{"$CLAUDE_PROJECT_DIR", "nearest folder upwards that holds .hookwright/", "the folder that holds .git", "belongs to another user"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("--help lacks %q (exit %d)", want, code)

@@ -53,6 +53,9 @@ rebuild: it keeps the database it opened.`,
 			if c.NArg() > 0 {
 				return usageError("ingest takes no arguments, not %q", c.Args().First())
 			}
+			if c.Int("batch") < 1 || c.Int("batch") > 100000 {
+				return usageError("--batch %d: want 1 to 100000", c.Int("batch"))
+			}
 			dir, err := s.journalProject(c)
 			if err != nil {
 				return err

@@ -52,6 +52,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hookwright/hookwright/internal/jsonerr"
 	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/toolrule"
@@ -412,7 +413,7 @@ func Strict(data []byte, v any) error {
 		if errors.Is(err, io.EOF) {
 			return errors.New("the file is empty; write {} for the defaults")
 		}
-		return err
+		return jsonerr.Describe(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("data after the config object at byte %d", dec.InputOffset())
@@ -426,7 +427,7 @@ func Strict(data []byte, v any) error {
 	}
 	dec = json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	return jsonerr.Describe(dec.Decode(v))
 }
 
 // checkKeys walks raw along t and reports the first key that matches no

@@ -29,10 +29,10 @@ type Search struct {
 }
 
 // FindRule is how [Find] finds the project, in words for --help.
-const FindRule = `the nearest folder upwards that holds .hookwright/, as git finds its repository;
-the search stops at the project root (the folder that holds .git) and never
-enters a folder that belongs to another user (a shared temporary folder, a
-home above your own)`
+const FindRule = `the nearest folder upwards that holds .hookwright/ (as git
+finds its repository), looking no higher than the project root (the folder
+that holds .git) and never into a folder that belongs to another user (a
+shared temporary folder, a home above your own); else the current folder`
 
 // Find looks for the project from the folder start upwards: the nearest
 // folder that holds .hookwright/ (a folder, not a link), as git finds its

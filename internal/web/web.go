@@ -153,7 +153,17 @@ func (s *Server) Handler() http.Handler {
 		reply(w, map[string]any{"sessions": list}, err)
 	})
 	mux.HandleFunc("GET /api/activity", func(w http.ResponseWriter, r *http.Request) {
-		f, err := s.filter(r)
+		// since=fit: the range the store's calls of the last 30 days
+		// take (store.Fit), so that a short history fills the chart.
+		q := r.URL.Query()
+		fit := q.Get("since") == "fit"
+		if fit {
+			q.Del("since")
+		}
+		f, err := store.FilterFromQuery(q, s.now())
+		if err == nil {
+			f, err = s.Store.Resolve(r.Context(), f)
+		}
 		if err == nil && (f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Rule != "" || f.Search != "" || f.Before != 0 || f.After != 0 || f.Limit != 0) {
 			err = errors.New("activity takes only since, until and session")
 		}
@@ -163,6 +173,16 @@ func (s *Server) Handler() http.Handler {
 		}
 		if f.Until.IsZero() {
 			f.Until = s.now()
+		}
+		if fit {
+			since, until, ok, err := s.Store.Fit(r.Context(), f.Until, 30*24*time.Hour, f.Session)
+			if err != nil {
+				reply(w, nil, err)
+				return
+			}
+			if ok {
+				f.Since, f.Until = since, until
+			}
 		}
 		if f.Since.IsZero() {
 			f.Since = f.Until.Add(-24 * time.Hour)

@@ -180,4 +180,3 @@ func splitLines(s string) []string {
 	}
 	return out
 }
-

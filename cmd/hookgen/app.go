@@ -148,5 +148,6 @@ func commands(e env) []*cli.Command {
 		installCommand(e),
 		doctorCommand(e),
 		compatCommand(e),
+		hwcli.CompletionCommand(),
 	}
 }

@@ -91,6 +91,7 @@ func commands(s streams) []*cli.Command {
 		explainCommand(s),
 		statuslineCommand(s),
 		guardCommand(s),
+		hwcli.CompletionCommand(),
 	}
 }
 

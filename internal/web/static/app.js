@@ -55,7 +55,7 @@ function eventRow(e, withSession) {
   tr.dataset.id = e.id;
   cell(tr, fmtTime(e.ts), "mono");
   if (withSession) sessionLink(tr, e.session);
-  cell(tr, e.bad ? "(unreadable line)" : e.event + (e.via ? " (via " + e.via + ")" : ""));
+  cell(tr, e.bad ? "(unreadable line)" : e.event + (e.via ? " (via " + e.via + ")" : ""), "name");
   cell(tr, e.tool || e.target, "name");
   cell(tr, e.subject, "name what mono");
   cell(tr, e.agent ? (e.team ? e.team + "/" : "") + e.agent : "", "name");

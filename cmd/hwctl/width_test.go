@@ -49,7 +49,7 @@ func TestEventsFitATerminal(t *testing.T) {
 	_, hwctl := builtBinaries(t)
 	dir := widthProject(t)
 
-	sock := filepath.Join(t.TempDir(), "s")
+	sock := ""
 	tm := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(tmux, append([]string{"-S", sock, "-f", os.DevNull}, args...)...)
@@ -61,6 +61,7 @@ func TestEventsFitATerminal(t *testing.T) {
 		return string(out)
 	}
 	for _, cols := range []int{80, 120} {
+		sock = filepath.Join(t.TempDir(), "s") // a server of its own: the last one ends with its session
 		tm("new-session", "-d", "-s", "w", "-x", itoa(cols), "-y", "60", "exec "+hwctl+" events --dir "+dir, ";", "set-option", "-t", "w", "remain-on-exit", "on")
 		deadline := time.Now().Add(30 * time.Second)
 		for strings.TrimSpace(tm("display-message", "-p", "-t", "w", "#{pane_dead}")) != "1" {

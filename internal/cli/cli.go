@@ -122,7 +122,7 @@ func Version(v string) string { return buildinfo.Version(v) }
 func Setup(app *ucli.App, version string, globals ...ucli.Flag) {
 	app.Version = Version(version)
 	app.HideHelpCommand = true
-	app.EnableBashCompletion = true // completion bash|zsh (CompletionCommand)
+	app.EnableBashCompletion = true                    // completion bash|zsh (CompletionCommand)
 	app.ExitErrHandler = func(*ucli.Context, error) {} // Run reports errors, once
 	app.OnUsageError = onUsageError
 	app.Flags = append(app.Flags, globals...)

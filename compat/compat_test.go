@@ -1,7 +1,10 @@
 package compat
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -185,5 +188,30 @@ func TestMatrixRowsAreWellFormed(t *testing.T) {
 				t.Errorf("fallback for %s requires unknown tool %s", rule.Event, o.Requires)
 			}
 		}
+	}
+}
+
+// TestNewestKnownIsTheLastPublished: NewestKnown is the last release the
+// bisection listed, so that a release newer than it is warned about.
+func TestNewestKnownIsTheLastPublished(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "probes", "published.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil || len(list) == 0 {
+		t.Fatalf("published.json: %v (%d releases)", err, len(list))
+	}
+	newest := list[0]
+	for _, v := range list {
+		if mustVersion(v).GreaterThan(mustVersion(newest)) {
+			newest = v
+		}
+	}
+	if NewestKnown != newest {
+		t.Errorf("NewestKnown = %s, the newest published release probed is %s", NewestKnown, newest)
+	}
+	if NewerThanKnown(mustVersion(NewestKnown)) || !NewerThanKnown(mustVersion("99.0.0")) {
+		t.Error("NewerThanKnown is wrong at the edge")
 	}
 }

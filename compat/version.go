@@ -35,6 +35,16 @@ func ParseVersion(s string) (*semver.Version, error) {
 	return v, nil
 }
 
+// NewestKnown is the newest Claude Code release the matrix was checked
+// against: the last one in compat/testdata/probes/published.json, which
+// the bisection writes (TestNewestKnownIsTheLastPublished keeps the two
+// equal). A newer release may accept events and keys the matrix does not
+// name yet, or have dropped one it names.
+const NewestKnown = "2.1.330"
+
+// NewerThanKnown reports whether v is newer than [NewestKnown].
+func NewerThanKnown(v *semver.Version) bool { return v.GreaterThan(mustVersion(NewestKnown)) }
+
 // mustVersion parses a version written in this package's own tables.
 func mustVersion(s string) *semver.Version {
 	v, err := ParseVersion(s)

@@ -353,7 +353,7 @@ func call(ctx context.Context, h Handler, in Input) (res Result, err error) {
 func merge(acc *Result, res Result, name string) (stop bool) {
 	switch {
 	case res.Decision > acc.Decision:
-		acc.Decision, acc.Reason, acc.Handler = res.Decision, res.Reason, name
+		acc.Decision, acc.Reason, acc.Handler, acc.Rule = res.Decision, res.Reason, name, res.Rule
 	case res.Decision == acc.Decision && res.Decision == Ask && res.Reason != "":
 		acc.Reason = join(acc.Reason, res.Reason, "; ")
 	}

@@ -100,6 +100,12 @@ func TestDispatchMerge(t *testing.T) {
 		{name: "first halt wins", ran: 1,
 			results: []Result{{Halt: true, StopReason: "first"}, {Halt: true, StopReason: "second"}},
 			want:    Result{Halt: true, StopReason: "first"}},
+		{name: "the rule comes with the decision", ran: 2,
+			results: []Result{{Decision: Ask, Reason: "a", Rule: "ask-rule"}, {Decision: Block, Reason: "no", Rule: "block-rule"}, {Decision: Allow, Rule: "allow-rule"}},
+			want:    Result{Decision: Block, Reason: "no", Rule: "block-rule"}},
+		{name: "a weaker decision's rule is not taken", ran: 2,
+			results: []Result{{Decision: Ask, Reason: "a", Rule: "ask-rule"}, {Decision: Allow, Rule: "allow-rule"}},
+			want:    Result{Decision: Ask, Reason: "a", Rule: "ask-rule"}},
 		{name: "first updated input wins", ran: 2,
 			results: []Result{{UpdatedInput: []byte(`{"a":1}`)}, {UpdatedInput: []byte(`{"a":2}`)}},
 			want:    Result{UpdatedInput: []byte(`{"a":1}`)}},
@@ -121,7 +127,7 @@ func TestDispatchMerge(t *testing.T) {
 			}
 			if got.Decision != tt.want.Decision || got.Reason != tt.want.Reason || got.Context != tt.want.Context ||
 				got.SystemMessage != tt.want.SystemMessage || got.Halt != tt.want.Halt || got.StopReason != tt.want.StopReason ||
-				string(got.UpdatedInput) != string(tt.want.UpdatedInput) {
+				string(got.UpdatedInput) != string(tt.want.UpdatedInput) || got.Rule != tt.want.Rule {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
 			if ran != tt.ran {

@@ -57,6 +57,11 @@ type Result struct {
 	// the handler whose Decision (or Halt) it carries. Handlers leave it
 	// empty; the journal records it.
 	Handler string
+	// Rule names the rule that decided, for a handler that has rules of
+	// its own (hookwright's guard: "git-force-push", "database.drop").
+	// The merged result carries the Rule of the result whose Decision it
+	// carries; the journal records it beside Handler.
+	Rule string
 }
 
 // Empty reports whether r says nothing at all.

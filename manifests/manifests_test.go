@@ -295,7 +295,7 @@ func TestParseSpecRejects(t *testing.T) {
 		`{"handlers":[{"event":"Stop","matcher":"Bash","command":"x"}]}`: "takes no matcher",
 		`{"handlers":[{"event":"teammateIdle","command":"x"}]}`:          "unknown event",
 		`{"handlers":[{"event":"Stop","command":""}]}`:                   "empty command",
-		`{"handlers":[{"event":"Stop","command":["x"]}]}`:                "cannot unmarshal",
+		`{"handlers":[{"event":"Stop","command":["x"]}]}`:                "handlers.command: want a string, got a list",
 		`{"handlers":[{"event":"Stop","command":"x","cmd":"y"}]}`:        `unknown field "cmd"`,
 		`{"handlers":[]}`: "no handlers",
 		`{"handlers":[{"event":"Stop","command":"x"}]} {}`:            "trailing data",

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/jsonerr"
 	"github.com/hookwright/hookwright/schemas"
 )
 
@@ -89,7 +90,7 @@ func ParseSpec(data []byte) (Spec, error) {
 	d.DisallowUnknownFields()
 	var s Spec
 	if err := d.Decode(&s); err != nil {
-		return Spec{}, fmt.Errorf("%w: %w", ErrSpec, err)
+		return Spec{}, fmt.Errorf("%w: %w", ErrSpec, jsonerr.Describe(err))
 	}
 	if _, err := d.Token(); err != io.EOF {
 		return Spec{}, fmt.Errorf("%w: trailing data after the spec object", ErrSpec)

@@ -66,16 +66,8 @@ func runContext(ctx context.Context, args []string, e env) int {
 	return hwcli.Run(ctx, newApp(e), args, e.Err)
 }
 
-// noArgs wraps an action that takes no arguments: any argument is a usage
-// error.
-func noArgs(action cli.ActionFunc) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		if c.NArg() > 0 {
-			return usageErr("unexpected argument %q", c.Args().First())
-		}
-		return action(c)
-	}
-}
+// noArgs wraps an action that takes no arguments (hwcli.NoArgs).
+func noArgs(action cli.ActionFunc) cli.ActionFunc { return hwcli.NoArgs(action) }
 
 const appDescription = `hookgen writes the plugin hooks.json that a given Claude Code release loads.
 
@@ -166,5 +158,6 @@ func commands(e env) []*cli.Command {
 		installCommand(e),
 		doctorCommand(e),
 		compatCommand(e),
+		hwcli.CompletionCommand(),
 	}
 }

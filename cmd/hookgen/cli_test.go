@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 
 // TestInterruptStopsCompat builds hookgen, runs `hookgen compat` on a
@@ -95,7 +97,25 @@ func TestVersionAndExitCodesHelp(t *testing.T) {
 		t.Fatalf("--version: exit %d %q", code, out.String())
 	}
 	e, out, _ = fakeEnv(t)
-	if code := hookgen(t, e, "--help"); code != exitOK || !strings.Contains(out.String(), "130 interrupted (Ctrl-C)") {
+	words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if code := hookgen(t, e, "--help"); code != exitOK || !strings.Contains(words(out.String()), words(hwcli.ExitCodesHelp)) {
 		t.Fatalf("--help: exit %d\n%s", code, out.String())
+	}
+}
+
+// TestCompletion: hookgen completion prints a script for each shell
+// (internal/cli; cmd/hwctl's TestCompletionInRealShells drives the same
+// scripts in bash, zsh and fish: urfave/cli reads the words from os.Args,
+// so only a real process can be asked).
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		e, out, _ := fakeEnv(t)
+		if code := hookgen(t, e, "completion", shell); code != exitOK || !strings.Contains(out.String(), "hookgen") {
+			t.Errorf("completion %s: exit %d\n%s", shell, code, out)
+		}
+	}
+	e, _, errb := fakeEnv(t)
+	if code := hookgen(t, e, "completion", "tcsh"); code != exitUsage || !strings.Contains(errb.String(), "bash, zsh or fish") {
+		t.Errorf("completion tcsh: exit %d %q", code, errb)
 	}
 }

@@ -41,7 +41,7 @@ generator drops. --all covers every event in the matrix, not just the spec's.
 
 // runExplain prints the plan for one release.
 func runExplain(o *explainOptions) error {
-	v, err := requiredVersion("explain", o.ccVersion)
+	v, err := requiredVersion(o.env, "explain", o.ccVersion)
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,26 @@ func (o *genOptions) release(ctx context.Context) (*semver.Version, error) {
 	case o.ccVersion == "":
 		return nil, usageErr("--cc-version is required (or --detect)")
 	}
-	return parseVersion(o.ccVersion)
+	return parseVersionWarn(o.env, o.ccVersion)
+}
+
+// parseVersionWarn is parseVersion that warns, on one line, about a
+// release newer than every one hookwright knows (compat.NewestKnown).
+func parseVersionWarn(e env, s string) (*semver.Version, error) {
+	v, err := parseVersion(s)
+	if err == nil {
+		warnIfNewer(e, v)
+	}
+	return v, err
+}
+
+// warnIfNewer says, on one line, that v is newer than every release
+// hookwright knows (compat.NewestKnown).
+func warnIfNewer(e env, v *semver.Version) {
+	if compat.NewerThanKnown(v) {
+		fmt.Fprintf(e.Err, "hookgen: warning: Claude Code %s is newer than every release hookwright knows (the newest is %s): it is treated as %s's band, so events and keys it added are not used and any it dropped are not known\n",
+			v, compat.NewestKnown, compat.NewestKnown)
+	}
 }
 
 // parseVersion is compat.ParseVersion with a usage exit code.
@@ -71,11 +90,11 @@ func parseVersion(s string) (*semver.Version, error) {
 }
 
 // requiredVersion parses the --cc-version that cmd cannot do without.
-func requiredVersion(cmd, s string) (*semver.Version, error) {
+func requiredVersion(e env, cmd, s string) (*semver.Version, error) {
 	if s == "" {
 		return nil, usageErr("%s needs --cc-version", cmd)
 	}
-	return parseVersion(s)
+	return parseVersionWarn(e, s)
 }
 
 // loadSpec reads a spec file ("-" reads stdin), or returns hookwright's

@@ -63,6 +63,11 @@ func runInstall(ctx context.Context, o *installOptions) error {
 		if err != nil {
 			return err
 		}
+		// A mistyped --project is refused, not created: the settings go
+		// into a project that exists.
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return usageErr("--project %s: no such folder (it is not created; give the project's folder)", dir)
+		}
 		path = filepath.Join(abs, ".claude", "settings.json")
 	case "user":
 		path = filepath.Join(o.Home, ".claude", "settings.json")
@@ -127,13 +132,17 @@ func findBin(e env, flag string) (string, error) { return findTool(e, flag, "hoo
 // findTool resolves a binary's flag, or finds name next to hookgen, else
 // in the plugin's bin/ that launched it, else on PATH.
 func findTool(e env, flag, name string) (string, error) {
+	flagName := "--bin"
+	if name != "hookwright" {
+		flagName = "--" + name
+	}
 	if flag != "" {
 		abs, err := filepath.Abs(flag)
 		if err != nil {
 			return "", err
 		}
-		if _, err := os.Stat(abs); err != nil {
-			return "", fmt.Errorf("--bin %s: %w", flag, err)
+		if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
+			return "", usageErr("%s %s: no such %s binary", flagName, flag, name)
 		}
 		return abs, nil
 	}
@@ -157,10 +166,6 @@ func findTool(e env, flag, name string) (string, error) {
 	}
 	if p, err := e.LookPath(name); err == nil {
 		return filepath.Abs(p)
-	}
-	flagName := "--bin"
-	if name != "hookwright" {
-		flagName = "--" + name
 	}
 	return "", fmt.Errorf("no %s binary next to hookgen or on PATH; pass %s PATH (make build puts one in bin/)", name, flagName)
 }

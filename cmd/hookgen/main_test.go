@@ -167,6 +167,9 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"doctor", "--nope"}, exitUsage, "flag provided but not defined"},
 		{[]string{"compat", "--nope"}, exitUsage, "flag provided but not defined"},
 		{[]string{"--cc-version", "2.1.33", "-o", "/no/such/dir/hooks.json"}, exitFailure, "writing /no/such/dir/hooks.json"},
+		{[]string{"install", "--settings", "project", "--project", "/no/such/project", "--bin", "/bin/sh"}, exitUsage, "--project /no/such/project: no such folder (it is not created"},
+		{[]string{"install", "--settings", "user", "--bin", "/no/such/hookwright"}, exitUsage, "--bin /no/such/hookwright: no such hookwright binary"},
+		{[]string{"install", "--settings", "user", "--bin", "/bin/sh", "--cc-version", "2.1.33", "--statusline", "--hwctl", "/no/such/hwctl"}, exitUsage, "--hwctl /no/such/hwctl: no such hwctl binary"},
 	}
 	for _, c := range cases {
 		e, _, errb := fakeEnv(t)
@@ -298,5 +301,60 @@ func checkDetected(t *testing.T, e env, errb *bytes.Buffer, version, how string)
 	}
 	if want := "detected Claude Code " + version + " (" + how; !strings.Contains(errb.String(), want) {
 		t.Errorf("stderr %q, want %q", errb, want)
+	}
+}
+
+// TestNewerThanKnownWarns: a release newer than every one hookwright knows
+// is written for, with one warning line that says so; a known one gets
+// none.
+func TestNewerThanKnownWarns(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"--cc-version", "99.0.0"}, true},
+		{[]string{"--cc-version", "v2.1.331"}, true},
+		{[]string{"--cc-version", compat.NewestKnown}, false},
+		{[]string{"explain", "--cc-version", "99.0.0"}, true},
+		{[]string{"validate", "--cc-version", "99.0.0", "../../plugin/hooks/hooks.json"}, true},
+		{[]string{"validate", "--cc-version", "2.1.33", "../../plugin/hooks/hooks.json"}, false},
+	} {
+		e, _, errb := fakeEnv(t)
+		code := hookgen(t, e, c.args...)
+		warned := strings.Contains(errb.String(), "is newer than every release hookwright knows (the newest is "+compat.NewestKnown+")")
+		if code != exitOK || warned != c.warn || strings.Count(errb.String(), "\n") > 1 {
+			t.Errorf("hookgen %v: exit %d, stderr %q; want exit 0 and a warning: %v", c.args, code, errb, c.warn)
+		}
+	}
+}
+
+// TestMessagesNameNoGoTypeNorTemporaryFile: a spec of the wrong shape is
+// described in JSON's words, and a write that fails names the file asked
+// for, not the temporary file it went through.
+func TestMessagesNameNoGoTypeNorTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"string.json": `"x"`, "number.json": `{"handlers":[{"event":1}]}`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	folder := filepath.Join(dir, "hooks.json")
+	if err := os.MkdirAll(filepath.Join(folder, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cc-version", "2.1.33", "--spec", filepath.Join(dir, "string.json")}, "invalid spec: the document: want an object, got a string"},
+		{[]string{"--cc-version", "2.1.33", "--spec", filepath.Join(dir, "number.json")}, "invalid spec: handlers.event: want a string, got a number"},
+		{[]string{"--cc-version", "2.1.33", "-o", folder}, "writing " + folder + ": it is a folder"},
+	} {
+		e, _, errb := fakeEnv(t)
+		code := hookgen(t, e, c.args...)
+		msg := errb.String()
+		if code != exitFailure || !strings.Contains(msg, c.want) || strings.Contains(msg, "Go ") || strings.Contains(msg, "manifests.") || strings.Contains(msg, ".tmp") {
+			t.Errorf("hookgen %v: exit %d, %q; want %q", c.args, code, msg, c.want)
+		}
 	}
 }

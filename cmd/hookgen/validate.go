@@ -132,6 +132,11 @@ func runValidate(o *validateOptions) error {
 		return err
 	}
 	vs, err := releases(o.ccVersions)
+	if len(o.ccVersions) > 0 {
+		for _, v := range vs {
+			warnIfNewer(o.env, v)
+		}
+	}
 	if err != nil {
 		return err
 	}

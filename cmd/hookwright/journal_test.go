@@ -35,7 +35,7 @@ func TestJournalLineFields(t *testing.T) {
 	}{
 		{[]string{"PreToolUse", "--proto", "2.1.33"},
 			`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"}}`,
-			journal.Entry{Session: "s1", Event: "PreToolUse", Kind: "block", Target: "Bash", Tool: "Bash", Subject: "git push --force origin main", Band: "2.1.33", Decision: "block", Handler: "guard", Exit: 2}},
+			journal.Entry{Session: "s1", Event: "PreToolUse", Kind: "block", Target: "Bash", Tool: "Bash", Subject: "git push --force origin main", Band: "2.1.33", Decision: "block", Handler: "guard", Rule: "git-force-push", Exit: 2}},
 		{[]string{"PostToolUse"},
 			`{"session_id":"s1","cwd":"` + dir + `","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{},"tool_response":{},"duration_ms":42}`,
 			journal.Entry{Session: "s1", Event: "PostToolUse", Target: "Read", Tool: "Read", ToolMillis: 42, Outcome: "success"}},

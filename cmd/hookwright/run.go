@@ -186,7 +186,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	if project != "" && cfg.Journal.Enabled {
 		e := journal.Entry{
 			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via),
-			Target: in.MatchTarget(), Band: bandName(inv.band), Handler: res.Handler,
+			Target: in.MatchTarget(), Band: bandName(inv.band), Handler: res.Handler, Rule: res.Rule,
 			Exit: code, Micros: env.Time().Sub(start).Microseconds(), Faults: notes,
 		}
 		describe(in, &e)

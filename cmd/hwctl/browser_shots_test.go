@@ -94,7 +94,7 @@ func TestBrowserScreenshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	shot("session.png")
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash = "#activity?since=6h"`)); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash = "#activity"`)); err != nil {
 		t.Fatal(err)
 	}
 	poll(t, ctx, "the charts", fmt.Sprintf(`window.hwCharts && window.hwCharts.calls && window.hwCharts.calls.data[1].reduce((a, b) => a + b, 0) >= %d &&

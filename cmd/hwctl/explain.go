@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/guard"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 // explainHelp is explain's --help text below its usage line.
@@ -35,7 +36,7 @@ Examples:
    hwctl explain --install        per Claude Code release on this machine: the plugin's hooks it runs, and how
 
 The exit status is 0 whatever the decision (the decision is in the output);
-1 when the config cannot be read, 2 on a usage error.`
+3 when the config cannot be read, 2 on a usage error.`
 
 func explainCommand(s streams) *cli.Command {
 	return &cli.Command{
@@ -44,7 +45,7 @@ func explainCommand(s streams) *cli.Command {
 		ArgsUsage:   "-- '<command>' | --tool TOOL --path PATH",
 		Description: explainHelp,
 		Flags: []cli.Flag{
-			dirFlag, jsonFlag,
+			dirFlag, jsonFlag, wideFlag,
 			&cli.StringFlag{Name: "tool", Value: "Bash", Usage: "the tool: Bash, Read, Grep, Glob, Write, Edit, MultiEdit, NotebookEdit, or any other (WebFetch, mcp__server__tool) with --input"},
 			&cli.StringFlag{Name: "path", Usage: "the file or folder `PATH` a file tool gets"},
 			&cli.StringFlag{Name: "glob", Usage: "Grep's glob, or Glob's pattern"},
@@ -58,7 +59,7 @@ func explainCommand(s streams) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("rules") {
-				return printRules(s, c.Bool("json"))
+				return printRules(s, c.Bool("json"), s.width(c))
 			}
 			if c.Bool("install") {
 				return explainInstall(s, c.String("plugin-dir"), c.StringSlice("release"), c.Bool("json"))
@@ -271,7 +272,7 @@ func quoteWords(ws []string) string {
 }
 
 // printRules lists the rule catalogue.
-func printRules(s streams, asJSON bool) error {
+func printRules(s streams, asJSON bool, width int) error {
 	type row struct {
 		Name       string `json:"name"`
 		Standard   string `json:"standard"`
@@ -287,16 +288,17 @@ func printRules(s streams, asJSON bool) error {
 	if asJSON {
 		return s.printJSON(rows)
 	}
-	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RULE\tSTANDARD\tSTRICT\tPARANOID\tCONFIG\tWHAT")
+	t := table.New(table.Column{Name: "RULE"}, table.Column{Name: "STANDARD"}, table.Column{Name: "STRICT"}, table.Column{Name: "PARANOID"},
+		table.Column{Name: "CONFIG", Drop: 1}, table.Column{Name: "WHAT", Flex: true, Min: 16})
 	for _, r := range rows {
 		adj := "raise only"
 		if r.Adjustable {
 			adj = "any"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Standard, r.Strict, r.Paranoid, adj, r.Doc)
+		t.Row(r.Name, r.Standard, r.Strict, r.Paranoid, adj, r.Doc)
 	}
-	return tw.Flush()
+	_, err := t.Render(s.Out, width)
+	return err
 }
 
 // explainLayers lists the config layers read and what each changed in the

@@ -81,7 +81,7 @@ func exportCommand(s streams) *cli.Command {
 				if err != nil {
 					return usageError("%v", err)
 				}
-				project, err := s.project(c)
+				project, err := s.journalProject(c)
 				if err != nil {
 					return err
 				}

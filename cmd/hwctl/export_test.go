@@ -81,7 +81,7 @@ func TestExportOTLPUsageErrors(t *testing.T) {
 		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "localhost:4318"}, nil, "OTEL_EXPORTER_OTLP_ENDPOINT"},
 		{map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "novalue"}, nil, "OTEL_EXPORTER_OTLP_HEADERS"},
 		{nil, []string{"--batch", "0"}, "--batch"},
-		{nil, []string{"extra"}, "takes no arguments"},
+		{nil, []string{"extra"}, `unexpected argument "extra"`},
 	} {
 		code, out, errs := hwctlEnv(t, tc.vars, append([]string{"export", "otlp", "--dir", dir}, tc.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {

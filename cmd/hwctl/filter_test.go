@@ -11,7 +11,9 @@ import (
 )
 
 // filterJournal writes calls of three sessions, two of them sharing an
-// 8-character prefix.
+// 8-character prefix. Three are the guard's blocks: two by git-force-push
+// (one a line from before the journal had a rule field, whose reason alone
+// names it) and one by rm-root.
 func filterJournal(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -19,8 +21,16 @@ func filterJournal(t *testing.T) string {
 	sessions := []string{"7c1e9a40-aaaa-4bbb-8ccc-000000000001", "7c1e9a40-bbbb-4bbb-8ccc-000000000002", "d00dfeed-cccc-4bbb-8ccc-000000000003"}
 	for i := range 12 {
 		e := journal.Entry{Time: t0.Add(time.Duration(i) * time.Second), Session: sessions[i%3], Event: "PreToolUse", Target: "Bash", Tool: "Bash"}
-		if i%4 == 0 {
-			e.Decision, e.Reason, e.Handler = "block", "no", "guard"
+		switch i {
+		case 0:
+			e.Decision, e.Handler, e.Rule = "block", "guard", "git-force-push"
+			e.Reason = "hookwright guard: git push --force rewrites shared history. (rule git-force-push; `hwctl explain` shows how the guard read the call)"
+		case 4:
+			e.Decision, e.Handler = "block", "guard"
+			e.Reason = "hookwright guard: git push -f rewrites shared history. (rule git-force-push; `hwctl explain` shows how the guard read the call)"
+		case 8:
+			e.Decision, e.Handler, e.Rule = "block", "guard", "rm-root"
+			e.Reason = "hookwright guard: rm -rf / deletes everything. (rule rm-root; `hwctl explain` shows how the guard read the call)"
 		}
 		if i%5 == 0 {
 			e.Event, e.Tool, e.Target = "PostToolUse", "Edit", "Edit"
@@ -63,7 +73,9 @@ func TestEventsFiltersSayNo(t *testing.T) {
 		{[]string{"--tool", "Bsh"}, []string{"Bsh", "Bash", "Edit"}},
 		{[]string{"--session", "7c1e9a40"}, []string{"7c1e9a40-aaaa-4bbb-8ccc-000000000001", "7c1e9a40-bbbb-4bbb-8ccc-000000000002"}},
 		{[]string{"--session", "ffff"}, []string{"ffff"}},
-		{[]string{"--rule", "nope"}, []string{"nope", "guard"}},
+		{[]string{"--rule", "nope"}, []string{`rule "nope" is not a guard rule`, "hwctl explain --rules", "git-force-push, rm-root"}},
+		{[]string{"--rule", "guard"}, []string{`rule "guard" is not a guard rule`}},
+		{[]string{"--handler", "nope"}, []string{"nope", "guard"}},
 		{[]string{"--until", "soon"}, []string{"soon"}},
 	} {
 		out, errs, code := hwctl(t, append([]string{"events", "--dir", dir}, c.args...)...)
@@ -90,7 +102,11 @@ func TestEventsFiltersSayNo(t *testing.T) {
 		{[]string{"--decision", "block"}, 3},
 		{[]string{"--decision", "none"}, 9},
 		{[]string{"--tool", "bash"}, 9},
-		{[]string{"--rule", "guard"}, 3},
+		{[]string{"--handler", "guard"}, 3},
+		{[]string{"--rule", "git-force-push"}, 2},
+		{[]string{"--rule", "GIT-FORCE-PUSH", "--handler", "guard"}, 2},
+		{[]string{"--rule", "rm-root"}, 1},
+		{[]string{"--rule", "database.drop"}, 0},
 		{[]string{"--handler", "Guard", "--session", "d00dfeed"}, 1},
 		{[]string{"--until", "1m"}, 12},
 		{[]string{"--until", "2h"}, 0},

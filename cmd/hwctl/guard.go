@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 // guardPacksHelp is guard packs' --help text below its usage line.
@@ -34,7 +34,7 @@ func guardCommand(s streams) *cli.Command {
 			Name:        "packs",
 			Usage:       "list every rule pack, its rules, their defaults and their effective severity",
 			Description: guardPacksHelp,
-			Flags:       []cli.Flag{dirFlag, jsonFlag},
+			Flags:       []cli.Flag{dirFlag, jsonFlag, wideFlag},
 			Action: func(c *cli.Context) error {
 				dir := s.projectDir(c)
 				if abs, err := filepath.Abs(dir); err == nil {
@@ -44,7 +44,7 @@ func guardCommand(s streams) *cli.Command {
 				if err != nil {
 					return err
 				}
-				return printPacks(s, cfg.Guard.Packs, c.Bool("json"))
+				return printPacks(s, cfg.Guard.Packs, c.Bool("json"), s.width(c))
 			},
 		}},
 	}
@@ -61,7 +61,7 @@ type packRow struct {
 	Doc       string   `json:"doc"`
 }
 
-func printPacks(s streams, cfg map[string]string, asJSON bool) error {
+func printPacks(s streams, cfg map[string]string, asJSON bool, width int) error {
 	set := packs.All()
 	var rows []packRow
 	for _, p := range set.Packs {
@@ -73,22 +73,34 @@ func printPacks(s streams, cfg map[string]string, asJSON bool) error {
 	if asJSON {
 		return s.printJSON(rows)
 	}
-	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+	var t *table.Table
+	flush := func() error {
+		if t == nil {
+			return nil
+		}
+		_, err := t.Render(s.Out, width)
+		return err
+	}
 	last := ""
 	for _, r := range rows {
 		if r.Pack != last {
-			if last != "" {
-				fmt.Fprintln(tw)
+			if err := flush(); err != nil {
+				return err
 			}
-			fmt.Fprintf(tw, "%s: %s\n", r.Pack, set.Pack(r.Pack).Doc)
-			fmt.Fprintln(tw, "  RULE\tDEFAULT\tEFFECTIVE\tPROGRAMS\tWHAT")
+			if last != "" {
+				fmt.Fprintln(s.Out)
+			}
+			fmt.Fprintln(s.Out, table.Wrap(r.Pack+": "+set.Pack(r.Pack).Doc, width, 2))
+			t = table.New(table.Column{Name: "RULE"}, table.Column{Name: "DEFAULT"}, table.Column{Name: "EFFECTIVE"},
+				table.Column{Name: "PROGRAMS", Flex: true, Min: 12, Drop: 1}, table.Column{Name: "WHAT", Flex: true, Min: 16})
+			t.Indent = 2
 			last = r.Pack
 		}
 		progs := r.Programs
 		if len(progs) > 6 {
 			progs = append(progs[:6:6], fmt.Sprintf("+%d", len(r.Programs)-6))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", r.ID, r.Default, r.Effective, strings.Join(progs, " "), r.Doc)
+		t.Row(r.ID, r.Default, r.Effective, strings.Join(progs, " "), r.Doc)
 	}
-	return tw.Flush()
+	return flush()
 }

@@ -44,8 +44,17 @@ func stateHome(t *testing.T) string {
 	return d
 }
 
-func TestPDCAStatus(t *testing.T) {
+// hookedProject is a project folder where the hooks have run: it holds
+// .hookwright/journal/, empty (queries refuse a folder without it).
+func hookedProject(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(dir, ".hookwright", "journal"), 0o755))
+	return dir
+}
+
+func TestPDCAStatus(t *testing.T) {
+	dir := hookedProject(t)
 	if out, _, code := hwctl(t, "pdca", "status", "--dir", dir); code != 0 || !strings.Contains(out, "no PDCA tasks") {
 		t.Fatalf("empty: %d %q", code, out)
 	}
@@ -135,7 +144,7 @@ func TestTailerFollow(t *testing.T) {
 }
 
 func TestSessionsEmpty(t *testing.T) {
-	out, _, code := hwctl(t, "sessions", "--dir", t.TempDir())
+	out, _, code := hwctl(t, "sessions", "--dir", hookedProject(t))
 	if code != 0 || !strings.HasPrefix(out, "SESSION") {
 		t.Fatalf("%d %q", code, out)
 	}
@@ -162,20 +171,36 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 	}
 }
 
-// TestHelpTeaches checks that hwctl without arguments prints the help with
-// examples and exit codes, and that a command group does the same.
+// TestHelpTeaches checks that hwctl without a command prints the help with
+// examples and exit codes on stderr and exits 2 (a missing command is a
+// usage error), that --help prints it on stdout with exit 0, and that a
+// command group does the same.
 func TestHelpTeaches(t *testing.T) {
-	out, _, code := hwctl(t)
-	if code != 0 || !strings.Contains(out, "hwctl log -n 20 --follow") || !strings.Contains(out, "EXIT CODES") || !strings.Contains(out, "hwctl serve") {
-		t.Errorf("hwctl: exit %d\n%s", code, out)
+	out, errs, code := hwctl(t)
+	if code != 2 || out != "" || !strings.Contains(errs, "hwctl log -n 20 --follow") || !strings.Contains(errs, "EXIT CODES") || !strings.Contains(errs, "hwctl serve") {
+		t.Errorf("hwctl: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if out, _, code := hwctl(t, "work"); code != 0 || !strings.Contains(out, "start the work unit <name>") {
-		t.Errorf("hwctl work: exit %d\n%s", code, out)
+	if out, _, code := hwctl(t, "--help"); code != 0 || !strings.Contains(out, "EXIT CODES") {
+		t.Errorf("hwctl --help: exit %d\n%s", code, out)
+	}
+	for _, group := range []string{"work", "pdca", "loop", "export", "guard"} {
+		if out, errs, code := hwctl(t, group); code != 2 || out != "" || !strings.Contains(errs, "hwctl "+group+" ") {
+			t.Errorf("hwctl %s: exit %d, stdout %q\n%s", group, code, out, errs)
+		}
+	}
+	if out, _, code := hwctl(t, "work", "--help"); code != 0 || !strings.Contains(out, "start the work unit <name>") {
+		t.Errorf("hwctl work --help: exit %d\n%s", code, out)
+	}
+	// A stray word is a usage error, never ignored.
+	for _, args := range [][]string{{"guard", "packs", "extra"}, {"log", "extra"}, {"pdca", "status", "extra"}, {"loop", "status", "x"}, {"dashboard", "--once", "x"}} {
+		if _, errs, code := hwctl(t, args...); code != 2 || !strings.Contains(errs, "unexpected argument") {
+			t.Errorf("hwctl %v: exit %d %q", args, code, errs)
+		}
 	}
 }
 
 func TestTeam(t *testing.T) {
-	dir := t.TempDir()
+	dir := hookedProject(t)
 	if out, _, code := hwctl(t, "team", "--dir", dir); code != 0 || !strings.Contains(out, "no teammate status yet") {
 		t.Fatalf("empty: %d %q", code, out)
 	}
@@ -195,7 +220,7 @@ func TestTeam(t *testing.T) {
 }
 
 func TestLoopCommands(t *testing.T) {
-	dir := t.TempDir()
+	dir := hookedProject(t)
 	if out, _, code := hwctl(t, "loop", "status", "--dir", dir); code != 0 || !strings.HasPrefix(out, "loop: off") {
 		t.Fatalf("status: %d %q", code, out)
 	}
@@ -251,5 +276,15 @@ func TestSessionsShowTotals(t *testing.T) {
 	js, _, _ := hwctl(t, "sessions", "--dir", dir, "--json")
 	if !strings.Contains(js, `"calls": 3`) || !strings.Contains(js, `"blocks": 1`) || !strings.Contains(js, `"failures": 1`) || !strings.Contains(js, `"hook_ms": 4`) {
 		t.Fatalf("json: %s", js)
+	}
+}
+
+// TestOneExitCodeTable: hwctl's --help carries the exit-code table hookgen
+// carries (hwcli.ExitCodesHelp), word for word.
+func TestOneExitCodeTable(t *testing.T) {
+	out, _, code := hwctl(t, "--help")
+	words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if code != 0 || !strings.Contains(words(out), words(hwcli.ExitCodesHelp)) {
+		t.Errorf("hwctl --help: exit %d, lacks the exit-code table\n%s", code, out)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -16,6 +15,7 @@ import (
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/store"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 // tailer follows a project's journal (journaltail): each poll reads only
@@ -74,13 +74,13 @@ func logCommand(s streams) *cli.Command {
 		Name:  "log",
 		Usage: "print the hook journal as a table",
 		Flags: []cli.Flag{
-			dirFlag,
+			dirFlag, wideFlag,
 			&cli.IntFlag{Name: "n", Value: 50, Usage: "show the last `N` entries (up to 1000), read from the journal's end"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new entries"},
 			&cli.DurationFlag{Name: "interval", Value: 500 * time.Millisecond, Usage: "poll interval with --follow"},
 		},
 		Action: func(c *cli.Context) error {
-			dir, err := s.project(c)
+			dir, err := s.journalProject(c)
 			if err != nil {
 				return err
 			}
@@ -105,12 +105,16 @@ func logCommand(s streams) *cli.Command {
 			if c.Int("n") == 0 {
 				t.last = nil
 			}
-			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, header)
+			width := s.width(c)
+			tb := logColumns()
 			for _, e := range t.last {
-				fmt.Fprintln(tw, row(e))
+				tb.Row(row(e)...)
 			}
-			tw.Flush()
+			dropped, err := tb.Render(s.Out, width)
+			if err != nil {
+				return err
+			}
+			s.note(dropped, width)
 			if t.bad > 0 {
 				fmt.Fprintf(s.Err, "hwctl: %d of the last %d journal lines did not parse\n", t.bad, len(lines))
 			}
@@ -118,8 +122,12 @@ func logCommand(s streams) *cli.Command {
 				return nil
 			}
 			return every(c.Context, c.Duration("interval"), func() error {
-				err := t.poll(func(e journal.Entry) { fmt.Fprintln(tw, row(e)) })
-				tw.Flush()
+				more := logColumns()
+				more.NoHeader = true
+				err := t.poll(func(e journal.Entry) { more.Row(row(e)...) })
+				if _, werr := more.Render(s.Out, width); err == nil {
+					err = werr
+				}
 				return err
 			})
 		},
@@ -131,7 +139,7 @@ func dashboardCommand(s streams) *cli.Command {
 		Name:  "dashboard",
 		Usage: "live view of the journal: counts per event and decision, and the last calls",
 		Flags: []cli.Flag{
-			dirFlag,
+			dirFlag, wideFlag,
 			&cli.IntFlag{Name: "n", Value: 15, Usage: "show the last `N` calls"},
 			&cli.DurationFlag{Name: "interval", Value: time.Second, Usage: "refresh interval"},
 			&cli.BoolFlag{Name: "once", Usage: "draw once and exit (no screen clearing)"},
@@ -161,7 +169,7 @@ plain text, no escape codes, appended after the last.`,
 					}
 				}
 				var b strings.Builder
-				t.render(&b, dir, time.Now())
+				t.render(&b, dir, time.Now(), s.width(c))
 				_, err = io.WriteString(s.Out, b.String())
 				return err
 			}
@@ -215,13 +223,14 @@ func fromStore(ctx context.Context, st *store.Store, n int) (*tailer, error) {
 			continue
 		}
 		t.last = append(t.last, journal.Entry{Time: e.Time, Session: e.Session, Event: e.Event, Via: e.Via, Target: e.Target, Tool: e.Tool,
-			Agent: e.Agent, Team: e.Team, Band: e.Band, Decision: e.Decision, Reason: e.Reason, Handler: e.Handler, Exit: e.Exit, Micros: e.Micros})
+			Agent: e.Agent, Team: e.Team, Band: e.Band, Decision: e.Decision, Reason: e.Reason, Handler: e.Handler, Rule: e.Rule, Exit: e.Exit, Micros: e.Micros})
 	}
 	return t, nil
 }
 
-// render writes the dashboard screen.
-func (t *tailer) render(w io.Writer, dir string, now time.Time) {
+// render writes the dashboard screen, its last calls fitted to width
+// (table.Width; 0 is no limit).
+func (t *tailer) render(w io.Writer, dir string, now time.Time, width int) {
 	fmt.Fprintf(w, "hookwright dashboard  %s  %s\n", dir, now.Format(time.TimeOnly))
 	fmt.Fprintf(w, "%d calls", t.total)
 	if t.bad > 0 {
@@ -234,8 +243,10 @@ func (t *tailer) render(w io.Writer, dir string, now time.Time) {
 		events = append(events, e)
 	}
 	sort.Strings(events)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "EVENT\tTOTAL\t"+strings.ToUpper(strings.Join(decisions, "\t"))+"\t")
+	counts := table.New(table.Column{Name: "EVENT", Flex: true}, table.Column{Name: "TOTAL", Right: true})
+	for _, d := range decisions {
+		counts.Cols = append(counts.Cols, table.Column{Name: strings.ToUpper(d), Right: true})
+	}
 	for _, e := range events {
 		total, cells := 0, make([]string, len(decisions))
 		for i, d := range decisions {
@@ -243,35 +254,35 @@ func (t *tailer) render(w io.Writer, dir string, now time.Time) {
 			total += n
 			cells[i] = fmt.Sprint(n)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", cell(e), total, strings.Join(cells, "\t"))
+		counts.Row(append([]string{cell(e), fmt.Sprint(total)}, cells...)...)
 	}
-	tw.Flush()
+	counts.Render(w, width)
 	fmt.Fprintf(w, "\nlast %d calls\n", len(t.last))
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, header)
+	last := logColumns()
 	for _, e := range t.last {
-		fmt.Fprintln(tw, row(e))
+		last.Row(row(e)...)
 	}
-	tw.Flush()
+	if dropped, _ := last.Render(w, width); len(dropped) > 0 {
+		fmt.Fprintln(w, table.Note(dropped, width))
+	}
 }
 
-const header = "TIME\tSESSION\tEVENT\tTARGET\tDECISION\tEXIT\tMS\tREASON"
+// logColumns are the columns of hwctl log and the dashboard's last calls.
+func logColumns() *table.Table {
+	return table.New(table.Column{Name: "TIME"}, table.Column{Name: "SESSION", Drop: 4}, table.Column{Name: "EVENT", Flex: true, Min: 10, Keep: 18},
+		table.Column{Name: "TARGET", Flex: true, Keep: 12, Drop: 1}, table.Column{Name: "DECISION"}, table.Column{Name: "EXIT", Right: true, Drop: 3},
+		table.Column{Name: "MS", Right: true, Drop: 2}, table.Column{Name: "RULE", Flex: true, Min: 10, Keep: 32}, table.Column{Name: "REASON", Flex: true, Min: 12, Keep: 30})
+}
 
-func row(e journal.Entry) string {
+func row(e journal.Entry) []string {
 	ev := e.Event
 	if e.Via != "" {
 		ev += " (via " + e.Via + ")"
 	}
-	reason := strings.ReplaceAll(e.Reason, "\n", " ")
-	if len(reason) > 80 {
-		reason = reason[:77] + "..."
-	}
-	sess := e.Session
-	if len(sess) > 8 {
-		sess = sess[:8]
-	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t%.1f\t%s", e.Time.Local().Format(time.DateTime), dash(cell(sess)), cell(ev),
-		dash(cell(e.Target)), dash(cell(e.Decision)), e.Exit, float64(e.Micros)/1000, cell(reason))
+	reason := strings.Join(strings.Fields(e.Reason), " ")
+	return []string{e.Time.Local().Format(time.DateTime), dash(cell(short(e.Session))), cell(ev),
+		dash(cell(e.Target)), dash(cell(e.Decision)), fmt.Sprint(e.Exit), fmt.Sprintf("%.1f", float64(e.Micros)/1000),
+		dash(cell(journal.RuleOf(e))), dash(cell(reason))}
 }
 
 // cell is s for one table cell: control characters, newlines and tabs

@@ -3,13 +3,13 @@ package main
 import (
 	"fmt"
 	"sort"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/state/loop"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 const loopDescription = `The Stop loop keeps the main session working until a check passes (a shell
@@ -78,9 +78,12 @@ func loopCommand(s streams) *cli.Command {
 				},
 			},
 			{
-				Name: "status", Usage: "show the loop's settings and each session's rounds", Flags: []cli.Flag{dirFlag, jsonFlag},
+				Name: "status", Usage: "show the loop's settings and each session's rounds", Flags: []cli.Flag{dirFlag, jsonFlag, wideFlag},
 				Action: func(c *cli.Context) error {
-					dir := s.projectDir(c)
+					dir, err := s.stateProject(c)
+					if err != nil {
+						return err
+					}
 					cfg, cfgErr := config.Load(dir)
 					if cfgErr != nil {
 						fmt.Fprintln(s.Err, "hwctl:", cfgErr)
@@ -120,8 +123,8 @@ func loopCommand(s streams) *cli.Command {
 						ids = append(ids, id)
 					}
 					sort.Slice(ids, func(i, j int) bool { return st.Sessions[ids[i]].Seen.After(st.Sessions[ids[j]].Seen) })
-					tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "SESSION\tROUNDS\tSTALLED\tSTATE\tLAST CHECK\tSEEN")
+					t := table.New(table.Column{Name: "SESSION", Flex: true, Min: 8}, table.Column{Name: "ROUNDS", Right: true}, table.Column{Name: "STALLED", Right: true},
+						table.Column{Name: "STATE", Flex: true}, table.Column{Name: "LAST CHECK", Flex: true, Min: 12}, table.Column{Name: "SEEN", Drop: 1})
 					for _, id := range ids {
 						r := st.Sessions[id]
 						state := "running"
@@ -132,9 +135,9 @@ func loopCommand(s streams) *cli.Command {
 						if r.LastCheck != "" || r.LastExit != 0 {
 							last = fmt.Sprintf("exit %d %s", r.LastExit, r.LastCheck)
 						}
-						fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", id, r.Rounds, r.Stalled, state, cutLine(last, 60), r.Seen.Local().Format(time.DateTime))
+						t.Row(cell(id), fmt.Sprint(r.Rounds), fmt.Sprint(r.Stalled), cell(state), cutLine(last, 200), r.Seen.Local().Format(time.DateTime))
 					}
-					return tw.Flush()
+					return s.render(c, t)
 				},
 			},
 		},

@@ -31,7 +31,7 @@ status. Everything is in the binary; the page loads nothing from elsewhere.
 
    GET /events            text/event-stream, one "hook" message per new call;
                           reconnecting with Last-Event-ID resumes after it
-   GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &handler= &q=TEXT &since=24h &until= &limit= &before=ID &after=ID
+   GET /api/events        ?session= &event= &decision= &kind= &tool= &agent= &rule= &handler= &q=TEXT &since=24h &until= &limit= &before=ID &after=ID
    GET /api/sessions      ?since= &limit=
    GET /api/activity      ?since=24h &until= &session=   calls and blocks over time, hook p50/p95 per event
    GET /api/pdca  /api/work  /api/team  /api/counts
@@ -65,7 +65,11 @@ hwctl_token_<port>, HttpOnly, SameSite=Strict, for this server only).
 				// a random token, printed once, with the URL.
 				token, generated = rand.Text(), true
 			}
-			st, err := store.Open(c.Context, s.projectDir(c))
+			dir, err := s.journalProject(c)
+			if err != nil {
+				return err
+			}
+			st, err := store.Open(c.Context, dir)
 			if err != nil {
 				return err
 			}
@@ -80,7 +84,7 @@ hwctl_token_<port>, HttpOnly, SameSite=Strict, for this server only).
 			if token != "" {
 				url += "?token=" + token
 			}
-			fmt.Fprintf(s.Out, "hwctl: dashboard for %s at %s\n", s.projectDir(c), url)
+			fmt.Fprintf(s.Out, "hwctl: dashboard for %s at %s\n", dir, url)
 			if generated {
 				fmt.Fprintf(s.Out, "hwctl: %s is not loopback: every request needs this generated token, shown only now: %s\n", addr, token)
 			}

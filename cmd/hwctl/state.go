@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -12,6 +11,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/state/pdca"
 	"github.com/hookwright/hookwright/internal/state/work"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 func pdcaCommand(s streams) *cli.Command {
@@ -21,9 +21,12 @@ func pdcaCommand(s streams) *cli.Command {
 		Subcommands: []*cli.Command{{
 			Name:  "status",
 			Usage: "show each feature's phase",
-			Flags: []cli.Flag{dirFlag, jsonFlag},
+			Flags: []cli.Flag{dirFlag, jsonFlag, wideFlag},
 			Action: func(c *cli.Context) error {
-				dir := s.projectDir(c)
+				dir, err := s.stateProject(c)
+				if err != nil {
+					return err
+				}
 				cfg, cfgErr := config.Load(dir)
 				if cfgErr != nil {
 					fmt.Fprintln(s.Err, "hwctl:", cfgErr)
@@ -44,8 +47,8 @@ func pdcaCommand(s streams) *cli.Command {
 					names = append(names, n)
 				}
 				sort.Strings(names)
-				tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "FEATURE\tPHASE\tROUND\tTASKS\tUPDATED\tNEXT")
+				t := table.New(table.Column{Name: "FEATURE", Flex: true, Min: 12}, table.Column{Name: "PHASE"}, table.Column{Name: "ROUND", Right: true},
+					table.Column{Name: "TASKS", Right: true}, table.Column{Name: "UPDATED", Drop: 1}, table.Column{Name: "NEXT", Flex: true})
 				for _, n := range names {
 					f := st.Features[n]
 					total := 0
@@ -56,9 +59,9 @@ func pdcaCommand(s streams) *cli.Command {
 					if next == "" {
 						next = "-"
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", n, f.Phase, f.Iteration, total, f.Updated.Local().Format(time.DateTime), next)
+					t.Row(cell(n), cell(f.Phase), fmt.Sprint(f.Iteration), fmt.Sprint(total), f.Updated.Local().Format(time.DateTime), next)
 				}
-				return tw.Flush()
+				return s.render(c, t)
 			},
 		}},
 	}
@@ -100,19 +103,23 @@ func workCommand(s streams) *cli.Command {
 				},
 			},
 			{
-				Name: "status", Usage: "list active work units", Flags: []cli.Flag{dirFlag, jsonFlag},
+				Name: "status", Usage: "list active work units", Flags: []cli.Flag{dirFlag, jsonFlag, wideFlag},
 				Action: func(c *cli.Context) error {
-					st, err := work.Load(s.projectDir(c))
+					dir, err := s.stateProject(c)
+					if err != nil {
+						return err
+					}
+					st, err := work.Load(dir)
 					if err != nil {
 						return err
 					}
 					if c.Bool("json") {
 						return s.printJSON(st)
 					}
-					tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "KIND\tNAME\tSESSION\tSTARTED")
+					t := table.New(table.Column{Name: "KIND"}, table.Column{Name: "NAME", Flex: true, Min: 12}, table.Column{Name: "SESSION", Flex: true, Drop: 1},
+						table.Column{Name: "STARTED"})
 					for _, u := range st.Active("") {
-						fmt.Fprintf(tw, "manual\t%s\t-\t%s\n", u.Name, u.Started.Local().Format(time.DateTime))
+						t.Row("manual", cell(u.Name), "-", u.Started.Local().Format(time.DateTime))
 					}
 					keys := make([]string, 0, len(st.Tasks))
 					for k := range st.Tasks {
@@ -121,9 +128,9 @@ func workCommand(s streams) *cli.Command {
 					sort.Strings(keys)
 					for _, k := range keys {
 						u := st.Tasks[k]
-						fmt.Fprintf(tw, "task\t%s\t%s\t%s\n", u.Name, u.Session, u.Started.Local().Format(time.DateTime))
+						t.Row("task", cell(u.Name), cell(u.Session), u.Started.Local().Format(time.DateTime))
 					}
-					return tw.Flush()
+					return s.render(c, t)
 				},
 			},
 		},

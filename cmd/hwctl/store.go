@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -15,11 +14,12 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/state/session"
 	"github.com/hookwright/hookwright/internal/store"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 // openStore opens the project's store and adds what the journal gained.
 func (s streams) openStore(c *cli.Context) (*store.Store, error) {
-	dir, err := s.project(c)
+	dir, err := s.journalProject(c)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,13 @@ rebuild: it keeps the database it opened.`,
 			if c.NArg() > 0 {
 				return usageError("ingest takes no arguments, not %q", c.Args().First())
 			}
-			dir := s.projectDir(c)
+			if c.Int("batch") < 1 || c.Int("batch") > 100000 {
+				return usageError("--batch %d: want 1 to 100000", c.Int("batch"))
+			}
+			dir, err := s.journalProject(c)
+			if err != nil {
+				return err
+			}
 			if c.Bool("rebuild") {
 				if err := store.Remove(dir); err != nil {
 					return err
@@ -83,7 +89,7 @@ func sessionsCommand(s streams) *cli.Command {
 	return &cli.Command{
 		Name:  "sessions",
 		Usage: "list sessions, most recently active first: fingerprint, calls, blocks",
-		Flags: []cli.Flag{jsonFlag,
+		Flags: []cli.Flag{jsonFlag, wideFlag,
 			&cli.StringFlag{Name: "since", Usage: "only sessions active since `WHEN` (24h, 7d, 2026-11-22)"},
 			&cli.IntFlag{Name: "n", Value: 50, Usage: "at most `N` sessions (up to 1000)"},
 		},
@@ -116,8 +122,13 @@ func sessionsCommand(s streams) *cli.Command {
 				}
 				return s.printJSON(out)
 			}
-			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SESSION\tSTARTED\tLAST SEEN\tENDED\tCALLS\tBLOCKS\tSOURCE\tCLAUDE\tGIT\tHOOKWRIGHT\tTOOLS\tFAILS\tHOOK MS\tTOP TOOLS")
+			width := s.width(c)
+			t := table.New(table.Column{Name: "SESSION"}, table.Column{Name: "STARTED", Drop: 5}, table.Column{Name: "LAST SEEN"},
+				table.Column{Name: "ENDED", Drop: 9}, table.Column{Name: "CALLS", Right: true}, table.Column{Name: "BLOCKS", Right: true},
+				table.Column{Name: "SOURCE", Drop: 7}, table.Column{Name: "CLAUDE"}, table.Column{Name: "GIT", Flex: true, Min: 10, Drop: 4},
+				table.Column{Name: "HOOKWRIGHT", Flex: true, Drop: 10}, table.Column{Name: "TOOLS", Right: true, Drop: 6},
+				table.Column{Name: "FAILS", Right: true, Drop: 3}, table.Column{Name: "HOOK MS", Right: true, Drop: 8},
+				table.Column{Name: "TOP TOOLS", Flex: true, Min: 12, Drop: 11})
 			for _, x := range list {
 				head := x.GitHead[:min(len(x.GitHead), 10)]
 				if x.GitBranch != "" {
@@ -128,10 +139,18 @@ func sessionsCommand(s streams) *cli.Command {
 					tools, fails, hookMS = fmt.Sprint(t.ToolCalls()), fmt.Sprint(t.Failures), fmt.Sprint(t.HookMillis)
 					top = dash(strings.Join(t.TopTools(3), " "))
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(x.ID), when(x.Started), when(x.LastSeen), when(x.Ended),
-					x.Calls, x.Blocks, dash(cell(x.Source)), dash(cell(x.ClaudeVersion)), dash(cell(head)), dash(cell(x.HookwrightVersion)), tools, fails, hookMS, cell(top))
+				id := x.ID
+				if width > 0 {
+					id = short(id) // a unique prefix will do for --session
+				}
+				t.Row(cell(id), when(x.Started), when(x.LastSeen), when(x.Ended), fmt.Sprint(x.Calls), fmt.Sprint(x.Blocks),
+					dash(cell(x.Source)), dash(cell(x.ClaudeVersion)), dash(cell(head)), dash(cell(x.HookwrightVersion)), tools, fails, hookMS, cell(top))
 			}
-			return tw.Flush()
+			dropped, err := t.Render(s.Out, width)
+			if err == nil {
+				s.note(dropped, width)
+			}
+			return err
 		},
 	}
 }
@@ -148,8 +167,9 @@ usage error (exit 2) that lists the accepted values. Examples:
    hwctl events --session 3f2a... --json
    hwctl events --event PreToolUse --tool Bash --follow
    hwctl events --kind context_overflow --since 7d
+   hwctl events --rule git-force-push          the calls that rule blocked (the id a block names)
    hwctl events --search "git push" --decision block`,
-		Flags: []cli.Flag{jsonFlag,
+		Flags: []cli.Flag{jsonFlag, wideFlag,
 			&cli.StringFlag{Name: "session", Usage: "only this session `ID`, or a prefix of one (the 8 characters the tables print)"},
 			&cli.StringFlag{Name: "event", Usage: "only this `EVENT` (PreToolUse, pre-tool-use, TaskCompleted, ...)"},
 			&cli.StringFlag{Name: "decision", Usage: "only this `DECISION`: allow, ask, block or none"},
@@ -157,7 +177,8 @@ usage error (exit 2) that lists the accepted values. Examples:
 			&cli.StringFlag{Name: "tool", Usage: "only this `TOOL` (Bash, Edit, ...; any letter case)"},
 			&cli.StringFlag{Name: "agent", Usage: "only this teammate or subagent `NAME`"},
 			&cli.StringFlag{Name: "search", Aliases: []string{"q"}, Usage: "only calls whose command, path, URL, target or reason holds every word of `TEXT` (or words starting so; any letter case)"},
-			&cli.StringFlag{Name: "handler", Aliases: []string{"rule"}, Usage: "only calls this handler (rule) `NAME` decided"},
+			&cli.StringFlag{Name: "rule", Usage: "only calls this guard `RULE` decided: the id a block names, \"(rule git-force-push; ...)\" (hwctl explain --rules lists them)"},
+			&cli.StringFlag{Name: "handler", Usage: "only calls this handler `NAME` decided (guard, work-gate, ...)"},
 			&cli.StringFlag{Name: "since", Usage: "only calls since `WHEN` (90m, 24h, 7d, 2026-11-22)"},
 			&cli.StringFlag{Name: "until", Usage: "only calls before `WHEN` (same forms as --since)"},
 			&cli.IntFlag{Name: "n", Value: 50, Usage: "the newest `N` matches (up to 1000)"},
@@ -169,7 +190,7 @@ usage error (exit 2) that lists the accepted values. Examples:
 				return usageError("events takes no arguments, not %q", c.Args().First())
 			}
 			f := store.Filter{Session: c.String("session"), Event: c.String("event"), Decision: c.String("decision"),
-				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind"), Search: c.String("search"), Handler: c.String("handler")}
+				Tool: c.String("tool"), Agent: c.String("agent"), Limit: c.Int("n"), Kind: c.String("kind"), Search: c.String("search"), Handler: c.String("handler"), Rule: c.String("rule")}
 			if f.Kind != "" && !slices.Contains(journal.Kinds, f.Kind) {
 				return usageError("--kind %q: want one of %s", f.Kind, strings.Join(journal.Kinds, ", "))
 			}
@@ -198,7 +219,7 @@ usage error (exit 2) that lists the accepted values. Examples:
 				return err
 			}
 			slices.Reverse(page)
-			p := s.eventPrinter(c.Bool("json"))
+			p := s.eventPrinter(c.Bool("json"), s.width(c))
 			p.print(page)
 			if !c.Bool("follow") {
 				return nil
@@ -243,10 +264,25 @@ func lastID(ctx context.Context, st *store.Store, page []store.Event) (int64, er
 type eventPrinter struct {
 	s      streams
 	json   bool
+	width  int
 	header bool
+	noted  bool
 }
 
-func (s streams) eventPrinter(asJSON bool) *eventPrinter { return &eventPrinter{s: s, json: asJSON} }
+func (s streams) eventPrinter(asJSON bool, width int) *eventPrinter {
+	return &eventPrinter{s: s, json: asJSON, width: width}
+}
+
+// eventColumns are hwctl events' columns. Fitted to a narrow terminal,
+// the command and the reason are cut first, then the agent, the hook
+// time, the handler, the session and the command are left out; the
+// time, the event, the decision, the rule and the reason stay.
+func eventColumns() *table.Table {
+	return table.New(table.Column{Name: "TIME"}, table.Column{Name: "SESSION", Drop: 4}, table.Column{Name: "EVENT", Flex: true, Min: 10, Keep: 18},
+		table.Column{Name: "TOOL/TARGET", Flex: true, Keep: 12, Drop: 1}, table.Column{Name: "WHAT", Flex: true, Min: 12, Keep: 24, Drop: 3},
+		table.Column{Name: "AGENT", Flex: true, Drop: 7}, table.Column{Name: "DECISION"}, table.Column{Name: "MS", Right: true, Drop: 6},
+		table.Column{Name: "HANDLER", Drop: 5}, table.Column{Name: "RULE", Flex: true, Min: 10, Keep: 32}, table.Column{Name: "REASON", Flex: true, Min: 12, Keep: 30})
+}
 
 // print writes events as JSON lines or as table rows (the header once).
 func (p *eventPrinter) print(events []store.Event) {
@@ -257,20 +293,22 @@ func (p *eventPrinter) print(events []store.Event) {
 		}
 		return
 	}
-	tw := tabwriter.NewWriter(p.s.Out, 0, 4, 2, ' ', 0)
-	if !p.header {
-		fmt.Fprintln(tw, "TIME\tSESSION\tEVENT\tTOOL/TARGET\tWHAT\tAGENT\tDECISION\tMS\tHANDLER\tREASON")
-		p.header = true
-	}
+	t := eventColumns()
+	t.NoHeader = p.header
+	p.header = true
 	for _, e := range events {
-		fmt.Fprintln(tw, eventRow(e))
+		t.Row(eventRow(e)...)
 	}
-	tw.Flush()
+	dropped, _ := t.Render(p.s.Out, p.width)
+	if len(dropped) > 0 && !p.noted {
+		p.s.note(dropped, p.width)
+		p.noted = true
+	}
 }
 
-func eventRow(e store.Event) string {
+func eventRow(e store.Event) []string {
 	if e.Bad != "" {
-		return fmt.Sprintf("-\t-\t(unreadable line %s)\t-\t-\t-\t-\t-\t-\t%s", cell(e.Line), cell(e.Bad))
+		return []string{"-", "-", "(unreadable line " + cell(e.Line) + ")", "-", "-", "-", "-", "-", "-", "-", cell(e.Bad)}
 	}
 	ev := e.Event
 	if e.Via != "" {
@@ -280,16 +318,12 @@ func eventRow(e store.Event) string {
 	if target == "" {
 		target = e.Target
 	}
-	reason := strings.Join(strings.Fields(e.Reason), " ")
-	if len(reason) > 80 {
-		reason = reason[:77] + "..."
-	}
-	what := e.Subject
-	if len(what) > 60 {
-		what = what[:57] + "..."
-	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s", e.Time.Local().Format(time.DateTime), dash(cell(short(e.Session))), cell(ev),
-		dash(cell(target)), dash(cell(what)), dash(cell(e.Agent)), dash(cell(e.Decision)), float64(e.Micros)/1000, dash(cell(e.Handler)), cell(reason))
+	// The guard's reasons start with its name, which the handler column
+	// shows: the table gives the width to what follows.
+	reason := strings.TrimPrefix(strings.Join(strings.Fields(e.Reason), " "), "hookwright guard: ")
+	return []string{e.Time.Local().Format(time.DateTime), dash(cell(short(e.Session))), cell(ev),
+		dash(cell(target)), dash(cell(e.Subject)), dash(cell(e.Agent)), dash(cell(e.Decision)), fmt.Sprintf("%.1f", float64(e.Micros)/1000),
+		dash(cell(e.Handler)), dash(cell(e.Rule)), dash(cell(reason))}
 }
 
 func short(s string) string { return s[:min(len(s), 8)] }

@@ -202,7 +202,7 @@ func TestServeGeneratesAToken(t *testing.T) {
 	var out, errb syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"hwctl", "serve", "--dir", t.TempDir(), "--addr", "0.0.0.0:0"}, &out, &errb, func(string) string { return "" })
+		done <- run(ctx, []string{"hwctl", "serve", "--dir", hookedProject(t), "--addr", "0.0.0.0:0"}, &out, &errb, func(string) string { return "" })
 	}()
 	re := regexp.MustCompile(`at http://\S+:(\d+)/\?token=(\S+)\n.*shown only now: (\S+)\n`)
 	var m []string

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	teamstatus "github.com/hookwright/hookwright/internal/state/team"
+	"github.com/hookwright/hookwright/internal/table"
 )
 
 func teamCommand(s streams) *cli.Command {
@@ -23,12 +23,15 @@ the teammate's task in progress, else its first pending one.
    hwctl team            every team
    hwctl team core       one team
    hwctl team --json`,
-		Flags: []cli.Flag{dirFlag, jsonFlag},
+		Flags: []cli.Flag{dirFlag, jsonFlag, wideFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usageError("team takes at most one [team]")
 			}
-			dir := s.projectDir(c)
+			dir, err := s.stateProject(c)
+			if err != nil {
+				return err
+			}
 			var teams []teamstatus.Status
 			if c.NArg() == 1 {
 				st, err := teamstatus.Load(dir, c.Args().First())
@@ -37,7 +40,6 @@ the teammate's task in progress, else its first pending one.
 				}
 				teams = []teamstatus.Status{st}
 			} else {
-				var err error
 				if teams, err = teamstatus.LoadAll(dir); err != nil {
 					return err
 				}
@@ -52,16 +54,16 @@ the teammate's task in progress, else its first pending one.
 				fmt.Fprintln(s.Out, "no teammate status yet (it is written on TeammateIdle and TaskCompleted in an agent team)")
 				return nil
 			}
-			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "TEAM\tTEAMMATE\tSTATE\tLAST EVENT\tLAST SEEN\tOPEN TASK")
+			t := table.New(table.Column{Name: "TEAM", Flex: true}, table.Column{Name: "TEAMMATE", Flex: true}, table.Column{Name: "STATE"},
+				table.Column{Name: "LAST EVENT", Drop: 1}, table.Column{Name: "LAST SEEN"}, table.Column{Name: "OPEN TASK", Flex: true, Min: 12})
 			for _, st := range teams {
 				for _, name := range st.Names() {
 					m := st.Teammates[name]
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Team, name, m.State, m.LastEvent,
-						m.LastSeen.Local().Format(time.DateTime), dash(cutLine(m.OpenTask, 60)))
+					t.Row(cell(st.Team), cell(name), cell(string(m.State)), cell(m.LastEvent),
+						m.LastSeen.Local().Format(time.DateTime), dash(cutLine(m.OpenTask, 200)))
 				}
 			}
-			return tw.Flush()
+			return s.render(c, t)
 		},
 	}
 }

@@ -10,7 +10,11 @@
 // tool result, and ran.marker is never created. It prints each step and
 // exits 1 if any of that did not happen.
 //
-//	hwdemo [-cc-version 2.1.33] [-plugin plugin]
+// With -keep (make demo KEEP=1) the session's project folder, with its
+// journal, is kept, and the last line printed is the command that opens it
+// in the dashboard: go run ./cmd/hwctl serve --dir <folder>.
+//
+//	hwdemo [-cc-version 2.1.33] [-plugin plugin] [-keep]
 package main
 
 import (
@@ -42,14 +46,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	version := fl.String("cc-version", "2.1.33", "Claude Code release to run")
 	pluginSrc := fl.String("plugin", "plugin", "plugin tree to install")
+	keep := fl.Bool("keep", false, "keep the demo project and print the hwctl serve command for it")
 	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "hwdemo: unexpected argument %q\n", fl.Arg(0))
 		return 2
 	}
 	if err := belowFloor(*version); err != nil {
 		fmt.Fprintln(stderr, "hwdemo:", err)
 		return 1
 	}
-	if err := demo(*version, *pluginSrc, stdout); err != nil {
+	if err := demo(*version, *pluginSrc, *keep, stdout); err != nil {
 		fmt.Fprintln(stderr, "hwdemo:", err)
 		return 1
 	}
@@ -69,7 +78,8 @@ func belowFloor(version string) error {
 	return nil
 }
 
-func demo(version, pluginSrc string, out io.Writer) error {
+func demo(version, pluginSrc string, keep bool, out io.Writer) error {
+	version = live.Canonical(version)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	step := func(format string, a ...any) { fmt.Fprintf(out, "==> "+format+"\n", a...) }
@@ -101,18 +111,53 @@ func demo(version, pluginSrc string, out io.Writer) error {
 	defer srv.Close()
 	step("scripted model API on %s; the model will ask Bash to run: %s", srv.URL(), blockedCommand)
 
+	project := ""
+	if keep {
+		if project, err = os.MkdirTemp("", "hookwright-demo-"); err != nil {
+			return err
+		}
+	}
 	res, err := live.Run(ctx, live.Options{
-		Claude: claude, Prompt: "Publish my branch.", BaseURL: srv.URL(),
+		Claude: claude, Prompt: "Publish my branch.", BaseURL: srv.URL(), Dir: project,
 		PluginDirs: []string{plugin}, AllowedTools: []string{"Bash"}, Debug: true,
 	})
+	defer os.RemoveAll(res.Home)
+	if !keep {
+		defer os.RemoveAll(res.Dir)
+	}
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(res.Home)
-	defer os.RemoveAll(res.Dir)
 	n, ok := live.RegisteredHooks(res.DebugLog)
 	step("claude -p exited %d; its loader registered %d hooks (found: %v, load failure: %v)", res.ExitCode, n, ok, live.LoadFailed(res.DebugLog))
-	return report(out, srv, res, step)
+	if err := report(out, srv, res, step); err != nil {
+		return err
+	}
+	if keep {
+		fmt.Fprintf(out, "kept the demo project (KEEP=1) at %s; open its journal in the dashboard, from this folder:\n%s\n", res.Dir, serveCommand(res.Dir))
+	}
+	return nil
+}
+
+// serveCommand is the command, run from the repository, that serves the
+// dashboard of the project at dir: go run ./cmd/hwctl serve --dir <dir>,
+// the folder quoted for sh when it needs it.
+func serveCommand(dir string) string { return "go run ./cmd/hwctl serve --dir " + shellQuote(dir) }
+
+// shellQuote is s as one sh word: as it is when it holds only characters
+// sh takes literally, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:,@%=", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // report prints what the model saw and checks the outcome.

@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -76,7 +77,7 @@ func writeIn(dir *os.Root, name string, data []byte, what string, sync bool) err
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", what, err)
+		return fmt.Errorf("writing %s: %w", what, bare(err))
 	}
 	_, werr := f.Write(data)
 	var serr error
@@ -93,9 +94,27 @@ func writeIn(dir *os.Root, name string, data []byte, what string, sync bool) err
 	}
 	if err != nil {
 		dir.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", what, err)
+		return fmt.Errorf("writing %s: %w", what, bare(err))
 	}
 	return nil
+}
+
+// bare is err without the operation and the file names a *fs.PathError or
+// *os.LinkError carry: the temporary file's name means nothing to the
+// reader, whose message already names the file written.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		if le.Err == syscall.EEXIST || le.Err == syscall.ENOTEMPTY || le.Err == syscall.EISDIR {
+			return errors.New("it is a folder")
+		}
+		return le.Err
+	}
+	return err
 }
 
 // sweep removes the temporary files of name in dir older than StaleTemp.

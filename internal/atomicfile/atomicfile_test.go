@@ -81,3 +81,23 @@ func TestWriteInUnsynced(t *testing.T) {
 		t.Errorf("content %q, %d entries (a temporary file left?)", data, len(entries))
 	}
 }
+
+// TestErrorNamesNoTemporaryFile: the error of a failed write names the
+// file written, never the temporary file it went through.
+func TestErrorNamesNoTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "hooks.json")
+	if err := os.MkdirAll(filepath.Join(target, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Write(target, []byte("{}"))
+	if err == nil || err.Error() != "writing "+target+": it is a folder" {
+		t.Errorf("writing over a folder: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "hooks.json" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}

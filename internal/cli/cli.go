@@ -28,7 +28,9 @@ const (
 	// ExitNo: the command ran and its answer is no (validate found
 	// violations, doctor found problems, compat cases failed).
 	ExitNo = 1
-	// ExitUsage: a bad flag, argument or value; nothing was done.
+	// ExitUsage: a bad flag, argument or value (a folder or program named
+	// by a flag that does not exist included), or no command where one is
+	// needed; nothing was done.
 	ExitUsage = 2
 	// ExitFailure: the command could not do its work (unreadable input,
 	// a write error, a broken database).
@@ -39,8 +41,12 @@ const (
 
 // ExitCodesHelp documents the exit codes in every tool's --help.
 const ExitCodesHelp = `EXIT CODES
-   0 ok   1 the answer is no (violations, problems, failed cases)   2 usage error
-   3 failure (unreadable input, write error)   130 interrupted (Ctrl-C)
+   0    ok
+   1    the answer is no (violations, problems, failed cases)
+   2    usage error: a bad flag, argument or value, a folder that does not
+        exist, no command; nothing was done
+   3    failure: unreadable input, a write error, no journal to read
+   130  interrupted (Ctrl-C)
    Errors are one line on stderr, starting with the tool's name.`
 
 // UsageError is a bad flag, argument or value: exit 2. Help names the
@@ -116,6 +122,7 @@ func Version(v string) string { return buildinfo.Version(v) }
 func Setup(app *ucli.App, version string, globals ...ucli.Flag) {
 	app.Version = Version(version)
 	app.HideHelpCommand = true
+	app.EnableBashCompletion = true                    // completion bash|zsh (CompletionCommand)
 	app.ExitErrHandler = func(*ucli.Context, error) {} // Run reports errors, once
 	app.OnUsageError = onUsageError
 	app.Flags = append(app.Flags, globals...)
@@ -169,15 +176,35 @@ func hasFlag(flags []ucli.Flag, name string) bool {
 	return false
 }
 
-// group is the action of a command that only groups subcommands: help
-// without arguments, a usage error for an unknown subcommand (urfave/cli
-// would say "No help topic" and exit 3).
+// group is the action of a command that only groups subcommands: a
+// usage error for an unknown subcommand (urfave/cli would say "No help
+// topic" and exit 3), and for none at all the help on stderr with exit 2,
+// as a missing command is a usage error everywhere (--help prints it on
+// stdout with exit 0).
 func group(show ucli.ActionFunc) ucli.ActionFunc {
 	return func(c *ucli.Context) error {
 		if c.Args().Present() {
 			return Usagef("unknown command %q", c.Args().First())
 		}
-		return show(c)
+		out := c.App.Writer
+		c.App.Writer = c.App.ErrWriter
+		err := show(c)
+		c.App.Writer = out
+		if err != nil {
+			return err
+		}
+		return &ExitError{Code: ExitUsage, Err: errors.New("no command given"), Quiet: true}
+	}
+}
+
+// NoArgs wraps the action of a command that takes no arguments: any
+// argument is a usage error.
+func NoArgs(action ucli.ActionFunc) ucli.ActionFunc {
+	return func(c *ucli.Context) error {
+		if c.NArg() > 0 {
+			return Usagef("unexpected argument %q", c.Args().First())
+		}
+		return action(c)
 	}
 }
 

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"slices"
+
 	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 )
@@ -221,4 +223,23 @@ func packDefault(c config.Config, name string) (string, bool) {
 		}
 	}
 	return strongest, true
+}
+
+// RuleIDs lists every rule id a guard decision can name, the id its
+// reason shows and the journal's rule field holds: the built-in rules,
+// the tool policy's and each pack rule ("database.drop").
+func RuleIDs() []string {
+	ids := make([]string, 0, len(Rules)+1)
+	for _, r := range Rules {
+		ids = append(ids, r.Name)
+	}
+	if !slices.Contains(ids, ToolRulePolicy) {
+		ids = append(ids, ToolRulePolicy)
+	}
+	for _, p := range packs.All().Packs {
+		for _, r := range p.Rules {
+			ids = append(ids, r.ID())
+		}
+	}
+	return ids
 }

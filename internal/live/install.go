@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/hookwright/hookwright/compat"
 )
 
 // Package is the npm package of the Claude Code CLI.
@@ -40,11 +42,13 @@ var exactVersion = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 var ErrBadVersion = errors.New("live: invalid version")
 
 // Install makes Claude Code version available and returns the path of its
-// claude executable. Installs are cached in CacheDir()/<version>; a cache hit
-// costs a stat. Concurrent calls, in one process or many, are safe: a lock
+// claude executable. Installs are cached in CacheDir()/<version>, under the
+// release's one spelling ([Canonical]: v2.1.33 and 2.1.33 are one entry);
+// a cache hit costs a stat. Concurrent calls, in one process or many, are safe: a lock
 // file per version serialises installers, and a completed install appears by
 // an atomic rename, so a reader never sees a half-written folder.
 func Install(ctx context.Context, version string) (string, error) {
+	version = Canonical(version)
 	if !validVersion.MatchString(version) {
 		return "", fmt.Errorf("%w: %q", ErrBadVersion, version)
 	}
@@ -68,6 +72,16 @@ func Install(ctx context.Context, version string) (string, error) {
 		return bin, nil // another installer finished while we waited
 	}
 	return install(ctx, cache, version)
+}
+
+// Canonical is the one spelling of a release: "2.1.33" for "v2.1.33",
+// " 2.1.33 " and "2.1.33 (Claude Code)" (compat.ParseVersion); any other
+// spec (a dist-tag such as "latest") as it is.
+func Canonical(version string) string {
+	if v, err := compat.ParseVersion(version); err == nil {
+		return v.String()
+	}
+	return version
 }
 
 // CacheDir returns the install cache folder: $HOOKWRIGHT_CC_CACHE, else

@@ -87,3 +87,31 @@ func TestInstallNeedsAWorkingClaudeOfThatVersion(t *testing.T) {
 		t.Errorf("a folder without the completed-install record counts as cached")
 	}
 }
+
+// TestInstallOneEntryPerRelease: the spellings of one release share one
+// cache entry; the second spelling installs nothing.
+func TestInstallOneEntryPerRelease(t *testing.T) {
+	calls := fakeNpm(t)
+	first, err := Install(context.Background(), "9.9.8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spelling := range []string{"v9.9.8", "9.9.8 (Claude Code)"} {
+		p, err := Install(context.Background(), spelling)
+		if err != nil || p != first {
+			t.Errorf("Install(%q) = %q, %v; want the cached %q", spelling, p, err, first)
+		}
+	}
+	data, _ := os.ReadFile(calls)
+	if n := strings.Count(string(data), "\n"); n != 1 {
+		t.Errorf("npm ran %d times for one release, want once:\n%s", n, data)
+	}
+	cache, _ := CacheDir()
+	if entries, _ := os.ReadDir(cache); len(entries) != 2 { // 9.9.8 and its lock
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("cache holds %v, want the one entry 9.9.8", names)
+	}
+}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookwright/hookwright/internal/buildinfo"
 )
 
 // maxPluginBytes is the most an installed plugin folder may hold (make
@@ -146,6 +148,10 @@ func TestReleaseFetchesTheTools(t *testing.T) {
 
 	t.Run("hwctl serve", func(t *testing.T) {
 		cmd, _ := run(url, "hwctl", "serve", "--addr", "127.0.0.1:0")
+		// A project whose hooks have run: hwctl serves no folder without a journal.
+		if err := os.MkdirAll(filepath.Join(cmd.Dir, ".hookwright", "journal"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -199,6 +205,28 @@ func TestReleaseFetchesTheTools(t *testing.T) {
 		}
 		if strings.Contains(string(out), "hookgen version") {
 			t.Errorf("the tampered hookgen ran:\n%s", out)
+		}
+		requireEmpty(t, cache)
+	})
+
+	// The launchers' advice before a release is published: make release,
+	// then the download files from a file:// URL.
+	t.Run("file URL", func(t *testing.T) {
+		cmd, _ := run("file://"+dist, "hookgen", "--version")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "hookgen version ") {
+			t.Errorf("hookgen from file://%s: %v\n%s", dist, err, out)
+		}
+	})
+
+	t.Run("unpublished", func(t *testing.T) {
+		if buildinfo.Published {
+			t.Skip("a release is published")
+		}
+		cmd, cache := run("", "hwctl", "--version")
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != 69 || !strings.Contains(string(out), buildinfo.Unpublished) {
+			t.Errorf("exit %d, want 69 and %q:\n%s", code, buildinfo.Unpublished, out)
 		}
 		requireEmpty(t, cache)
 	})

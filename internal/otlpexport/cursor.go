@@ -3,7 +3,6 @@ package otlpexport
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/journaltail"
@@ -65,7 +64,7 @@ func SaveCursor(dir string, c journaltail.Cursor) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(path.Dir().String(), 0o755); err != nil {
+	if err := safepath.MkdirAllIn(path.Root, path.Dir().Rel, 0o755); err != nil {
 		return fmt.Errorf("export cursor: %w", err)
 	}
 	data, err := json.MarshalIndent(cursorDoc{Files: c}, "", "  ")

@@ -46,7 +46,7 @@ func writeJournal(t *testing.T, dir string, from, n int) []journal.Entry {
 		}
 		switch i % 5 {
 		case 1:
-			e.Decision, e.Reason, e.Handler, e.Exit = "block", "rm -rf outside the project", "guard", 2
+			e.Decision, e.Reason, e.Handler, e.Rule, e.Exit = "block", "rm -rf outside the project (rule rm-outside-project; …)", "guard", "rm-outside-project", 2
 		case 2:
 			e.Faults = []string{"hookwright: handler scratchpad panicked (failed open)"}
 		case 3:
@@ -205,7 +205,7 @@ func checkRecord(t *testing.T, id string, r otlptest.Record, e journal.Entry) {
 	}
 	opt := map[string]string{
 		"session.id": e.Session, "tool_name": e.Tool, "hookwright.target": e.Target, "hookwright.decision": e.Decision, "hookwright.kind": journal.KindOf(e.Event, e.Via, e.Target, e.Decision),
-		"hookwright.reason": e.Reason, "hookwright.handler": e.Handler, "hookwright.agent": e.Agent, "hookwright.team": e.Team,
+		"hookwright.reason": e.Reason, "hookwright.handler": e.Handler, "hookwright.rule": e.Rule, "hookwright.agent": e.Agent, "hookwright.team": e.Team,
 		"hookwright.tool.outcome": e.Outcome,
 	}
 	for k, v := range opt {

@@ -21,7 +21,7 @@ func lock(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(path.Dir().String(), 0o755); err != nil {
+	if err := safepath.MkdirAllIn(path.Root, path.Dir().Rel, 0o755); err != nil {
 		return nil, fmt.Errorf("export lock: %w", err)
 	}
 	name := filepath.Join(path.Dir().String(), "otlp.lock")

@@ -43,6 +43,7 @@ const (
 	AttrKind         = "hookwright.kind" // what happened: journal.Kinds
 	AttrReason       = "hookwright.reason"
 	AttrHandler      = "hookwright.handler"
+	AttrRule         = "hookwright.rule" // the guard rule that decided (journal.RuleOf)
 	AttrExitCode     = "hookwright.exit_code"
 	AttrDurationUS   = "hookwright.duration_us"
 	AttrAgent        = "hookwright.agent"
@@ -180,6 +181,7 @@ func Record(l journaltail.Line) otellog.Record {
 	str(AttrKind, kind)
 	str(AttrReason, e.Reason)
 	str(AttrHandler, e.Handler)
+	str(AttrRule, journal.RuleOf(e))
 	str(AttrAgent, e.Agent)
 	str(AttrTeam, e.Team)
 	str(AttrBand, e.Band)

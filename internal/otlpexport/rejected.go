@@ -53,7 +53,7 @@ func appendRejected(project string, recs []RejectedRecord) error {
 		return fmt.Errorf("rejected records: %w", err)
 	}
 	defer root.Close()
-	if err := root.MkdirAll(config.Dir, 0o755); err != nil {
+	if err := safepath.MkdirAll(root, config.Dir, 0o755); err != nil {
 		return fmt.Errorf("rejected records %s: %w", shown, err)
 	}
 	if err := safepath.Plain(project, RejectedFile); err != nil {

@@ -76,7 +76,9 @@ func Read(r io.Reader) (Input, error) {
 
 // ProjectDir is the session's project folder: workspace.project_dir, else
 // the nearest folder holding .hookwright/ upwards of workspace.current_dir
-// or cwd, else fallback (the caller's $CLAUDE_PROJECT_DIR or "").
+// or cwd by [project.Find]'s rule (no higher than the folder with .git,
+// never into another user's folder), else fallback (the caller's
+// $CLAUDE_PROJECT_DIR or "").
 func (in Input) ProjectDir(fallback string) string {
 	if d := in.Workspace.ProjectDir; d != "" && filepath.IsAbs(d) {
 		return filepath.Clean(d)
@@ -85,15 +87,8 @@ func (in Input) ProjectDir(fallback string) string {
 		if start == "" || !filepath.IsAbs(start) {
 			continue
 		}
-		for d := filepath.Clean(start); ; {
-			if fi, err := os.Stat(filepath.Join(d, config.Dir)); err == nil && fi.IsDir() {
-				return d
-			}
-			up := filepath.Dir(d)
-			if up == d {
-				break
-			}
-			d = up
+		if found := project.Find(filepath.Clean(start)); found.Found {
+			return found.Dir
 		}
 	}
 	return fallback
@@ -160,23 +155,6 @@ func (st *Status) pdca(ps pdca.State) {
 	}
 }
 
-// ruleOf returns the rule a block's reason names ("… (rule
-// git-force-push; …"), or "".
-func ruleOf(reason string) string {
-	i := strings.LastIndex(reason, "(rule ")
-	if i < 0 {
-		return ""
-	}
-	r := reason[i+len("(rule "):]
-	n := strings.IndexFunc(r, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.')
-	})
-	if n <= 0 || (r[n] != ';' && r[n] != ')') {
-		return ""
-	}
-	return r[:n]
-}
-
 func (st *Status) journal(dir, session string, now time.Time) {
 	needle, _ := json.Marshal(session)
 	needle = append(append([]byte(`"session":`), needle...), ',')
@@ -219,7 +197,7 @@ func (st *Status) journal(dir, session string, now time.Time) {
 			if e.Decision == "block" {
 				st.Blocks++
 				st.LastBlock = e.Handler
-				if r := ruleOf(e.Reason); r != "" {
+				if r := journal.RuleOf(e); r != "" {
 					st.LastBlock = r
 				}
 			}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 )
@@ -11,15 +12,16 @@ const maxBuckets = 150
 
 // steps are the bucket widths Activity picks from: the smallest that
 // gives at most maxBuckets.
-var steps = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
+var steps = []time.Duration{5 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
 
 // activityWhere selects the readable lines of [?1, ?2) (unix
 // microseconds), of session ?3 unless it is empty, from the time index
 // alone: it covers every column the two queries read.
 const activityWhere = `FROM events INDEXED BY events_ts WHERE ts >= ?1 AND ts < ?2 AND bad = '' AND (?3 = '' OR session = ?3)`
 
-// activityBuckets counts calls and blocks per bucket of ?4 microseconds.
-const activityBuckets = `SELECT (ts - ?1) / ?4, count(*), coalesce(sum(decision = 'block'), 0) ` + activityWhere + ` GROUP BY 1`
+// activityBuckets counts calls, blocks and asks per bucket of ?4
+// microseconds.
+const activityBuckets = `SELECT (ts - ?1) / ?4, count(*), coalesce(sum(decision = 'block'), 0), coalesce(sum(decision = 'ask'), 0) ` + activityWhere + ` GROUP BY 1`
 
 // activityDurations is each event's nearest-rank p50 and p95 hook time
 // and its longest: the p-th percentile of n sorted values is the k-th, k
@@ -30,11 +32,13 @@ const activityDurations = `WITH r AS (
 	SELECT event, n, min(CASE WHEN k * 100 >= n * 50 THEN us END), min(CASE WHEN k * 100 >= n * 95 THEN us END), max(us)
 	FROM r GROUP BY event ORDER BY n DESC, event LIMIT 100`
 
-// Bucket is the calls in one step of time from Start.
+// Bucket is the calls in one step of time from Start: all of them, those
+// that blocked and those that asked the user.
 type Bucket struct {
 	Start  time.Time `json:"t"`
 	Calls  int64     `json:"calls"`
 	Blocks int64     `json:"blocks"`
+	Asks   int64     `json:"asks"`
 }
 
 // Duration is one event's hook time over a range, in milliseconds: the
@@ -55,6 +59,33 @@ type Activity struct {
 	Step      int64      `json:"step_s"`
 	Buckets   []Bucket   `json:"buckets"`
 	Durations []Duration `json:"durations"`
+}
+
+// FitSpan is the narrowest range [Fit] returns: a session of a few calls
+// in one second still gets a chart of some width.
+const FitSpan = time.Minute
+
+// Fit is the range the charts fit to: the readable calls of the window
+// before until (one session's, if session is set), from the first to the
+// last with a margin of a tenth of their span on each side, at least
+// FitSpan wide, ending no later than until. ok is false when the window
+// holds no call.
+func (s *Store) Fit(ctx context.Context, until time.Time, window time.Duration, session string) (since, end time.Time, ok bool, err error) {
+	var first, last sql.NullInt64
+	err = s.db.QueryRowContext(ctx, `SELECT min(ts), max(ts) `+activityWhere, until.Add(-window).UnixMicro(), until.UnixMicro(), session).Scan(&first, &last)
+	if err != nil || !first.Valid {
+		return time.Time{}, time.Time{}, false, err
+	}
+	since, end = time.UnixMicro(first.Int64), time.UnixMicro(last.Int64).Add(time.Microsecond)
+	pad := end.Sub(since) / 10
+	since, end = since.Add(-pad), end.Add(pad)
+	if short := FitSpan - end.Sub(since); short > 0 {
+		since, end = since.Add(-short/2), end.Add(short-short/2)
+	}
+	if end.After(until) {
+		since, end = since.Add(-end.Sub(until)), until
+	}
+	return since, end, true, nil
 }
 
 // Activity counts the calls and blocks from since to until (the store's
@@ -91,13 +122,13 @@ func (s *Store) Activity(ctx context.Context, since, until time.Time, session st
 		return a, err
 	}
 	for rows.Next() {
-		var i, calls, blocks int64
-		if err := rows.Scan(&i, &calls, &blocks); err != nil {
+		var i, calls, blocks, asks int64
+		if err := rows.Scan(&i, &calls, &blocks, &asks); err != nil {
 			rows.Close()
 			return a, err
 		}
 		if i >= 0 && i < int64(n) {
-			a.Buckets[i].Calls, a.Buckets[i].Blocks = calls, blocks
+			a.Buckets[i].Calls, a.Buckets[i].Blocks, a.Buckets[i].Asks = calls, blocks, asks
 		}
 	}
 	rows.Close()

@@ -37,7 +37,7 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 const maxValue = 256
 
 // FilterFromQuery reads a Filter from URL query parameters: session,
-// event, decision, kind, tool, agent, handler, q (the search), since, until,
+// event, decision, kind, tool, agent, rule, handler, q (the search), since, until,
 // before, after, limit. An unknown
 // parameter or a bad value is an error of one line.
 func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
@@ -69,6 +69,8 @@ func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 			f.Agent = v
 		case "handler":
 			f.Handler = v
+		case "rule":
+			f.Rule = v
 		case "q":
 			f.Search = v
 		case "since":
@@ -89,7 +91,7 @@ func FilterFromQuery(q url.Values, now time.Time) (Filter, error) {
 		case "token":
 			// the dashboard's access token, checked by the server
 		default:
-			return f, fmt.Errorf("unknown parameter %q (want session, event, decision, kind, tool, agent, handler, q, since, until, before, after, limit)", k)
+			return f, fmt.Errorf("unknown parameter %q (want session, event, decision, kind, tool, agent, rule, handler, q, since, until, before, after, limit)", k)
 		}
 		if err != nil {
 			return f, err

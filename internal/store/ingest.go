@@ -24,7 +24,7 @@ const resync = 2 * time.Second
 // is the number of columns it sets.
 const (
 	insertRows = 32
-	insertCols = 23
+	insertCols = 24
 )
 
 // Stats says what one Ingest added.
@@ -38,8 +38,8 @@ type Stats struct {
 
 const insertEvent = `INSERT OR IGNORE INTO events
 	(file, off, ts, session, event, via, target, tool, agent, team, band, decision, reason, handler,
-	 exit, us, tool_ms, outcome, error, faults, bad, subject, kind)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	 exit, us, tool_ms, outcome, error, faults, bad, subject, kind, rule)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 // Ingest adds the journal lines not yet in the store, batch lines per
 // transaction (0: DefaultBatch), and refreshes the snapshots of the
@@ -137,7 +137,7 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 		if l.Err != nil {
 			bad++
 			counts[[2]string{"", ""}]++
-			return exec(l.File, l.Offset, 0, "", "", "", "", "", "", "", "", "", "", "", 0, 0, 0, "", "", "", oneLine(l.Err.Error()), "", "")
+			return exec(l.File, l.Offset, 0, "", "", "", "", "", "", "", "", "", "", "", 0, 0, 0, "", "", "", oneLine(l.Err.Error()), "", "", "")
 		}
 		ts := e.Time.UnixMicro()
 		faults := ""
@@ -151,7 +151,7 @@ func (s *Store) ingestBatch(ctx context.Context, batch int) (lines, bad int, err
 		}
 		if err := exec(l.File, l.Offset, ts, e.Session, e.Event, e.Via, e.Target, e.Tool, e.Agent, e.Team,
 			e.Band, e.Decision, e.Reason, e.Handler, e.Exit, e.Micros, e.ToolMillis, e.Outcome, e.Error, faults, "",
-			redact.Subject(e.Subject, journal.MaxSubject), kind); err != nil {
+			redact.Subject(e.Subject, journal.MaxSubject), kind, journal.RuleOf(e)); err != nil {
 			return err
 		}
 		counts[[2]string{e.Event, e.Decision}]++

@@ -26,8 +26,9 @@ type Filter struct {
 	// Kind matches the event's kind (journal.Kinds).
 	Kind string
 	// Tool and Agent match the tool name and the agent/teammate; Handler
-	// the handler (rule) that decided the call.
-	Tool, Agent, Handler string
+	// the handler that decided the call ("guard", "work-gate"), Rule the
+	// rule of it that did ("git-force-push", journal.RuleOf).
+	Tool, Agent, Handler, Rule string
 	// Since keeps events at or after this time, Until those before it.
 	Since, Until time.Time
 	// Search keeps events whose subject (the command, path or URL), target
@@ -56,7 +57,7 @@ type Event struct {
 }
 
 const eventCols = `id, file, off, ts, session, event, via, target, tool, agent, team, band, decision, reason, handler,
-	exit, us, tool_ms, outcome, error, faults, bad, subject, kind`
+	exit, us, tool_ms, outcome, error, faults, bad, subject, kind, rule`
 
 // qualified is eventCols, each prefixed (with "events.").
 func qualified(prefix string) string {
@@ -77,7 +78,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 	// most selective first; a unary "+" keeps SQLite from walking a
 	// less selective one instead. "<> ''" lets it use a partial index.
 	indexed := false
-	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"handler", f.Handler}, {"kind", f.Kind}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
+	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"rule", f.Rule}, {"handler", f.Handler}, {"kind", f.Kind}, {"decision", f.Decision}, {"tool", f.Tool}, {"event", f.Event}} {
 		if c.v == "" {
 			continue
 		}
@@ -166,7 +167,7 @@ func (s *Store) Events(ctx context.Context, f Filter) ([]Event, error) {
 		var file, faults string
 		var off, ts int64
 		if err := rows.Scan(&e.ID, &file, &off, &ts, &e.Session, &e.Event, &e.Via, &e.Target, &e.Tool, &e.Agent, &e.Team, &e.Band,
-			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMillis, &e.Outcome, &e.Error, &faults, &e.Bad, &e.Subject, &e.Kind); err != nil {
+			&e.Decision, &e.Reason, &e.Handler, &e.Exit, &e.Micros, &e.ToolMillis, &e.Outcome, &e.Error, &faults, &e.Bad, &e.Subject, &e.Kind, &e.Rule); err != nil {
 			return nil, err
 		}
 		e.Line = journaltail.Line{File: file, Offset: off}.ID()

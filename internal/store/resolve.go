@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/guard"
 )
 
 // ErrBadFilter is wrapped by every error of [Store.Resolve]: a filter
@@ -22,13 +23,15 @@ var Decisions = []string{"allow", "ask", "block", "none"}
 // maxListed caps the values an error lists.
 const maxListed = 40
 
-// Resolve checks f's event, decision, tool, handler and session against what the
+// Resolve checks f's event, decision, tool, handler, rule and session against what the
 // store and the runtime know and returns f in the store's spelling:
 //   - event: any spelling the runtime takes ("pre-tool-use", "PreToolUse",
 //     "pretooluse", "post_tool_use"), or a name the store holds;
 //   - decision: one of Decisions;
 //   - tool: a tool name the store holds, case-insensitively;
-//   - handler: a handler (rule) name the store holds, likewise;
+//   - handler: a handler name the store holds ("guard"), likewise;
+//   - rule: a rule the guard has (guard.RuleIDs) or the store holds,
+//     likewise; a rule no call met yet matches nothing, not an error;
 //   - session: a whole id, or a prefix of exactly one (an ambiguous prefix
 //     lists the candidates).
 //
@@ -70,6 +73,23 @@ func (s *Store) Resolve(ctx context.Context, f Filter) (Filter, error) {
 			return f, fmt.Errorf("%w: handler %q: the store has %s", ErrBadFilter, f.Handler, listed(handlers))
 		}
 		f.Handler = h
+	}
+	if f.Rule != "" {
+		held, err := s.distinct(ctx, "rule")
+		if err != nil {
+			return f, err
+		}
+		known := guard.RuleIDs()
+		for _, r := range held {
+			if !slices.Contains(known, r) {
+				known = append(known, r)
+			}
+		}
+		r, ok := pick(known, f.Rule)
+		if !ok {
+			return f, fmt.Errorf("%w: rule %q is not a guard rule (hwctl explain --rules lists them); the store has %s", ErrBadFilter, f.Rule, listed(held))
+		}
+		f.Rule = r
 	}
 	if f.Session != "" {
 		id, err := s.resolveSession(ctx, f.Session)

@@ -166,12 +166,12 @@ func FuzzSearch(f *testing.F) {
 func TestSearchIndexFilledByMigration(t *testing.T) {
 	ctx := context.Background()
 	p := t.TempDir()
-	journal.Append(p, journal.Entry{Time: time.Now(), Session: "s", Event: "PreToolUse", Tool: "Bash", Subject: "terraform destroy"})
 	saved := migrations
 	t.Cleanup(func() { migrations = saved })
 	migrations = saved[:4]
 	s := open(t, p)
-	if _, err := s.Ingest(ctx, 0); err != nil {
+	// The row as version 4's ingest stored it.
+	if _, err := s.DB().Exec(`INSERT INTO events (file, off, ts, session, event, tool, subject) VALUES ('x.jsonl', 0, 1, 's', 'PreToolUse', 'Bash', 'terraform destroy')`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -221,3 +221,34 @@ func TestHandlerAndUntil(t *testing.T) {
 }
 
 func filepathOf(s *Store) string { return s.project }
+
+// A guard block stored before the rule had its own column (schema 7) gets
+// the rule its reason names, so that the rule filter finds it.
+func TestRuleFilledByMigration(t *testing.T) {
+	ctx := context.Background()
+	p := t.TempDir()
+	saved := migrations
+	t.Cleanup(func() { migrations = saved })
+	migrations = saved[:7]
+	s := open(t, p)
+	for i, row := range [][2]string{
+		{"guard", "hookwright guard: git push -f rewrites shared history. (rule git-force-push; `hwctl explain` shows how the guard read the call)"},
+		{"work-gate", "edit outside a work unit (rule of thumb; run: hwctl work start x)"},
+		{"guard", "hookwright guard: (rule ; nothing)"},
+	} {
+		if _, err := s.DB().Exec(`INSERT INTO events (file, off, ts, session, event, decision, handler, reason) VALUES ('x.jsonl', ?, 1, 's', 'PreToolUse', 'block', ?, ?)`, i, row[0], row[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	migrations = saved
+	s = open(t, p)
+	list, err := s.Events(ctx, Filter{Rule: "git-force-push"})
+	if err != nil || len(list) != 1 || list[0].Rule != "git-force-push" {
+		t.Fatalf("rule filter after the migration: %+v %v", list, err)
+	}
+	var n int
+	if err := s.DB().QueryRow("SELECT count(*) FROM events WHERE rule <> ''").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d rows got a rule (%v), want the guard's one", n, err)
+	}
+}

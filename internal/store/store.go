@@ -21,6 +21,7 @@ import (
 	_ "modernc.org/sqlite" // the pure Go SQLite driver "sqlite"
 
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
@@ -161,6 +162,49 @@ var migrations = []string{
 	// hook time per event and session), so that they never visit the rows.
 	`DROP INDEX events_ts;
 	CREATE INDEX events_ts ON events (ts, event, decision, us, bad, session);`,
+	// 8: the rule that decided (the guard's rule id), its own field since
+	// the journal carries it; the rows stored before get it from their
+	// reason (backfillRules).
+	`ALTER TABLE events ADD COLUMN rule TEXT NOT NULL DEFAULT '';
+	CREATE INDEX events_rule ON events (rule, id) WHERE rule <> '';`,
+}
+
+// afterMigration is Go work a migration does in its transaction, by the
+// schema version it reaches.
+var afterMigration = map[int]func(context.Context, *sql.Tx) error{8: backfillRules}
+
+// backfillRules gives the guard's rows stored before migration 8 the rule
+// their reason names (journal.RuleOf, as ingest does for old lines).
+func backfillRules(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id, reason FROM events WHERE handler = 'guard' AND rule = '' AND instr(reason, '(rule ') > 0")
+	if err != nil {
+		return err
+	}
+	type fix struct {
+		id   int64
+		rule string
+	}
+	var fixes []fix
+	for rows.Next() {
+		var f fix
+		var reason string
+		if err := rows.Scan(&f.id, &reason); err != nil {
+			rows.Close()
+			return err
+		}
+		if f.rule = journal.RuleInReason(reason); f.rule != "" {
+			fixes = append(fixes, f)
+		}
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	for _, f := range fixes {
+		if _, err := tx.ExecContext(ctx, "UPDATE events SET rule = ? WHERE id = ?", f.rule, f.id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SchemaVersion is the schema version this build writes.
@@ -190,7 +234,7 @@ func Open(ctx context.Context, project string) (*Store, error) {
 	if err := safepath.Within(project, filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("store: %w", err) // a .hookwright symlinked out of the project
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safepath.MkdirAllIn(project, config.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	// SQLite opens these by name and would follow a planted link, or
@@ -263,6 +307,12 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migration %d: %w", v+1, err)
+		}
+		if fn := afterMigration[v+1]; fn != nil {
+			if err := fn(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migration %d: %w", v+1, err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
 			tx.Rollback()

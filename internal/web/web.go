@@ -142,7 +142,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /api/sessions", func(w http.ResponseWriter, r *http.Request) {
 		f, err := store.FilterFromQuery(r.URL.Query(), s.now())
-		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Search != "" || !f.Until.IsZero() || f.Before != 0 || f.After != 0) {
+		if err == nil && (f.Session != "" || f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Rule != "" || f.Search != "" || !f.Until.IsZero() || f.Before != 0 || f.After != 0) {
 			err = errors.New("sessions takes only since and limit")
 		}
 		if err != nil {
@@ -153,8 +153,18 @@ func (s *Server) Handler() http.Handler {
 		reply(w, map[string]any{"sessions": list}, err)
 	})
 	mux.HandleFunc("GET /api/activity", func(w http.ResponseWriter, r *http.Request) {
-		f, err := s.filter(r)
-		if err == nil && (f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Search != "" || f.Before != 0 || f.After != 0 || f.Limit != 0) {
+		// since=fit: the range the store's calls of the last 30 days
+		// take (store.Fit), so that a short history fills the chart.
+		q := r.URL.Query()
+		fit := q.Get("since") == "fit"
+		if fit {
+			q.Del("since")
+		}
+		f, err := store.FilterFromQuery(q, s.now())
+		if err == nil {
+			f, err = s.Store.Resolve(r.Context(), f)
+		}
+		if err == nil && (f.Event != "" || f.Decision != "" || f.Tool != "" || f.Agent != "" || f.Kind != "" || f.Handler != "" || f.Rule != "" || f.Search != "" || f.Before != 0 || f.After != 0 || f.Limit != 0) {
 			err = errors.New("activity takes only since, until and session")
 		}
 		if err != nil {
@@ -163,6 +173,16 @@ func (s *Server) Handler() http.Handler {
 		}
 		if f.Until.IsZero() {
 			f.Until = s.now()
+		}
+		if fit {
+			since, until, ok, err := s.Store.Fit(r.Context(), f.Until, 30*24*time.Hour, f.Session)
+			if err != nil {
+				reply(w, nil, err)
+				return
+			}
+			if ok {
+				f.Since, f.Until = since, until
+			}
 		}
 		if f.Since.IsZero() {
 			f.Since = f.Until.Add(-24 * time.Hour)

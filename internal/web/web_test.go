@@ -74,7 +74,18 @@ func TestAPIAndBadParameters(t *testing.T) {
 	if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != 1 || page.Events[0].Kind != "block" {
 		t.Fatalf("api/events?kind=block: %d %s", code, body)
 	}
-	for _, q := range []string{"/api/events?kind=nope", "/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
+	if err := journal.Append(p, journal.Entry{Time: time.Now(), Session: "web1", Event: "PreToolUse", Tool: "Bash", Decision: "block", Handler: "guard", Rule: "git-force-push",
+		Reason: "hookwright guard: no (rule git-force-push; `hwctl explain` shows how the guard read the call)"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	for q, want := range map[string]int{"rule=git-force-push": 1, "rule=Git-Force-Push&handler=guard": 1, "handler=guard": 1, "rule=database.drop": 0} {
+		code, body = get(t, url+"/api/events?"+q)
+		if code != 200 || json.Unmarshal([]byte(body), &page) != nil || len(page.Events) != want || want == 1 && page.Events[0].Rule != "git-force-push" {
+			t.Errorf("api/events?%s: %d %s, want %d events", q, code, body, want)
+		}
+	}
+	for _, q := range []string{"/api/events?rule=guard", "/api/events?rule=nope", "/api/events?kind=nope", "/api/events?limit=x", "/api/events?since=soon", "/api/events?nope=1", "/api/events?limit=5000",
 		"/api/events?event=a&event=b", "/api/events?handler=nope", "/api/events?until=soon", "/api/sessions?decision=block", "/api/sessions?q=x", "/api/team?x=1", "/events?limit=3", "/events?before=x"} {
 		code, body := get(t, url+q)
 		if code != 400 || strings.Count(strings.TrimSpace(body), "\n") != 0 || body == "" {
@@ -480,7 +491,7 @@ func TestAPIActivity(t *testing.T) {
 		calls += b.Calls
 		blocks += b.Blocks
 	}
-	if calls != 3 || blocks != 1 || a.Step != 60 || len(a.Durations) != 2 || a.Durations[0].Event != "PreToolUse" || a.Durations[0].N != 2 {
+	if calls != 3 || blocks != 1 || a.Step != 30 || len(a.Durations) != 2 || a.Durations[0].Event != "PreToolUse" || a.Durations[0].N != 2 {
 		t.Fatalf("%+v", a)
 	}
 	for _, q := range []string{"?decision=block", "?q=x", "?since=soon", "?session=nope", "?since=1h&until=2h", "?limit=3"} {
@@ -513,5 +524,43 @@ func TestVendoredUPlot(t *testing.T) {
 		if code, body := get(t, url+"/"+path); code != 200 || len(body) < 1000 {
 			t.Errorf("%s: %d, %d bytes", path, code, len(body))
 		}
+	}
+}
+
+// /api/activity?since=fit: the range fits the calls, so that a short
+// history fills the chart instead of one bar of a day's; asks are counted
+// beside blocks.
+func TestAPIActivityFitsTheCalls(t *testing.T) {
+	p := t.TempDir()
+	hook(t, p, "PreToolUse", "block")
+	hook(t, p, "PreToolUse", "ask")
+	hook(t, p, "Stop", "")
+	url := serve(t, p, "")
+	var a store.Activity
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		code, body := get(t, url+"/api/activity?since=fit")
+		if code != 200 || json.Unmarshal([]byte(body), &a) != nil {
+			t.Fatalf("%d %s", code, body)
+		}
+		if len(a.Durations) == 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var calls, blocks, asks, busy int64
+	for _, b := range a.Buckets {
+		calls, blocks, asks = calls+b.Calls, blocks+b.Blocks, asks+b.Asks
+		if b.Calls > 0 {
+			busy++
+		}
+	}
+	span := a.Until.Sub(a.Since)
+	if calls != 3 || blocks != 1 || asks != 1 || span > 5*time.Minute || a.Step > 5 || len(a.Buckets) < 10 {
+		t.Fatalf("fit: %d calls, %d blocks, %d asks over %s in %d buckets of %d s; want the three calls in a range of minutes", calls, blocks, asks, span, len(a.Buckets), a.Step)
+	}
+	// With no calls in the window, fit is the last 24 hours.
+	code, body := get(t, serve(t, t.TempDir(), "")+"/api/activity?since=fit")
+	if code != 200 || json.Unmarshal([]byte(body), &a) != nil || a.Until.Sub(a.Since) < 23*time.Hour {
+		t.Errorf("fit with no calls: %d %s", code, body)
 	}
 }

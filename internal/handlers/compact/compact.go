@@ -122,7 +122,7 @@ func (s Saver) PreCompact(_ context.Context, ev *hooks.PreCompact) (hooks.Result
 	if err != nil {
 		return hooks.Result{}, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safepath.MkdirAllIn(dir, Dir, 0o755); err != nil {
 		return hooks.Result{}, err
 	}
 	if err := atomicfile.Write(path, append(data, '\n')); err != nil {

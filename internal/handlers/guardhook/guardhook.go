@@ -70,12 +70,12 @@ func (h Handler) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Resu
 	}
 	switch rep.Decision {
 	case "block":
-		return hooks.Blocked(rep.Reason), nil
+		return hooks.Result{Decision: hooks.Block, Reason: rep.Reason, Rule: rep.Rule}, nil
 	case "ask":
-		return hooks.Result{Decision: hooks.Ask, Reason: rep.Reason}, nil
+		return hooks.Result{Decision: hooks.Ask, Reason: rep.Reason, Rule: rep.Rule}, nil
 	case "allow":
 		if rep.Rule == guard.ToolRulePolicy {
-			return hooks.Result{Decision: hooks.Allow, Reason: rep.Reason}, nil
+			return hooks.Result{Decision: hooks.Allow, Reason: rep.Reason, Rule: rep.Rule}, nil
 		}
 	}
 	return hooks.Result{}, nil

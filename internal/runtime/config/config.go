@@ -52,13 +52,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hookwright/hookwright/internal/jsonerr"
 	"github.com/hookwright/hookwright/internal/packs"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/toolrule"
 )
 
 // Dir is the project-relative folder that holds config and state.
-const Dir = ".hookwright"
+const Dir = safepath.StateDir
 
 // File is the project-relative path of the config file.
 const File = Dir + "/config.json"
@@ -428,7 +429,7 @@ func Strict(data []byte, v any) error {
 		if errors.Is(err, io.EOF) {
 			return errors.New("the file is empty; write {} for the defaults")
 		}
-		return err
+		return jsonerr.Describe(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("data after the config object at byte %d", dec.InputOffset())
@@ -442,7 +443,7 @@ func Strict(data []byte, v any) error {
 	}
 	dec = json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	return jsonerr.Describe(dec.Decode(v))
 }
 
 // checkKeys walks raw along t and reports the first key that matches no

@@ -62,16 +62,17 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-// TestReadmeExampleIsValid keeps the copy-paste example in the README
-// loadable: the first json block after "## Configuration".
+// TestReadmeExampleIsValid keeps the copy-paste example of the
+// configuration page (docs/configuration.md) loadable: its first json
+// block.
 func TestReadmeExampleIsValid(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "configuration.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "## Configuration")
+	_, section, ok := strings.Cut(string(data), "# Configuration\n")
 	if !ok {
-		t.Fatal("README has no Configuration section")
+		t.Fatal("docs/configuration.md has no # Configuration")
 	}
 	_, block, ok := strings.Cut(section, "```json\n")
 	if !ok {

@@ -15,6 +15,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
@@ -56,8 +57,11 @@ type Entry struct {
 	Decision string `json:"decision,omitempty"`
 	Reason   string `json:"reason,omitempty"`
 	// Handler names the handler whose decision or halt the call answered
-	// with; empty when no handler decided.
+	// with; empty when no handler decided. Rule is the rule of that
+	// handler that decided, where it has rules: the guard's rule id
+	// ("git-force-push", "database.drop"), which its reason names too.
 	Handler string `json:"handler,omitempty"`
+	Rule    string `json:"rule,omitempty"`
 	Exit    int    `json:"exit"`
 	// Micros is how long the hook call took, in microseconds.
 	Micros int64 `json:"us"`
@@ -108,6 +112,34 @@ func KindOf(event, via, target, decision string) string {
 		return KindCheckpoint
 	}
 	return ""
+}
+
+// RuleOf is the rule that decided the call e: its Rule, else, for a
+// line the guard decided before lines carried the rule, the rule its
+// reason names ("… (rule git-force-push; …)"); "" when none.
+func RuleOf(e Entry) string {
+	if e.Rule != "" || e.Handler != "guard" {
+		return e.Rule
+	}
+	return RuleInReason(e.Reason)
+}
+
+// RuleInReason is the rule a guard reason names ("… (rule
+// git-force-push; …"): the id after its last "(rule ", letters, digits,
+// "-", "_" and "." up to ";" or ")"; "" when it names none.
+func RuleInReason(reason string) string {
+	i := strings.LastIndex(reason, "(rule ")
+	if i < 0 {
+		return ""
+	}
+	r := reason[i+len("(rule "):]
+	n := strings.IndexFunc(r, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.')
+	})
+	if n <= 0 || (r[n] != ';' && r[n] != ')') {
+		return ""
+	}
+	return r[:n]
 }
 
 // Append writes e as one line to the journal of the project at dir.

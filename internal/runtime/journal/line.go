@@ -31,6 +31,7 @@ func appendLine(b []byte, e Entry) []byte {
 	b = jsonline.AppendField(b, "decision", e.Decision)
 	b = jsonline.AppendField(b, "reason", e.Reason)
 	b = jsonline.AppendField(b, "handler", e.Handler)
+	b = jsonline.AppendField(b, "rule", e.Rule)
 	b = append(b, `,"exit":`...)
 	b = strconv.AppendInt(b, int64(e.Exit), 10)
 	b = append(b, `,"us":`...)

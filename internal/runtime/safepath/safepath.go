@@ -389,7 +389,7 @@ func Append(p Path, data []byte) error {
 	defer release()
 	f, err := openAppend(r, p)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err := r.MkdirAll(filepath.Dir(p.Rel), 0o755); err != nil {
+		if err := MkdirAll(r, filepath.Dir(p.Rel), 0o755); err != nil {
 			return wrap(p, err)
 		}
 		f, err = openAppend(r, p)

@@ -152,7 +152,7 @@ func openDir(p safepath.Path) (*os.Root, error) {
 		if rerr != nil {
 			return nil, fmt.Errorf("%s: %w", p, rerr)
 		}
-		merr := root.MkdirAll(d.Rel, 0o755)
+		merr := safepath.MkdirAll(root, d.Rel, 0o755)
 		root.Close()
 		if merr != nil {
 			return nil, fmt.Errorf("%s: %w", p, merr)

@@ -9,13 +9,24 @@ const MAX_ROWS = 300;
 // after a quiet spell is drawn at once.
 const FLUSH_MS = 200;
 const $ = (id) => document.getElementById(id);
-const state = { calls: 0, blocks: 0, pending: [], selected: "", source: null, lastId: 0 };
+const state = { calls: 0, blocks: 0, asks: 0, pending: [], selected: "", source: null, lastId: 0 };
 
+// One clock for every time on the page: 24 hours, the browser's time
+// zone, named after each time ("2026-11-28 06:38:18 UTC").
+const zoneFormat = new Intl.DateTimeFormat(undefined, { timeZoneName: "short" });
+function zone(d) {
+  const z = zoneFormat.formatToParts(d).find((p) => p.type === "timeZoneName");
+  return z ? z.value : "";
+}
+const pad2 = (n) => String(n).padStart(2, "0");
+function clock(d, seconds) {
+  return pad2(d.getHours()) + ":" + pad2(d.getMinutes()) + (seconds ? ":" + pad2(d.getSeconds()) : "");
+}
+function day(d) { return d.getFullYear() + "-" + pad2(d.getMonth() + 1) + "-" + pad2(d.getDate()); }
+function fmtDate(d) { return (day(d) + " " + clock(d, true) + " " + zone(d)).trim(); }
 function fmtTime(ts) {
   if (!ts || ts.startsWith("0001")) return "-";
-  const d = new Date(ts);
-  const p = (n) => String(n).padStart(2, "0");
-  return d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + " " + p(d.getHours()) + ":" + p(d.getMinutes()) + ":" + p(d.getSeconds());
+  return fmtDate(new Date(ts));
 }
 function short(s) { return s ? s.slice(0, 8) : "-"; }
 function cell(tr, text, cls) {
@@ -40,17 +51,18 @@ function sessionLink(tr, id) {
 }
 function eventRow(e, withSession) {
   const tr = document.createElement("tr");
-  if (e.decision === "block") tr.className = "block";
+  if (e.decision === "block" || e.decision === "ask") tr.className = e.decision;
   tr.dataset.id = e.id;
   cell(tr, fmtTime(e.ts), "mono");
   if (withSession) sessionLink(tr, e.session);
-  cell(tr, e.bad ? "(unreadable line)" : e.event + (e.via ? " (via " + e.via + ")" : ""));
+  cell(tr, e.bad ? "(unreadable line)" : e.event + (e.via ? " (via " + e.via + ")" : ""), "name");
   cell(tr, e.tool || e.target, "name");
   cell(tr, e.subject, "name what mono");
   cell(tr, e.agent ? (e.team ? e.team + "/" : "") + e.agent : "", "name");
   cell(tr, e.decision, "decision");
   cell(tr, ((e.us || 0) / 1000).toFixed(1), "num");
   if (withSession) cell(tr, e.handler);
+  cell(tr, e.rule, "name mono rule");
   cell(tr, e.bad || e.reason, "reason");
   return tr;
 }
@@ -58,7 +70,7 @@ function eventRow(e, withSession) {
 // --- live feed ---------------------------------------------------------
 // The feed's filters live in the URL (#feed?q=…&decision=block), so that a
 // view can be shared and reloads to the same view.
-const FIELDS = ["q", "session", "event", "tool", "agent", "handler", "decision", "kind", "since", "until"];
+const FIELDS = ["q", "session", "event", "tool", "agent", "rule", "handler", "decision", "kind", "since", "until"];
 const PAGE = 200;
 function filters() {
   const p = new URLSearchParams();
@@ -98,11 +110,18 @@ function applyFilters() {
 function fold(s) { return s.toLowerCase().replace(/[-_]/g, ""); }
 function countEvent(e) {
   state.calls++;
+  countDecision(e);
+}
+// countDecision counts a block or an ask (the calls themselves are counted
+// apart: from /api/counts, or as the rows shown).
+function countDecision(e) {
   if (e.decision === "block") state.blocks++;
+  if (e.decision === "ask") state.asks++;
 }
 function showCounts() {
   $("n-calls").textContent = state.calls;
   $("n-blocks").textContent = state.blocks;
+  $("n-asks").textContent = state.asks;
   $("calls-label").textContent = state.counted ? "calls" : "calls shown";
 }
 function flush() {
@@ -162,7 +181,7 @@ async function startFeed() {
   // The counts table holds calls per event and decision: with any other
   // filter, the summary counts the rows shown instead.
   state.counted = [...p.keys()].every((k) => k === "decision" || k === "event");
-  state.calls = 0; state.blocks = 0;
+  state.calls = 0; state.blocks = 0; state.asks = 0;
   let page;
   try {
     const counts = state.counted ? await api("/api/counts") : { counts: [] };
@@ -171,6 +190,7 @@ async function startFeed() {
       if (p.get("event") && fold(c.event) !== fold(p.get("event"))) continue;
       state.calls += c.n;
       if (c.decision === "block") state.blocks += c.n;
+      if (c.decision === "ask") state.asks += c.n;
     }
     const q = new URLSearchParams(p);
     q.set("limit", PAGE);
@@ -183,7 +203,7 @@ async function startFeed() {
   const list = page.events.slice().reverse();
   state.lastId = list.length ? list[list.length - 1].id : 0;
   state.atStart = page.events.length < PAGE;
-  if (!state.counted) list.forEach((e) => { if (e.decision === "block") state.blocks++; });
+  if (!state.counted) list.forEach(countDecision);
   state.pending = list;
   flush();
   showEnd();
@@ -211,7 +231,7 @@ async function startFeed() {
     const e = JSON.parse(m.data);
     if (e.id <= state.lastId) return;
     state.lastId = e.id;
-    if (state.counted) countEvent(e); else if (e.decision === "block") state.blocks++;
+    if (state.counted) countEvent(e); else countDecision(e);
     queue(e);
   });
 }
@@ -229,7 +249,7 @@ async function older() {
   const frag = document.createDocumentFragment();
   for (const e of page.events) {
     frag.appendChild(eventRow(e, true));
-    if (!state.counted && e.decision === "block") state.blocks++;
+    if (!state.counted) countDecision(e);
   }
   rows.appendChild(frag);
   state.atStart = page.events.length < PAGE;
@@ -376,7 +396,7 @@ async function loadTeam() {
 const charts = (window.hwCharts = {});
 function chartWidth() { return Math.max(320, $("activity").clientWidth - 4); }
 async function loadActivity() {
-  const since = hashParts().query.get("since") || "24h";
+  const since = hashParts().query.get("since") || "fit";
   if ($("a-since").value !== since) {
     if (![...$("a-since").options].some((o) => o.value === since)) {
       const o = document.createElement("option"); o.value = since; o.textContent = since; $("a-since").appendChild(o);
@@ -387,23 +407,33 @@ async function loadActivity() {
   const a = await api("/api/activity?" + new URLSearchParams({ since }));
   if (hashParts().view !== "activity") return;
   const xs = a.buckets.map((b) => Date.parse(b.t) / 1000);
-  const calls = a.buckets.map((b) => b.calls), blocks = a.buckets.map((b) => b.blocks);
-  let total = 0, blocked = 0;
-  for (let i = 0; i < calls.length; i++) { total += calls[i]; blocked += blocks[i]; }
-  $("activity-note").textContent = total + " calls, " + blocked + " blocks; one bar per " + fmtStep(a.step_s);
+  const calls = a.buckets.map((b) => b.calls), blocks = a.buckets.map((b) => b.blocks), asks = a.buckets.map((b) => b.asks || 0);
+  let total = 0, blocked = 0, asked = 0;
+  for (let i = 0; i < calls.length; i++) { total += calls[i]; blocked += blocks[i]; asked += asks[i]; }
+  const from = new Date(a.since), to = new Date(a.until);
+  $("activity-note").textContent = plural(total, "call") + ", " + plural(blocked, "block") + ", " + plural(asked, "ask") + ", from " + fmtDate(from) + " to " + fmtDate(to) + "; one bar per " + fmtStep(a.step_s);
   const w = chartWidth();
   const bars = uPlot.paths.bars({ size: [0.9, 40] });
-  if (charts.calls && charts.calls.data[0].length === xs.length && charts.calls.width === w) {
-    charts.calls.setData([xs, calls, blocks]);
+  // The time axis in the page's one clock: seconds when a bar is shorter
+  // than a minute, the day when the range spans days; its zone in the label.
+  const longRange = a.until && a.since && Date.parse(a.until) - Date.parse(a.since) > 86400000;
+  const tick = (v) => { const d = new Date(v * 1000); return (longRange ? day(d).slice(5) + " " : "") + clock(d, a.step_s < 60); };
+  const timeAxis = { space: 90, label: "time (" + zone(to) + ")", values: (u, vals) => vals.map(tick) };
+  const timeValue = (u, v) => (v == null ? "-" : fmtDate(new Date(v * 1000)));
+  const key = a.since + "/" + a.step_s + "/" + w;
+  if (charts.calls && charts.calls.data[0].length === xs.length && charts.callsKey === key) {
+    charts.calls.setData([xs, calls, blocks, asks]);
   } else {
     if (charts.calls) charts.calls.destroy();
+    charts.callsKey = key;
     charts.calls = new uPlot({
       width: w, height: 220,
       scales: { y: { range: (u, min, max) => [0, Math.max(1, max)] } },
-      series: [{}, { label: "calls", stroke: "#1d4ed8", fill: "rgba(29,78,216,0.25)", paths: bars, points: { show: false } },
-        { label: "blocks", stroke: "#b91c1c", fill: "rgba(185,28,28,0.6)", paths: bars, points: { show: false } }],
-      axes: [{ space: 90 }, { label: "calls", size: 56 }],
-    }, [xs, calls, blocks], $("chart-calls"));
+      series: [{ label: "time", value: timeValue }, { label: "calls", stroke: "#1d4ed8", fill: "rgba(29,78,216,0.25)", paths: bars, points: { show: false } },
+        { label: "blocks", stroke: "#b91c1c", fill: "rgba(185,28,28,0.6)", paths: bars, points: { show: false } },
+        { label: "asks", stroke: "#92400e", fill: "rgba(217,119,6,0.55)", paths: bars, points: { show: false } }],
+      axes: [timeAxis, { label: "calls", size: 56 }],
+    }, [xs, calls, blocks, asks], $("chart-calls"));
   }
   const names = a.durations.map((d) => d.event);
   const dx = names.map((_, i) => i);
@@ -425,7 +455,9 @@ async function loadActivity() {
     body.appendChild(tr);
   }
 }
+function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 function fmtStep(s) {
+  if (s < 60) return s + " seconds";
   if (s % 86400 === 0) return s / 86400 + (s === 86400 ? " day" : " days");
   if (s % 3600 === 0) return s / 3600 + (s === 3600 ? " hour" : " hours");
   return s / 60 + (s === 60 ? " minute" : " minutes");

@@ -39,6 +39,7 @@ var notRun = map[string]string{
 	"make test":                                                   "every test of the repository, this one included: it is CI itself",
 	"go generate ./...":                                           "rewrites generated files in the repository; hooks TestTableIsCurrent checks they are current",
 	"sha256sum -c --ignore-missing SHA256SUMS":                    "needs a release's download folder; internal/live TestReleaseFetchesTheTools checks the sums",
+	"hookgen doctor":                                              "needs an installed plugin and Claude Code; internal/live TestOneInstallEveryRelease runs doctor on every release it installs",
 }
 
 // expect is the exit code of a command that is run and does not exit 0,

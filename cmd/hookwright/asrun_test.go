@@ -176,8 +176,11 @@ func asRun(t *testing.T, manifest map[string][]asRunHook) {
 	must(t, os.MkdirAll(filepath.Join(root, ".hookwright"), 0o755))
 	// The loop's check passes only at the root. A check is a command, so
 	// the user's own config trusts the project; quality formats Go files.
+	// Every workflow is on, as hwctl workflow enable writes it, so each
+	// registration does its work.
 	must(t, os.WriteFile(filepath.Join(root, ".hookwright", "config.json"),
-		[]byte(`{"loop": {"enabled": true, "check": "test -f .root-marker", "subagents": true}, "quality": {"format": true}}`), 0o644))
+		[]byte(`{"loop": {"enabled": true, "check": "test -f .root-marker", "subagents": true}, "quality": {"format": true},
+		"scratchpad": {"enabled": true}, "artifacts": {"enabled": true}, "pdca": {"enabled": true}, "work": {"mode": "warn"}}`), 0o644))
 	home := t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(home, ".config", "hookwright"), 0o755))
 	must(t, os.WriteFile(filepath.Join(home, ".config", "hookwright", "config.json"), []byte(`{"trust": [`+strconv.Quote(root)+`]}`), 0o644))

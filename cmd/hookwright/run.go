@@ -155,7 +155,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	mux := builtin.For(c, in.Base().HookEventName)
 	dog.watch(mux)
 	dog.at("dispatching")
-	res, faults := dispatch(ctx, mux, in, cfg, getenv)
+	res, faults := dispatch(ctx, mux, in, c, getenv)
 	var notes []string
 	if cfgErr != nil {
 		notes = append(notes, "hookwright: "+cfgErr.Error())
@@ -163,6 +163,13 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	if notice != "" && res.Decision != hooks.Block {
 		notes = append(notes, notice)
 		shown()
+	}
+	if inv.event == hooks.EventSessionStart && res.Decision != hooks.Block && !compacted(in) {
+		dog.at("saying which workflows run")
+		if msg, mark := workflowNotice(c); msg != "" {
+			notes = append(notes, msg)
+			mark()
+		}
 	}
 	for _, f := range faults {
 		notes = append(notes, "hookwright: "+f.Error()+" (failed open)")
@@ -208,6 +215,13 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		}
 	}
 	return code
+}
+
+// compacted reports a SessionStart after a compaction: the same session
+// going on, not a session's start.
+func compacted(in hooks.Input) bool {
+	ss, ok := in.(*hooks.SessionStart)
+	return ok && ss.Source == "compact"
 }
 
 // replyAs is the event whose output shape the reply takes: the canonical

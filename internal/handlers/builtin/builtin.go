@@ -28,6 +28,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/workflow"
 	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 )
 
@@ -71,7 +72,7 @@ var registrations = []registration{
 	// Team gates and the scratchpad chain.
 	on(hooks.EventSessionStart, "", func(c call.Call) scratchpad.Startup { return scratchpad.Startup{Options: pad(c)} }, scratchpad.Startup.SessionStart),
 	on(hooks.EventSubagentStart, "", func(c call.Call) teamctx.Injector {
-		return teamctx.Injector{Root: c.Config().Artifacts.Root, Project: c.Root(), Getenv: c.Getenv}
+		return teamctx.Injector{Enabled: c.Workflow(workflow.Artifacts).On, Root: c.Config().Artifacts.Root, Project: c.Root(), Getenv: c.Getenv}
 	}, teamctx.Injector.SubagentStart),
 	on(hooks.EventSubagentStart, "", func(c call.Call) scratchpad.Assign { return scratchpad.Assign{Options: pad(c)} }, scratchpad.Assign.SubagentStart),
 	on(hooks.EventSubagentStop, "", func(c call.Call) scratchpad.SubagentGate { return scratchpad.SubagentGate{Options: pad(c)} }, scratchpad.SubagentGate.SubagentStop),
@@ -86,21 +87,21 @@ var registrations = []registration{
 
 	// PDCA, work units and session fingerprints.
 	on(hooks.EventTaskCompleted, "", func(c call.Call) pdca.Advancer {
-		return pdca.Advancer{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+		return pdca.Advancer{Config: pdcaConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}, pdca.Advancer.TaskCompleted),
 	on(hooks.EventTeammateIdle, "", func(c call.Call) pdca.NextTask {
-		return pdca.NextTask{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv}
+		return pdca.NextTask{Config: pdcaConfig(c), Dir: c.Root(), Getenv: c.Getenv}
 	}, pdca.NextTask.TeammateIdle),
 
 	// Teammate status runs after the gates and next-task: an idle they send
 	// back to work leaves the teammate active.
 	on(hooks.EventTeammateIdle, "", teamstatus.New, teamstatus.Recorder.TeammateIdle),
 	on(hooks.EventTaskCompleted, "", teamstatus.New, teamstatus.Recorder.TaskCompleted),
-	on(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c call.Call) work.Gate {
-		return work.Gate{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+	on(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit|NotebookEdit", func(c call.Call) work.Gate {
+		return work.Gate{Config: workConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}, work.Gate.PreToolUse),
 	on(hooks.EventPostToolUse, "", func(c call.Call) work.Observer {
-		return work.Observer{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+		return work.Observer{Config: workConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}, work.Observer.PostToolUse),
 	on(hooks.EventSessionStart, "", func(c call.Call) session.Recorder {
 		return session.Recorder{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now, Version: c.Version()}
@@ -127,14 +128,36 @@ var registrations = []registration{
 	on(hooks.EventSessionStart, "", compact.NewBriefer, compact.Briefer.SessionStart),
 }
 
+// artifactsGate, pad, pdcaConfig and workConfig build each workflow's
+// handlers with its switch as package workflow decides it for the call's
+// project: a workflow the project did not ask for does nothing.
 func artifactsGate(c call.Call) artifacts.Gate {
-	return artifacts.Gate{Config: c.Config().Artifacts, Project: c.Root(), Getenv: c.Getenv}
+	cfg := c.Config().Artifacts
+	cfg.Enabled = c.Workflow(workflow.Artifacts).On
+	return artifacts.Gate{Config: cfg, Project: c.Root(), Getenv: c.Getenv}
+}
+
+func pdcaConfig(c call.Call) config.PDCA {
+	cfg := c.Config().PDCA
+	cfg.Enabled = c.Workflow(workflow.PDCA).On
+	return cfg
+}
+
+func workConfig(c call.Call) config.Work {
+	cfg := c.Config().Work
+	cfg.Mode = config.WorkOff
+	if st := c.Workflow(workflow.Work); st.On {
+		cfg.Mode = config.WorkMode(st.Mode)
+	}
+	return cfg
 }
 
 func toolMetrics(call.Call) session.ToolMetrics { return session.ToolMetrics{} }
 
 func pad(c call.Call) scratchpad.Options {
-	return scratchpad.Options{Config: c.Config().Scratchpad, Project: c.Root(), Getenv: c.Getenv, Now: c.Now}
+	cfg := c.Config().Scratchpad
+	cfg.Enabled = c.Workflow(workflow.Scratchpad).On
+	return scratchpad.Options{Config: cfg, Project: c.Root(), Getenv: c.Getenv, Now: c.Now}
 }
 
 // Mux returns a mux with every built-in handler registered for cfg, for
@@ -150,16 +173,22 @@ func Mux(cfg config.Config) *hooks.Mux {
 }
 
 // FailsClosed names the gate on event that is configured to fail closed
-// ("artifacts.fail", "scratchpad.fail"), or "" when every gate there fails
-// open: what the runtime does when the hook contract is broken.
-func FailsClosed(cfg config.Config, event hooks.Event) string {
+// ("guard.fail", "artifacts.fail", "scratchpad.fail"), or "" when every
+// gate there fails open: what the runtime does when the hook contract is
+// broken. A workflow's gate counts only where the workflow runs.
+func FailsClosed(c call.Call, event hooks.Event) string {
+	cfg := c.Config()
 	switch event {
+	case hooks.EventPreToolUse:
+		if cfg.Guard.Enabled && cfg.Guard.Fail == config.FailClosed {
+			return "guard.fail"
+		}
 	case hooks.EventTeammateIdle, hooks.EventTaskCompleted:
-		if cfg.Artifacts.Enabled && cfg.Artifacts.Fail == config.FailClosed {
+		if cfg.Artifacts.Fail == config.FailClosed && c.Workflow(workflow.Artifacts).On {
 			return "artifacts.fail"
 		}
 	case hooks.EventStop, hooks.EventSubagentStop:
-		if cfg.Scratchpad.Enabled && cfg.Scratchpad.Fail == config.FailClosed {
+		if cfg.Scratchpad.Fail == config.FailClosed && c.Workflow(workflow.Scratchpad).On {
 			return "scratchpad.fail"
 		}
 	}

@@ -93,23 +93,33 @@ func TestDeadline(t *testing.T) {
 func TestFailsClosed(t *testing.T) {
 	closed := config.Default()
 	closed.Artifacts.Fail, closed.Scratchpad.Fail = config.FailClosed, config.FailClosed
+	closed.Artifacts.Enabled, closed.Scratchpad.Enabled = true, true
 	offClosed := closed
-	offClosed.Artifacts.Enabled = false
+	offClosed.Artifacts.Enabled, offClosed.Scratchpad.Enabled = false, false
+	guardClosed := config.Default()
+	guardClosed.Guard.Fail = config.FailClosed
+	guardOff := guardClosed
+	guardOff.Guard.Enabled = false
 	tests := []struct {
 		cfg   config.Config
 		event hooks.Event
 		want  string
 	}{
 		{config.Default(), hooks.EventTaskCompleted, ""},
+		{config.Default(), hooks.EventPreToolUse, ""},
 		{closed, hooks.EventTaskCompleted, "artifacts.fail"},
 		{closed, hooks.EventTeammateIdle, "artifacts.fail"},
 		{closed, hooks.EventStop, "scratchpad.fail"},
 		{closed, hooks.EventSubagentStop, "scratchpad.fail"},
 		{closed, hooks.EventPreToolUse, ""},
 		{offClosed, hooks.EventTaskCompleted, ""},
+		{offClosed, hooks.EventSubagentStop, ""},
+		{guardClosed, hooks.EventPreToolUse, "guard.fail"},
+		{guardClosed, hooks.EventStop, ""},
+		{guardOff, hooks.EventPreToolUse, ""},
 	}
 	for _, tt := range tests {
-		if got := FailsClosed(tt.cfg, tt.event); got != tt.want {
+		if got := FailsClosed(call.New(call.Spec{Config: tt.cfg}), tt.event); got != tt.want {
 			t.Errorf("FailsClosed(%s) = %q, want %q", tt.event, got, tt.want)
 		}
 	}
@@ -121,6 +131,7 @@ func TestFailsClosed(t *testing.T) {
 func TestGatesKeepFailClosedPolicy(t *testing.T) {
 	closed := config.Default()
 	closed.Artifacts.Fail, closed.Scratchpad.Fail, closed.Guard.Fail = config.FailClosed, config.FailClosed, config.FailClosed
+	closed.Artifacts.Enabled, closed.Scratchpad.Enabled = true, true
 	for _, tt := range []struct {
 		event hooks.Event
 		input string

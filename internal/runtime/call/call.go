@@ -19,6 +19,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/ccversion"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/runtime/workflow"
 )
 
 // Call is one hook call as the runtime resolved it.
@@ -27,11 +28,20 @@ type Call struct {
 	env        project.Env
 	cfg        config.Config
 	layers     config.Layers
+	loaded     bool // layers come from the files (Resolve, WithLayers)
 	band       hooks.Band
 	session    string
 	transcript string
 	stamped    string
 	running    *running
+	flows      *flows
+}
+
+// flows memoizes the workflows decided in this call: each is decided on
+// first use, so an event no workflow reads pays for none.
+type flows struct {
+	mu   sync.Mutex
+	done map[workflow.Name]workflow.Status
 }
 
 // running is the release learned once per call, on first use.
@@ -62,7 +72,7 @@ type Spec struct {
 // New builds a Call from s.
 func New(s Spec) Call {
 	return Call{root: s.Root, env: s.Env, cfg: s.Config, band: s.Band, session: s.Session,
-		transcript: s.Transcript, stamped: s.Stamped, running: new(running)}
+		transcript: s.Transcript, stamped: s.Stamped, running: new(running), flows: new(flows)}
 }
 
 // Resolve builds the Call for event input in, under the environment env
@@ -77,8 +87,41 @@ func Resolve(in hooks.Input, env project.Env, band hooks.Band, stamped string) (
 	layers, err := config.LoadLayers(root, getenv)
 	b := in.Base()
 	c := New(Spec{Root: root, Env: env, Config: layers.Config, Band: band, Session: b.SessionID, Transcript: b.TranscriptPath, Stamped: stamped})
-	c.layers = layers
+	c.layers, c.loaded = layers, true
 	return c, err
+}
+
+// WithLayers is c with the config layers l (and their merged config): a
+// Call for tests and tools that decide workflows as the runtime does.
+func (c Call) WithLayers(l config.Layers) Call {
+	c.layers, c.cfg, c.flows, c.loaded = l, l.Config, new(flows), true
+	return c
+}
+
+// Workflow is workflow n's state in the call's project (package
+// workflow), decided on first use and kept for the call. A Call built
+// with [New] and no layers decides from its config alone, as if a config
+// file had set every key: so a test's config.Scratchpad{Enabled: true}
+// means on.
+func (c Call) Workflow(n workflow.Name) workflow.Status {
+	if c.flows == nil {
+		return workflow.Status{Name: n, By: workflow.ByDefault}
+	}
+	c.flows.mu.Lock()
+	defer c.flows.mu.Unlock()
+	if st, ok := c.flows.done[n]; ok {
+		return st
+	}
+	l := c.layers
+	if !c.loaded {
+		l = config.Layers{Config: c.cfg, Keys: map[string]config.Source{string(n) + ".enabled": config.SourceDefault, "work.mode": config.SourceDefault}}
+	}
+	st := workflow.Decide(n, c.root, l, c.Getenv)
+	if c.flows.done == nil {
+		c.flows.done = map[workflow.Name]workflow.Status{}
+	}
+	c.flows.done[n] = st
+	return st
 }
 
 // Root is the project folder, "" when the call has none.
@@ -124,4 +167,21 @@ func (c Call) Running() (ccversion.Release, bool) {
 		c.running.r, c.running.ok = r, err == nil
 	})
 	return c.running.r, c.running.ok
+}
+
+// Effective is the call's config with each workflow's switch set as
+// [Call.Workflow] decides it: scratchpad, artifacts and pdca "enabled",
+// work "mode", loop "enabled". It decides every workflow; a handler that
+// needs one asks [Call.Workflow].
+func (c Call) Effective() config.Config {
+	cfg := c.cfg
+	cfg.Scratchpad.Enabled = c.Workflow(workflow.Scratchpad).On
+	cfg.Artifacts.Enabled = c.Workflow(workflow.Artifacts).On
+	cfg.PDCA.Enabled = c.Workflow(workflow.PDCA).On
+	cfg.Work.Mode = config.WorkOff
+	if w := c.Workflow(workflow.Work); w.On {
+		cfg.Work.Mode = config.WorkMode(w.Mode)
+	}
+	cfg.Loop.Enabled = c.Workflow(workflow.Loop).On
+	return cfg
 }

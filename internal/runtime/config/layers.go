@@ -94,6 +94,54 @@ type Layers struct {
 	// Changes lists, layer by layer, every guarded field that a layer
 	// changed, and the loosenings that were ignored.
 	Changes []Change
+	// Keys maps each key a config file set, a section ("scratchpad") or a
+	// field of one ("scratchpad.enabled"), to the last layer that set it.
+	// Package workflow reads it: a workflow is on where a file says so.
+	Keys map[string]Source
+}
+
+// Set returns the layer that set the key at path ("scratchpad",
+// "work.mode"), and whether any did.
+func (l Layers) Set(path string) (Source, bool) {
+	s, ok := l.Keys[path]
+	return s, ok
+}
+
+// File returns the file of layer src, "" for the defaults and the
+// environment.
+func (l Layers) File(src Source) string {
+	switch src {
+	case SourceUser:
+		return l.UserFile
+	case SourceProject:
+		return l.ProjectFile
+	}
+	return ""
+}
+
+// recordKeys notes, for src, every section of the config object data and
+// every field of those sections.
+func (l *Layers) recordKeys(data []byte, src Source) {
+	kvs, err := objectKeys(bytes.TrimSpace(data))
+	if err != nil {
+		return
+	}
+	if l.Keys == nil {
+		l.Keys = map[string]Source{}
+	}
+	for _, kv := range kvs {
+		if kv.key == "trust" {
+			continue
+		}
+		l.Keys[kv.key] = src
+		fields, err := objectKeys(bytes.TrimSpace(kv.value))
+		if err != nil {
+			continue
+		}
+		for _, f := range fields {
+			l.Keys[kv.key+"."+f.key] = src
+		}
+	}
 }
 
 // Ignored returns the changes that did not take effect.
@@ -155,6 +203,7 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 			}
 			l.Changes = append(l.Changes, diff(l.Config, user, SourceUser)...)
 			l.Config, trust = user, tr
+			l.recordKeys(data, SourceUser)
 		}
 	}
 	// 3. the project config
@@ -180,6 +229,7 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 			var changes []Change
 			l.Config, changes = Tighten(l.Config, proj, l.Trusted)
 			l.Changes = append(l.Changes, changes...)
+			l.recordKeys(data, SourceProject)
 		}
 	}
 	return l, errors.Join(errs...)

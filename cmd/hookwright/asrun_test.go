@@ -54,6 +54,7 @@ var asRunChecks = map[string]string{
 	"TeammateIdle/artifacts":                "runs from the subfolder, nothing under src/",
 	"TaskCompleted/artifacts":               "runs from the subfolder, nothing under src/",
 	"TaskCompleted/pdca":                    "the PDCA state is .hookwright/pdca.json at the root",
+	"TaskCompleted/dependencies":            "runs from the subfolder, nothing under src/",
 	"TeammateIdle/next-task":                "runs from the subfolder, nothing under src/",
 	"TeammateIdle/team-status":              "the team file at the root records alice idle, seen now, with her open task",
 	"TaskCompleted/team-status":             "the team file at the root records alice, seen now",

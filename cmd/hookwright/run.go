@@ -207,8 +207,14 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 			e.Decision, e.Reason = res.Decision.String(), res.Reason
 		}
 		e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+		if e.Kind == "" {
+			e.Kind = c.Marked()
+		}
 		if e.Kind == "" && strings.Contains(res.Context, journal.QualityFeedbackPrefix) {
 			e.Kind = journal.KindQualityWarning
+		}
+		if e.Kind == "" && inv.event == hooks.EventSessionStart && res.Context != "" {
+			e.Kind = journal.KindContextLoaded
 		}
 		if err := journal.Append(project, e); err != nil {
 			log.Debug("journal not written", "err", err)

@@ -93,12 +93,18 @@ var registrations = []registration{
 		return pdca.NextTask{Config: pdcaConfig(c), Dir: c.Root(), Getenv: c.Getenv}
 	}, pdca.NextTask.TeammateIdle),
 
+	// A completion that made another task ready: the journal's
+	// dependency_resolved.
+	on(hooks.EventTaskCompleted, "", func(c call.Call) session.Dependencies {
+		return session.Dependencies{Getenv: c.Getenv, Mark: c.Mark}
+	}, session.Dependencies.TaskCompleted),
+
 	// Teammate status runs after the gates and next-task: an idle they send
 	// back to work leaves the teammate active.
 	on(hooks.EventTeammateIdle, "", teamstatus.New, teamstatus.Recorder.TeammateIdle),
 	on(hooks.EventTaskCompleted, "", teamstatus.New, teamstatus.Recorder.TaskCompleted),
 	on(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit|NotebookEdit", func(c call.Call) work.Gate {
-		return work.Gate{Config: workConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+		return work.Gate{Config: workConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now, Mark: c.Mark}
 	}, work.Gate.PreToolUse),
 	on(hooks.EventPostToolUse, "", func(c call.Call) work.Observer {
 		return work.Observer{Config: workConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}

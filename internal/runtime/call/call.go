@@ -35,6 +35,13 @@ type Call struct {
 	stamped    string
 	running    *running
 	flows      *flows
+	marks      *marks
+}
+
+// marks holds what handlers noted about the call for its journal line.
+type marks struct {
+	mu   sync.Mutex
+	kind string
 }
 
 // flows memoizes the workflows decided in this call: each is decided on
@@ -72,7 +79,7 @@ type Spec struct {
 // New builds a Call from s.
 func New(s Spec) Call {
 	return Call{root: s.Root, env: s.Env, cfg: s.Config, band: s.Band, session: s.Session,
-		transcript: s.Transcript, stamped: s.Stamped, running: new(running), flows: new(flows)}
+		transcript: s.Transcript, stamped: s.Stamped, running: new(running), flows: new(flows), marks: new(marks)}
 }
 
 // Resolve builds the Call for event input in, under the environment env
@@ -184,4 +191,29 @@ func (c Call) Effective() config.Config {
 	}
 	cfg.Loop.Enabled = c.Workflow(workflow.Loop).On
 	return cfg
+}
+
+// Mark notes the kind of the call for its journal line (journal.Kind*),
+// when a handler knows what happened and the event alone does not say it:
+// warn mode's untracked_edit. The first mark counts; a block or an ask
+// wins over it when the journal line is written.
+func (c Call) Mark(kind string) {
+	if c.marks == nil {
+		return
+	}
+	c.marks.mu.Lock()
+	defer c.marks.mu.Unlock()
+	if c.marks.kind == "" {
+		c.marks.kind = kind
+	}
+}
+
+// Marked is the kind a handler marked, "" for none.
+func (c Call) Marked() string {
+	if c.marks == nil {
+		return ""
+	}
+	c.marks.mu.Lock()
+	defer c.marks.mu.Unlock()
+	return c.marks.kind
 }

@@ -69,7 +69,6 @@ type Gate struct {
 	Mark func(kind string)
 }
 
-
 // Name names the handler in reports.
 func (Gate) Name() string { return "work" }
 

@@ -43,7 +43,7 @@ func workflowNotice(c call.Call) (string, func()) {
 			off = append(off, string(n))
 		}
 	}
-	key := "on: " + strings.Join(on, ", ")
+	key := strings.TrimSpace("on: " + strings.Join(on, ", "))
 	p := safepath.Path{Root: dir, Rel: filepath.FromSlash(workflowNoticeFile)}
 	old, err := statefile.Read(p)
 	if err == nil && strings.TrimSpace(string(old)) == key {

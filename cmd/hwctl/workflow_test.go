@@ -229,3 +229,167 @@ func TestWorkflowEnableConfined(t *testing.T) {
 		t.Errorf("written outside the project: %v", entries)
 	}
 }
+
+func (w *world) enable(args ...string) {
+	w.t.Helper()
+	if out, code := w.hwctlRun(append([]string{"workflow", "enable"}, args...)...); code != 0 {
+		w.t.Fatalf("hwctl workflow enable %v: exit %d\n%s", args, code, out)
+	}
+}
+
+// The scratchpad chain turned on by its command, fail-closed: the design's
+// chain (seed 004) through the binary, bounded.
+func TestScratchpadWorkflowEndToEnd(t *testing.T) {
+	w := newWorld(t)
+	w.enable("scratchpad", "--fail", "closed")
+	day := time.Now().Format(time.DateOnly)
+	pad := ".claude/scratchpad/Explore/" + day + ".md"
+	out, _, code := w.hook("SubagentStart", subagent("Explore", "x1", false))
+	if code != 0 || !strings.Contains(out, "write your scratchpad at "+pad) {
+		t.Fatalf("SubagentStart: %d %s", code, out)
+	}
+	// An agent that never writes is held max_blocks (5) times, then let go.
+	for i := 1; i <= 5; i++ {
+		_, errs, code := w.hook("SubagentStop", subagent("Explore", "x1", i > 1))
+		if code != 2 || !strings.Contains(errs, "write "+pad) || !strings.Contains(errs, "block "+string(rune('0'+i))+" of at most 5") {
+			t.Fatalf("stop %d: exit %d %q", i, code, errs)
+		}
+	}
+	out, _, code = w.hook("SubagentStop", subagent("Explore", "x1", true))
+	if code != 0 || !strings.Contains(out, "after 5 blocked stops") {
+		t.Fatalf("stop past the bound: exit %d %s", code, out)
+	}
+	// Written (a Windows editor's BOM before the first heading), it passes.
+	must(t, os.MkdirAll(filepath.Join(w.root, ".claude", "scratchpad", "Explore"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.root, filepath.FromSlash(pad)), []byte("\ufeff## What I did\nread\n## Cross-agent observations\n-\n## Unresolved\n-\n"), 0o644))
+	if out, errs, code := w.hook("SubagentStop", subagent("Explore", "x2", false)); code != 0 || out != "" {
+		t.Fatalf("complete scratchpad: exit %d %q %q", code, out, errs)
+	}
+	// The coordinator may not stop on a day a subagent wrote before it has.
+	if _, errs, code := w.hook("Stop", map[string]any{"stop_hook_active": false}); code != 2 || !strings.Contains(errs, "Explore wrote today's scratchpad") {
+		t.Fatalf("coordinator Stop: exit %d %q", code, errs)
+	}
+	must(t, os.MkdirAll(filepath.Join(w.root, ".claude", "scratchpad", "coordinator"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.root, ".claude", "scratchpad", "coordinator", day+".md"), []byte("## What I did\nled\n"), 0o644))
+	if _, errs, code := w.hook("Stop", map[string]any{"stop_hook_active": true}); code != 0 {
+		t.Fatalf("coordinator Stop after writing: exit %d %q", code, errs)
+	}
+	// The next session starts with the coordinator's notes.
+	if out, _, _ := w.hook("SessionStart", map[string]any{"source": "startup"}); !strings.Contains(out, "## Coordinator scratchpad") || !strings.Contains(out, "led") {
+		t.Fatalf("SessionStart briefing: %s", out)
+	}
+}
+
+// The artifact gates and the GC line, turned on by their command (DIA,
+// seed 000).
+func TestArtifactsWorkflowEndToEnd(t *testing.T) {
+	w := newWorld(t)
+	w.enable("artifacts")
+	teams := filepath.Join(w.home, ".claude", "teams", "core")
+	must(t, os.MkdirAll(teams, 0o755))
+	must(t, os.WriteFile(filepath.Join(teams, "config.json"), []byte(`{"name":"core","members":[{"name":"alice","cwd":"`+w.root+`"}]}`), 0o644))
+	must(t, os.MkdirAll(filepath.Join(w.root, ".agent", "teams", "core"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.root, ".agent", "teams", "core", "global-context.md"), []byte("---\nversion: 9\n---\ncurrent: gc-v10\n"), 0o644))
+	out, _, code := w.hook("SubagentStart", subagent("general-purpose", "g1", false))
+	if code != 0 || !strings.Contains(out, "[DIA-HOOK] Active team: core. Current GC: GC-v10.") {
+		t.Fatalf("SubagentStart: exit %d %s", code, out)
+	}
+	team := map[string]any{"team_name": "core", "teammate_name": "alice"}
+	if _, errs, code := w.hook("TeammateIdle", team); code != 2 || !strings.Contains(errs, "write .agent/teams/core/alice/L1-index.yaml") {
+		t.Fatalf("TeammateIdle: exit %d %q", code, errs)
+	}
+	done := map[string]any{"team_name": "core", "teammate_name": "alice", "task_id": "7", "task_subject": "[Do] parser"}
+	if _, errs, code := w.hook("TaskCompleted", done); code != 2 || !strings.Contains(errs, "Cannot complete task '[Do] parser'") {
+		t.Fatalf("TaskCompleted: exit %d %q", code, errs)
+	}
+	dir := filepath.Join(w.root, ".agent", "teams", "core", "alice")
+	must(t, os.MkdirAll(dir, 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "L1-index.yaml"), bytes.Repeat([]byte("k: v\n"), 20), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "L2-summary.md"), bytes.Repeat([]byte("summary line\n"), 20), 0o644))
+	if _, errs, code := w.hook("TeammateIdle", team); code != 0 {
+		t.Fatalf("TeammateIdle with L1/L2: exit %d %q", code, errs)
+	}
+}
+
+// PDCA turned on by its command: feature names as bkit's pattern takes
+// them (any script, spaces, the tag anywhere).
+func TestPDCAWorkflowEndToEnd(t *testing.T) {
+	w := newWorld(t)
+	w.enable("pdca")
+	for i, subject := range []string{"[Report] 로그인 기능", "[Plan] My Feature", "Fix: [Do] parser", "[Do] my feature: build it"} {
+		out, errs, code := w.hook("TaskCompleted", map[string]any{"task_id": string(rune('1' + i)), "task_subject": subject})
+		if code != 0 || !strings.Contains(out, "PDCA ") {
+			t.Fatalf("%q: exit %d %q %q", subject, code, out, errs)
+		}
+	}
+	out, code := w.hwctlRun("pdca", "status", "--json")
+	var wrap struct {
+		Features map[string]struct {
+			Phase string `json:"phase"`
+		} `json:"features"`
+	}
+	if err := json.Unmarshal([]byte(out), &wrap); code != 0 || err != nil {
+		t.Fatalf("pdca status --json: %d %v %s", code, err, out)
+	}
+	for name, phase := range map[string]string{"로그인 기능": "Report", "my feature": "Do", "parser": "Do"} {
+		if f, ok := wrap.Features[name]; !ok || f.Phase != phase {
+			t.Errorf("feature %q: %+v (ok %v), want phase %s\n%s", name, f, ok, phase, out)
+		}
+	}
+}
+
+// Work units turned on by their command (strict): every tool that edits
+// is held to a unit; the block's own command opens one.
+func TestWorkWorkflowEndToEnd(t *testing.T) {
+	w := newWorld(t)
+	w.enable("work")
+	redirect := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "echo x > notes.md"}}
+	_, errs, code := w.hook("PreToolUse", redirect)
+	m := regexp.MustCompile(`run: (hwctl work start wu-[0-9a-f]{8})`).FindStringSubmatch(errs)
+	if code != 2 || m == nil {
+		t.Fatalf("a shell redirect outside a unit: exit %d %q", code, errs)
+	}
+	nb := map[string]any{"tool_name": "NotebookEdit", "tool_input": map[string]any{"notebook_path": filepath.Join(w.src, "n.ipynb"), "new_source": "x"}}
+	if _, errs, code := w.hook("PreToolUse", nb); code != 2 {
+		t.Fatalf("NotebookEdit outside a unit: exit %d %q", code, errs)
+	}
+	if _, _, code := w.hook("PreToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "go test ./... 2>&1 | tail"}}); code != 0 {
+		t.Fatalf("a command that writes nothing: exit %d", code)
+	}
+	cmd := exec.Command("sh", "-c", m[1])
+	cmd.Dir, cmd.Env = w.src, w.env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v %s", m[1], err, out)
+	}
+	for _, in := range []map[string]any{redirect, nb} {
+		if _, errs, code := w.hook("PreToolUse", in); code != 0 {
+			t.Fatalf("inside the unit: exit %d %q", code, errs)
+		}
+	}
+	// auto_create false: the block says how, with no ready command.
+	if out, code := w.hwctlRun("work", "stop", strings.TrimPrefix(m[1], "hwctl work start ")); code != 0 {
+		t.Fatalf("hwctl work stop: %d %s", code, out)
+	}
+	cfg := filepath.Join(w.root, ".hookwright", "config.json")
+	must(t, os.WriteFile(cfg, []byte(`{"work": {"mode": "strict", "auto_create": false}}`), 0o644))
+	w.session = "sess-other"
+	if _, errs, code := w.hook("PreToolUse", redirect); code != 2 || strings.Contains(errs, "run: hwctl") || !strings.Contains(errs, "hwctl work start <name>") {
+		t.Fatalf("auto_create false: exit %d %q", code, errs)
+	}
+}
+
+// The Stop loop turned on by its command (MoAI's loop controller).
+func TestLoopWorkflowEndToEnd(t *testing.T) {
+	w := newWorld(t)
+	w.enable("loop", "--check", "test -f done.marker")
+	if _, errs, code := w.hook("Stop", map[string]any{"stop_hook_active": false}); code != 2 || !strings.Contains(errs, "loop") {
+		t.Fatalf("Stop before the check passes: exit %d %q", code, errs)
+	}
+	must(t, os.WriteFile(filepath.Join(w.root, "done.marker"), nil, 0o644))
+	if _, errs, code := w.hook("Stop", map[string]any{"stop_hook_active": true}); code != 0 {
+		t.Fatalf("Stop after the check passes: exit %d %q", code, errs)
+	}
+	if out, code := w.hwctlRun("workflow", "disable", "loop"); code != 0 || !strings.Contains(out, "loop: off") {
+		t.Fatalf("disable loop: %d %s", code, out)
+	}
+}

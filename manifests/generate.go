@@ -78,6 +78,12 @@ type group struct {
 
 // place adds h's handler objects for its route.
 func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
+	if h.Async {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "async"); b.band.LessThan(f.Version()) {
+			b.note("%s: an async handler left out (async hooks from %s; this band would run it in the foreground)", h.Event, f.Since)
+			return
+		}
+	}
 	switch rt.Mode {
 	case compat.Native:
 		cmd := h.Command
@@ -114,6 +120,12 @@ func (b *builder) handler(h Handler, command string) Object {
 	}
 	if h.Timeout > 0 {
 		o = append(o, Member{"timeout", h.Timeout})
+	}
+	if h.Async {
+		o = append(o, Member{"async", true})
+		if f, _ := compat.LookupField(compat.ScopeHandler, "asyncRewake"); h.AsyncRewake && !b.band.LessThan(f.Version()) {
+			o = append(o, Member{"asyncRewake", true})
+		}
 	}
 	if h.StatusMessage != "" {
 		if f, _ := compat.LookupField(compat.ScopeHandler, "statusMessage"); b.band.LessThan(f.Version()) {

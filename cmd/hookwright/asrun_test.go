@@ -68,6 +68,8 @@ var asRunChecks = map[string]string{
 	"PreCompact/compact-save":               "the snapshot is .hookwright/compact/<id>.json at the root, taken now, naming today's scratchpad",
 	"SessionStart/compact-brief":            "the briefing after a compaction names today's scratchpad",
 	"PostToolUse/quality":                   "gofmt, found through the root's go.mod, formats the file just written",
+	"PostToolUse/quality-courier":           "runs from the subfolder, nothing under src/",
+	"PostToolUse/quality-async":             "the release cannot be told here (empty transcript): the call does nothing, exit 0",
 }
 
 // TestAsRunCoversEveryRegistration fails when a registration is added to

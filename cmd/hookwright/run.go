@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/termsafe"
 	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
 	"github.com/hookwright/hookwright/internal/runtime/call"
@@ -25,13 +26,16 @@ var exitProcess = os.Exit
 // package buildinfo decides what is reported.
 var version = "dev"
 
-const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>]
+const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>] [--async]
        hookwright version
        hookwright help
 
 Claude Code runs hookwright from a plugin's hooks.json with the hook event
 JSON on stdin. Exit 0 goes on (JSON on stdout), 2 blocks (reason on stderr),
-1 is a non-blocking error. Events: %s.
+1 is a non-blocking error. --async marks the registration hooks.json runs in
+the background ("async": true): it does nothing on a release that would run
+it in the foreground. Events (also as the source designs name them:
+pre-tool, post-tool, compact, on-subagent-start ...): %s.
 `
 
 // invocation is the parsed command line.
@@ -39,6 +43,7 @@ type invocation struct {
 	event hooks.Event // canonical event
 	via   hooks.Event // fired event, when it differs
 	band  hooks.Band
+	async bool // the asynchronous registration (--async)
 }
 
 // run is the whole program; it returns the exit code. env is the one
@@ -144,15 +149,29 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	dog.at("reading the config")
 	c, cfgErr := call.Resolve(in, env, inv.band, version)
 	project, cfg := c.Root(), c.Config()
+	if inv.async {
+		// The asynchronous registration: work only where the release runs
+		// it in the background; no journal line for a call that did
+		// nothing.
+		if !builtin.AsyncApplies(c, in.Base().HookEventName) {
+			log.Debug("asynchronous registration with nothing to do", "event", inv.event)
+			return hooks.ExitOK
+		}
+		deadline = builtin.AsyncDeadline(cfg)
+		dog.extend(deadline)
+	}
 	notice, shown := configNotice(project, c.Layers())
 	// The Stop loop may need longer than the default (builtin.Deadline).
-	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline, c.Getenv); d != deadline {
+	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline, c.Getenv); d != deadline && !inv.async {
 		deadline = d
 		dog.extend(d)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	mux := builtin.For(c, in.Base().HookEventName)
+	if inv.async {
+		mux = builtin.AsyncFor(c, in.Base().HookEventName)
+	}
 	dog.watch(mux)
 	dog.at("dispatching")
 	res, faults := dispatch(ctx, mux, in, c, getenv)
@@ -164,7 +183,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		notes = append(notes, notice)
 		shown()
 	}
-	if inv.event == hooks.EventSessionStart && res.Decision != hooks.Block && !compacted(in) {
+	if inv.event == hooks.EventSessionStart && res.Decision != hooks.Block && !compacted(in) && !inv.async {
 		dog.at("saying which workflows run")
 		if msg, mark := workflowNotice(c); msg != "" {
 			notes = append(notes, msg)
@@ -178,7 +197,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		res.SystemMessage = strings.Join(append(notes, res.SystemMessage), "\n")
 		res.SystemMessage = strings.TrimSuffix(res.SystemMessage, "\n")
 	}
-	if res.Decision != hooks.Block {
+	if res.Decision != hooks.Block && !inv.async {
 		dog.at("checking the native switch")
 		if msg := switchNative(inv, in, cfg, getenv, log); msg != "" {
 			res.SystemMessage = strings.TrimPrefix(res.SystemMessage+"\n"+msg, "\n")
@@ -190,6 +209,13 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 				fmt.Fprintln(stderr, n)
 			}
 		}
+		if inv.async && res.Context != "" && builtin.Rewakes(c) {
+			// asyncRewake: an exit 2's stderr reaches the model at its
+			// next request, or wakes it (2.1.64+). It blocks nothing: the
+			// tool ran long ago.
+			fmt.Fprintln(stderr, termsafe.Text(res.Context))
+			return hooks.ExitBlock
+		}
 		return hooks.Emit(stdout, stderr, replyAs(inv, res), res, inv.band)
 	})
 	if !ok {
@@ -198,7 +224,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	dog.at("writing the journal")
 	if project != "" && cfg.Journal.Enabled {
 		e := journal.Entry{
-			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via),
+			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via), Async: inv.async,
 			Target: in.MatchTarget(), Band: bandName(inv.band), Handler: res.Handler,
 			Exit: code, Micros: env.Time().Sub(start).Microseconds(), Faults: notes,
 		}
@@ -252,6 +278,10 @@ func parseArgs(args []string) (invocation, error) {
 	rest := args[1:]
 	for len(rest) > 0 {
 		flag, val, hasVal := strings.Cut(rest[0], "=")
+		if flag == "--async" && !hasVal {
+			inv.async, rest = true, rest[1:]
+			continue
+		}
 		if flag != "--via" && flag != "--proto" {
 			return inv, fmt.Errorf("unknown flag %q (run 'hookwright help')", flag)
 		}

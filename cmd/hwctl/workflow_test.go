@@ -393,3 +393,59 @@ func TestLoopWorkflowEndToEnd(t *testing.T) {
 		t.Fatalf("disable loop: %d %s", code, out)
 	}
 }
+
+// On a release that drops an async hook's output (2.1.45 to 2.1.63) the
+// asynchronous call leaves its findings pending and the session's next
+// tool call, whatever the tool, hands them to the model once; the journal
+// marks that call quality_warning.
+func TestQualityPendingDeliveredAtTheNextToolCall(t *testing.T) {
+	w := newWorld(t)
+	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "hookwright"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.home, ".config", "hookwright", "config.json"),
+		[]byte(`{"quality": {"lint": true, "commands": [{"match": "*.txt", "lint": ["echo", "slow finding"]}]}}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(w.src, "notes.txt"), []byte("x\n"), 0o644))
+	write := map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": filepath.Join(w.src, "notes.txt"), "content": "x\n"}, "tool_response": map[string]any{"success": true}}
+	release := "AI_AGENT=claude-code_2-1-50_harness"
+	run := func(args string, in map[string]any) (string, string, int) {
+		t.Helper()
+		data, _ := json.Marshal(merge(map[string]any{"session_id": w.session, "transcript_path": "", "cwd": w.src, "hook_event_name": "PostToolUse"}, in))
+		cmd := exec.Command("sh", "-c", `"`+w.hookwright+`" `+args)
+		cmd.Dir, cmd.Env = w.src, w.env("CLAUDE_PROJECT_DIR="+w.root, release)
+		cmd.Stdin = bytes.NewReader(data)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		_ = cmd.Run()
+		return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+	}
+	if out, errs, code := run("PostToolUse", write); code != 0 || out != "" {
+		t.Fatalf("the synchronous call leaves the linter to the asynchronous one: exit %d %q %q", code, out, errs)
+	}
+	if out, errs, code := run("PostToolUse --async", write); code != 0 || out != "" {
+		t.Fatalf("async on 2.1.50: exit %d %q %q", code, out, errs)
+	}
+	next := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}, "tool_response": map[string]any{}}
+	out, _, code := run("PostToolUse", next)
+	if code != 0 || !strings.Contains(out, "slow finding") || !strings.Contains(out, "additionalContext") {
+		t.Fatalf("the next tool call: exit %d %s", code, out)
+	}
+	if again, _, _ := run("PostToolUse", next); strings.Contains(again, "slow finding") {
+		t.Fatalf("delivered twice: %s", again)
+	}
+	cmd := exec.Command(w.hwctl, "events", "--dir", w.root, "--kind", "quality_warning", "--json")
+	cmd.Env = w.env()
+	ev, err := cmd.Output()
+	if err != nil || strings.Count(strings.TrimSpace(string(ev)), "\n") != 0 || !strings.Contains(string(ev), `"tool":"Bash"`) {
+		t.Fatalf("--kind quality_warning: %v\n%s", err, ev)
+	}
+}
+
+func merge(a, b map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}

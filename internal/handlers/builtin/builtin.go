@@ -37,8 +37,17 @@ import (
 // from the call's one [call.Call]: its project folder, environment, clock
 // and config.
 type registration struct {
-	event    hooks.Event
+	event hooks.Event
+	// async: the registration hooks.json marks "async" (the runtime runs
+	// with --async); [For] leaves it out, [AsyncFor] has only these.
+	async    bool
 	register func(m *hooks.Mux, c call.Call)
+}
+
+// background marks r as the asynchronous registration of its event.
+func background(r registration) registration {
+	r.async = true
+	return r
 }
 
 // builtinHandler is what every built-in handler has besides its typed
@@ -51,7 +60,7 @@ type builtinHandler interface{ Name() string }
 // The method's input type names the event; event repeats it so that [For]
 // builds only one event's handlers (TestForMatchesMux holds the two equal).
 func on[H builtinHandler, E hooks.Input](event hooks.Event, matcher string, build func(call.Call) H, method func(H, context.Context, E) (hooks.Result, error)) registration {
-	return registration{event, func(m *hooks.Mux, c call.Call) {
+	return registration{event, false, func(m *hooks.Mux, c call.Call) {
 		h := build(c)
 		opts := []hooks.RouteOption{hooks.WithName(h.Name())}
 		if fc, ok := any(h).(hooks.FailCloser); ok {
@@ -125,9 +134,20 @@ var registrations = []registration{
 	// Quality: the project's formatter and linter on the file just edited
 	// (quality.lint, quality.format), and quality.commands: the user's, and
 	// a project's only where the user config trusts it (config.LoadLayers).
+	// The synchronous call formats (and lints where the release has no
+	// async hooks); the asynchronous one, which Claude Code runs in the
+	// background, lints with a budget that fits real linters; the courier
+	// hands over at the next tool call what a release that drops an async
+	// hook's output left pending.
 	on(hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) quality.Checker {
-		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv}
+		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv, Release: c.Running}
 	}, quality.Checker.PostToolUse),
+	on(hooks.EventPostToolUse, "", func(c call.Call) quality.Courier {
+		return quality.Courier{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv}
+	}, quality.Courier.PostToolUse),
+	background(on(hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) quality.Checker {
+		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv, Release: c.Running, Async: true}
+	}, quality.Checker.PostToolUse)),
 
 	// Compaction: a snapshot before, a briefing after.
 	on(hooks.EventPreCompact, "", compact.NewSaver, compact.Saver.PreCompact),
@@ -229,15 +249,51 @@ func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duratio
 }
 
 // For returns a mux with only event's handlers, in the same order as in
-// [Mux], each built from the call c: all one hook call needs.
+// [Mux], each built from the call c: all one hook call needs. The
+// asynchronous registrations are left out ([AsyncFor]).
 func For(c call.Call, event hooks.Event) *hooks.Mux {
 	m := new(hooks.Mux)
 	for _, r := range registrations {
-		if r.event == event {
+		if r.event == event && !r.async {
 			r.register(m, c)
 		}
 	}
 	return m
+}
+
+// AsyncFor returns a mux with event's asynchronous registrations: what
+// "hookwright <event> --async" runs.
+func AsyncFor(c call.Call, event hooks.Event) *hooks.Mux {
+	m := new(hooks.Mux)
+	for _, r := range registrations {
+		if r.event == event && r.async {
+			r.register(m, c)
+		}
+	}
+	return m
+}
+
+// AsyncApplies reports whether the asynchronous call of event has work in
+// the call c: the quality checks lint, and the running release runs the
+// call in the background. Elsewhere (a release before 2.1.15 that reads
+// the registration and runs it in the foreground, or one that cannot be
+// told) the call does nothing: the synchronous call did the work.
+func AsyncApplies(c call.Call, event hooks.Event) bool {
+	return event == hooks.EventPostToolUse && c.Config().Quality.Lint &&
+		quality.DeliveryFor(c.Running()) != quality.DeliverNone
+}
+
+// Rewakes reports whether the asynchronous call's findings go to the model
+// through asyncRewake (an exit 2 with the findings on stderr), on the
+// release running the call c.
+func Rewakes(c call.Call) bool {
+	return quality.DeliveryFor(c.Running()) == quality.DeliverRewake
+}
+
+// AsyncDeadline is how long the asynchronous call may take: the quality
+// checks' asynchronous budget, and 5 s more.
+func AsyncDeadline(cfg config.Config) time.Duration {
+	return quality.AsyncBudgetOf(cfg.Quality) + 5*time.Second
 }
 
 // Registration names one built-in handler as it is registered: its event,

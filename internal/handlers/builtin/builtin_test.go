@@ -24,7 +24,8 @@ func TestForMatchesMux(t *testing.T) {
 				want = append(want, r.Matcher+" "+r.Name)
 			}
 		}
-		for _, r := range For(call.New(call.Spec{Config: config.Default()}), ev).Routes() {
+		c := call.New(call.Spec{Config: config.Default()})
+		for _, r := range append(For(c, ev).Routes(), AsyncFor(c, ev).Routes()...) {
 			if r.Event != ev {
 				t.Errorf("For(%s) registered %s", ev, r.Event)
 			}

@@ -108,14 +108,22 @@ type Quality struct {
 	// that trust they are reported and ignored, because a cloned
 	// repository must not run commands on the next edit.
 	Commands []QualityCommand `json:"commands,omitempty"`
-	// Timeout is the time budget in seconds for all the tools of one edit:
-	// 0 means 4, at most MaxQualityTimeout (the plugin's PostToolUse hook
-	// has 10 s).
+	// Timeout is the time budget in seconds for all the tools of one edit
+	// in the synchronous call, which holds the model: 0 means 4, at most
+	// MaxQualityTimeout (the plugin's PostToolUse hook has 10 s).
 	Timeout int `json:"timeout,omitempty"`
+	// AsyncTimeout is the budget in seconds of the asynchronous call, which
+	// runs the linters in the background on releases with async hooks
+	// (2.1.15+): 0 means 60, at most MaxQualityAsyncTimeout.
+	AsyncTimeout int `json:"async_timeout,omitempty"`
 }
 
 // MaxQualityTimeout caps quality.timeout, in seconds.
 const MaxQualityTimeout = 8
+
+// MaxQualityAsyncTimeout caps quality.async_timeout, in seconds; the
+// asynchronous registration's own timeout in hooks.json is 300 s.
+const MaxQualityAsyncTimeout = 280
 
 // QualityCommand is one added formatter or linter: argv, never a shell.
 type QualityCommand struct {
@@ -386,6 +394,9 @@ func (c Config) Validate() error {
 	}
 	if c.Quality.Timeout < 0 || c.Quality.Timeout > MaxQualityTimeout {
 		return fmt.Errorf("quality.timeout: %d is not 0 to %d seconds", c.Quality.Timeout, MaxQualityTimeout)
+	}
+	if c.Quality.AsyncTimeout < 0 || c.Quality.AsyncTimeout > MaxQualityAsyncTimeout {
+		return fmt.Errorf("quality.async_timeout: %d is not 0 to %d seconds", c.Quality.AsyncTimeout, MaxQualityAsyncTimeout)
 	}
 	for i, q := range c.Quality.Commands {
 		if _, err := filepath.Match(q.Match, "x"); err != nil || strings.TrimSpace(q.Match) == "" {

@@ -418,10 +418,11 @@ var TightenRules = map[string]TightenRule{
 	"journal.enabled": {Kind: KindOn},
 	// A project may switch the built-in checks on or off and set their
 	// budget; a command it adds runs on the next edit, so it needs trust.
-	"quality.lint":     {Kind: KindFree},
-	"quality.format":   {Kind: KindFree},
-	"quality.timeout":  {Kind: KindFree},
-	"quality.commands": {Kind: KindFixed},
+	"quality.lint":          {Kind: KindFree},
+	"quality.format":        {Kind: KindFree},
+	"quality.timeout":       {Kind: KindFree},
+	"quality.async_timeout": {Kind: KindFree},
+	"quality.commands":      {Kind: KindFixed},
 	// The Stop loop: a project may switch it on and set its rounds; its
 	// check is a shell command run at every stop, so it needs trust.
 	"loop.enabled":      {Kind: KindFree},

@@ -34,6 +34,10 @@ type Entry struct {
 	// Claude Code fired, when a fallback adapted it.
 	Event string `json:"event"`
 	Via   string `json:"via,omitempty"`
+	// Async marks the asynchronous registration's call (hookwright
+	// <event> --async), which Claude Code ran in the background: not a
+	// tool call of its own.
+	Async bool `json:"async,omitempty"`
 	// Kind is what happened, where Claude Code shows it: one of the
 	// Kind* constants, or "" for a call of no kind ([KindOf]).
 	Kind string `json:"kind,omitempty"`

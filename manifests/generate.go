@@ -44,8 +44,23 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 		return Result{}, err
 	}
 	b := builder{band: routing.Band, exec: spec.Exec}
+	// With protoFlag, the synchronous commands of an event that also has
+	// an async handler in this band say so (--with-async): the runtime
+	// then leaves to the async call the work it does in the background,
+	// and does it itself where the manifest has no async partner.
+	paired := map[string]bool{}
+	if spec.ProtoFlag {
+		for _, h := range spec.Handlers {
+			if f, _ := compat.LookupField(compat.ScopeHandler, "async"); h.Async && !b.band.LessThan(f.Version()) {
+				paired[h.Event] = true
+			}
+		}
+	}
 	for _, h := range spec.Handlers {
 		rt, _ := routing.Route(h.Event) // Check proved the event exists
+		if paired[h.Event] && !h.Async && rt.Mode == compat.Native {
+			h.Command += " --with-async"
+		}
 		b.place(h, rt, spec.ProtoFlag)
 	}
 	out, err := MarshalJS(b.manifest(spec.Description))

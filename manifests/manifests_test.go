@@ -150,7 +150,7 @@ func TestBeforeTeamEventsUsesFallbacks(t *testing.T) {
 		"SubagentStop " + bin + " TeammateIdle --via SubagentStop",
 		"Stop " + bin + " TeammateIdle --via Stop",
 		"Stop " + bin + " Stop",
-		"PostToolUse " + bin + " PostToolUse",
+		"PostToolUse " + bin + " PostToolUse --with-async",
 	} {
 		if !contains(cmds, want) {
 			t.Errorf("2.1.32 manifest lacks %q; has %q", want, cmds)
@@ -166,7 +166,7 @@ func TestTeamEventsNativeWithoutDuplicateFallback(t *testing.T) {
 		}
 		cmds := commands(decodeManifest(t, out))
 		for _, want := range []string{"TeammateIdle " + bin + " TeammateIdle", "TaskCompleted " + bin + " TaskCompleted",
-			"PostToolUse " + bin + " PostToolUse"} {
+			"PostToolUse " + bin + " PostToolUse --with-async"} {
 			if !contains(cmds, want) {
 				t.Errorf("%s lacks %q; has %q", ver, want, cmds)
 			}
@@ -376,8 +376,9 @@ func TestQualityAsyncPairing(t *testing.T) {
 			t.Fatal(err)
 		}
 		has := strings.Contains(string(out), "PostToolUse --async") || strings.Contains(string(out), `"--async"`)
-		if band.LessThan(asyncSince) == has {
-			t.Errorf("band %s: the async quality registration present = %v", band, has)
+		paired := strings.Contains(string(out), "PostToolUse --with-async") || strings.Contains(string(out), `"--with-async"`)
+		if band.LessThan(asyncSince) == has || has != paired {
+			t.Errorf("band %s: the async quality registration present = %v, the synchronous one says so = %v", band, has, paired)
 		}
 	}
 }

@@ -31,8 +31,9 @@ type Spec struct {
 	Description string `json:"description"`
 	// ProtoFlag appends "--proto <band>" to the commands of events whose
 	// block channel depends on the band (TeammateIdle and TaskCompleted
-	// from 2.1.69), so the runtime need not guess. Off for scripts that do
-	// not expect it.
+	// from 2.1.69), so the runtime need not guess, and "--with-async" to
+	// the synchronous commands of an event that has an async handler in
+	// the band. Off for scripts that do not expect them.
 	ProtoFlag bool `json:"protoFlag,omitempty"`
 	// Exec writes each command in the exec form ("command" the program,
 	// "args" its arguments; see [SplitExec]) on bands that accept "args"

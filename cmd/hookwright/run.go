@@ -26,7 +26,7 @@ var exitProcess = os.Exit
 // package buildinfo decides what is reported.
 var version = "dev"
 
-const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>] [--async]
+const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>] [--async | --with-async]
        hookwright version
        hookwright help
 
@@ -34,7 +34,8 @@ Claude Code runs hookwright from a plugin's hooks.json with the hook event
 JSON on stdin. Exit 0 goes on (JSON on stdout), 2 blocks (reason on stderr),
 1 is a non-blocking error. --async marks the registration hooks.json runs in
 the background ("async": true): it does nothing on a release that would run
-it in the foreground. Events (also as the source designs name them:
+it in the foreground. --with-async marks a synchronous registration whose
+event has such a partner, which then does the linting. Events (also as the source designs name them:
 pre-tool, post-tool, compact, on-subagent-start ...): %s.
 `
 
@@ -44,6 +45,9 @@ type invocation struct {
 	via   hooks.Event // fired event, when it differs
 	band  hooks.Band
 	async bool // the asynchronous registration (--async)
+	// withAsync: the manifest has an asynchronous registration of this
+	// event too (--with-async), which does the background work.
+	withAsync bool
 }
 
 // run is the whole program; it returns the exit code. env is the one
@@ -148,6 +152,9 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	// environment and clock every handler is built with.
 	dog.at("reading the config")
 	c, cfgErr := call.Resolve(in, env, inv.band, version)
+	if inv.withAsync {
+		c = c.WithAsyncPartner()
+	}
 	project, cfg := c.Root(), c.Config()
 	if inv.async {
 		// The asynchronous registration: work only where the release runs
@@ -278,8 +285,13 @@ func parseArgs(args []string) (invocation, error) {
 	rest := args[1:]
 	for len(rest) > 0 {
 		flag, val, hasVal := strings.Cut(rest[0], "=")
-		if flag == "--async" && !hasVal {
-			inv.async, rest = true, rest[1:]
+		if (flag == "--async" || flag == "--with-async") && !hasVal {
+			if flag == "--async" {
+				inv.async = true
+			} else {
+				inv.withAsync = true
+			}
+			rest = rest[1:]
 			continue
 		}
 		if flag != "--via" && flag != "--proto" {

@@ -417,18 +417,18 @@ func TestQualityPendingDeliveredAtTheNextToolCall(t *testing.T) {
 		_ = cmd.Run()
 		return out.String(), errb.String(), cmd.ProcessState.ExitCode()
 	}
-	if out, errs, code := run("PostToolUse", write); code != 0 || out != "" {
+	if out, errs, code := run("PostToolUse --with-async", write); code != 0 || out != "" {
 		t.Fatalf("the synchronous call leaves the linter to the asynchronous one: exit %d %q %q", code, out, errs)
 	}
 	if out, errs, code := run("PostToolUse --async", write); code != 0 || out != "" {
 		t.Fatalf("async on 2.1.50: exit %d %q %q", code, out, errs)
 	}
 	next := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}, "tool_response": map[string]any{}}
-	out, _, code := run("PostToolUse", next)
+	out, _, code := run("PostToolUse --with-async", next)
 	if code != 0 || !strings.Contains(out, "slow finding") || !strings.Contains(out, "additionalContext") {
 		t.Fatalf("the next tool call: exit %d %s", code, out)
 	}
-	if again, _, _ := run("PostToolUse", next); strings.Contains(again, "slow finding") {
+	if again, _, _ := run("PostToolUse --with-async", next); strings.Contains(again, "slow finding") {
 		t.Fatalf("delivered twice: %s", again)
 	}
 	cmd := exec.Command(w.hwctl, "events", "--dir", w.root, "--kind", "quality_warning", "--json")

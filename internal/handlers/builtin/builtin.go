@@ -140,7 +140,7 @@ var registrations = []registration{
 	// hands over at the next tool call what a release that drops an async
 	// hook's output left pending.
 	on(hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) quality.Checker {
-		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv, Release: c.Running}
+		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv, Release: c.Running, Paired: c.AsyncPartner()}
 	}, quality.Checker.PostToolUse),
 	on(hooks.EventPostToolUse, "", func(c call.Call) quality.Courier {
 		return quality.Courier{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv}

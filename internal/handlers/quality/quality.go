@@ -123,7 +123,8 @@ func toolsFor(ext string) []int {
 // (Async; "async": true in hooks.json, with asyncRewake from 2.1.64),
 // which Claude Code runs in the background on releases that have async
 // hooks ([DeliveryFor]). The synchronous call formats; it lints too where
-// the release has no async hooks (or cannot be told). The asynchronous
+// the release has no async hooks (or cannot be told), or where its
+// registration has no asynchronous partner (Paired). The asynchronous
 // call lints, within [Checker.AsyncBudget], and does nothing where the
 // release would run it in the foreground.
 type Checker struct {
@@ -140,6 +141,12 @@ type Checker struct {
 	// Async: this is the asynchronous registration (hookwright
 	// PostToolUse --async).
 	Async bool
+	// Paired: the synchronous registration says an asynchronous one ships
+	// beside it (hookwright PostToolUse --with-async). Only then does the
+	// synchronous call leave linting to it; a registration written by hand
+	// (a settings file copied from a source design) lints in the
+	// foreground on every release.
+	Paired bool
 }
 
 // Name names the handler in reports.
@@ -161,8 +168,9 @@ const (
 	// DeliverNone: the release runs no hook in the background (before
 	// 2.1.15, or the release is not known): the synchronous call lints.
 	DeliverNone Delivery = iota
-	// DeliverOutput: the hook's JSON output (additionalContext) is added
-	// to the model's next request after the hook ends (2.1.15 to 2.1.44).
+	// DeliverOutput: the hook's JSON output (additionalContext and
+	// systemMessage) is added to the model's next request after the hook
+	// ends (2.1.15 to 2.1.44).
 	DeliverOutput
 	// DeliverPending: the release runs the hook in the background but
 	// drops its output (2.1.45 to 2.1.63): the findings wait in
@@ -173,8 +181,10 @@ const (
 	DeliverRewake
 )
 
-// asyncOutputDropped is the first release seen (or assumed: 2.1.45 and
-// 2.1.46 were not run) to drop an async hook's output; 2.1.44 delivers it.
+// asyncOutputDropped is the first release seen to drop an async hook's
+// output: 2.1.44 delivers it, 2.1.45 does not (2.1.46 was never
+// published); 2.1.47 to 2.1.118 drop it too, 2.1.139 delivers it again,
+// but from 2.1.64 asyncRewake is used instead.
 var asyncOutputDropped = hooks.Release{2, 1, 45}
 
 // DeliveryFor is the delivery on release r (ok false: not known).
@@ -255,7 +265,7 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 		return hooks.Result{}, nil // the release runs this call in the foreground: the synchronous one linted
 	}
 	doFormat := c.Config.Format && !c.Async
-	doLint := c.Config.Lint && (c.Async || !background)
+	doLint := c.Config.Lint && (c.Async || !background || !c.Paired)
 	var notes []string
 	var runs []run
 	for _, i := range builtin {

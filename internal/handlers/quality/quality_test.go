@@ -185,20 +185,23 @@ func TestSyncAndAsyncSplit(t *testing.T) {
 		async            bool
 		formats, lints   bool
 		context, pending bool
+		unpaired         bool // a registration written by hand: no async partner
 	}{
-		{"2.1.10", false, true, true, true, false},
-		{"", false, true, true, true, false},
-		{"2.1.33", false, true, false, false, false},
-		{"2.1.33", true, false, true, true, false},
-		{"2.1.50", true, false, true, false, true},
-		{"2.1.330", true, false, true, true, false},
-		{"2.1.10", true, false, false, false, false},
-		{"", true, false, false, false, false},
+		{"2.1.10", false, true, true, true, false, false},
+		{"", false, true, true, true, false, false},
+		{"2.1.33", false, true, false, false, false, false},
+		{"2.1.33", false, true, true, true, false, true},
+		{"2.1.330", false, true, true, true, false, true},
+		{"2.1.33", true, false, true, true, false, false},
+		{"2.1.50", true, false, true, false, true, false},
+		{"2.1.330", true, false, true, true, false, false},
+		{"2.1.10", true, false, false, false, false, false},
+		{"", true, false, false, false, false, false},
 	} {
 		os.Remove(file + ".formatted")
 		os.Remove(file + ".linted")
 		os.RemoveAll(filepath.Join(dir, ".hookwright"))
-		c := Checker{Config: cfg, Dir: dir, Release: rel(tc.release), Async: tc.async}
+		c := Checker{Config: cfg, Dir: dir, Release: rel(tc.release), Async: tc.async, Paired: !tc.unpaired}
 		res, err := c.Handle(context.Background(), edit(t, dir, "s1", file))
 		if err != nil {
 			t.Fatal(err)
@@ -207,7 +210,7 @@ func TestSyncAndAsyncSplit(t *testing.T) {
 		_, lerr := os.Stat(file + ".linted")
 		_, perr := os.Stat(filepath.Join(dir, PendingFile))
 		if (ferr == nil) != tc.formats || (lerr == nil) != tc.lints || (res.Context != "") != tc.context || (perr == nil) != tc.pending {
-			t.Errorf("%q async %v: formatted %v linted %v context %q pending %v", tc.release, tc.async, ferr == nil, lerr == nil, res.Context, perr == nil)
+			t.Errorf("%q async %v unpaired %v: formatted %v linted %v context %q pending %v", tc.release, tc.async, tc.unpaired, ferr == nil, lerr == nil, res.Context, perr == nil)
 		}
 	}
 }
@@ -219,7 +222,7 @@ func TestPendingIsDeliveredOnce(t *testing.T) {
 	file := filepath.Join(dir, "notes.txt")
 	os.WriteFile(file, []byte("x\n"), 0o644)
 	cfg := config.Quality{Lint: true, Commands: []config.QualityCommand{{Match: "*.txt", Lint: []string{"echo", "vet-like finding"}}}}
-	if _, err := (Checker{Config: cfg, Dir: dir, Release: rel("2.1.50"), Async: true}).Handle(context.Background(), edit(t, dir, "s1", file)); err != nil {
+	if _, err := (Checker{Config: cfg, Dir: dir, Release: rel("2.1.50"), Async: true, Paired: true}).Handle(context.Background(), edit(t, dir, "s1", file)); err != nil {
 		t.Fatal(err)
 	}
 	courier := Courier{Config: cfg, Dir: dir}

@@ -36,6 +36,7 @@ type Call struct {
 	running    *running
 	flows      *flows
 	marks      *marks
+	partner    bool
 }
 
 // marks holds what handlers noted about the call for its journal line.
@@ -217,3 +218,14 @@ func (c Call) Marked() string {
 	defer c.marks.mu.Unlock()
 	return c.marks.kind
 }
+
+// WithAsyncPartner is c for a synchronous call whose registration says an
+// asynchronous registration of the same event ships beside it (hookwright
+// <event> --with-async): background work is left to that one.
+func (c Call) WithAsyncPartner() Call {
+	c.partner = true
+	return c
+}
+
+// AsyncPartner reports [Call.WithAsyncPartner].
+func (c Call) AsyncPartner() bool { return c.partner }

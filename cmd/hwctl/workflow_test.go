@@ -449,3 +449,89 @@ func merge(a, b map[string]any) map[string]any {
 	}
 	return out
 }
+
+// The README's typed-events table, every kind with what makes it, through
+// the binary: quality_warning is written (the README called it reserved).
+func TestQualityWarningKindIsWritten(t *testing.T) {
+	w := newWorld(t)
+	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "hookwright"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.home, ".config", "hookwright", "config.json"),
+		[]byte(`{"quality": {"lint": true, "commands": [{"match": "*.txt", "lint": ["echo", "a finding"]}]}}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(w.src, "notes.txt"), []byte("x\n"), 0o644))
+	out, _, code := w.hook("PostToolUse", map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": filepath.Join(w.src, "notes.txt"), "content": "x\n"}, "tool_response": map[string]any{}})
+	if code != 0 || !strings.Contains(out, "a finding") {
+		t.Fatalf("PostToolUse: exit %d %s", code, out)
+	}
+	cmd := exec.Command(w.hwctl, "events", "--dir", w.root, "--kind", "quality_warning", "--json")
+	cmd.Env = w.env()
+	ev, err := cmd.Output()
+	if err != nil || !strings.Contains(string(ev), `"kind":"quality_warning"`) || !strings.Contains(string(ev), `"tool":"Write"`) {
+		t.Fatalf("hwctl events --kind quality_warning: %v\n%s", err, ev)
+	}
+}
+
+// The README's quality trust note, run as documented: a project's
+// quality.commands run on the next edit only where the user config
+// trusts the project; otherwise they are ignored and said so.
+func TestQualityCommandsNeedTrust(t *testing.T) {
+	w := newWorld(t)
+	must(t, os.MkdirAll(filepath.Join(w.root, ".hookwright"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.root, ".hookwright", "config.json"),
+		[]byte(`{"quality": {"lint": true, "commands": [{"match": "*.proto", "lint": ["touch", "{file}.linted"]}]}}`), 0o644))
+	proto := filepath.Join(w.src, "api.proto")
+	must(t, os.WriteFile(proto, []byte("syntax = \"proto3\";\n"), 0o644))
+	edit := map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": proto, "content": "x"}, "tool_response": map[string]any{}}
+	out, _, _ := w.hook("PostToolUse", edit)
+	if _, err := os.Stat(proto + ".linted"); err == nil {
+		t.Fatal("an untrusted project's quality command ran")
+	}
+	if !strings.Contains(out, "quality.commands") || !strings.Contains(out, "trust") {
+		t.Errorf("the untrusted command was not reported: %s", out)
+	}
+	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "hookwright"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.home, ".config", "hookwright", "config.json"), []byte(`{"trust": [`+strconvQuote(w.root)+`]}`), 0o644))
+	w.hook("PostToolUse", edit)
+	if _, err := os.Stat(proto + ".linted"); err != nil {
+		t.Fatalf("a trusted project's quality command did not run: %v", err)
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// The README's "--dir before or after its name", run as written: it goes
+// before the command's name or after it, before the command's arguments
+// (after an argument it is one more argument: a usage error); without it,
+// $CLAUDE_PROJECT_DIR, else the nearest folder upwards that holds
+// .hookwright, else the current folder. hwctl workflow takes it anywhere.
+func TestDirFlagWhereItGoes(t *testing.T) {
+	w := newWorld(t)
+	must(t, os.MkdirAll(filepath.Join(w.root, ".hookwright"), 0o755))
+	elsewhere := t.TempDir()
+	run := func(dir string, args ...string) (string, int) {
+		cmd := exec.Command(w.hwctl, args...)
+		cmd.Dir, cmd.Env = dir, w.env()
+		out, _ := cmd.CombinedOutput()
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	for _, args := range [][]string{
+		{"--dir", w.root, "work", "start", "a"},
+		{"work", "--dir", w.root, "start", "b"},
+		{"work", "start", "--dir", w.root, "c"},
+		{"workflow", "enable", "pdca", "--dir", w.root},
+	} {
+		if out, code := run(elsewhere, args...); code != 0 {
+			t.Errorf("hwctl %v: exit %d\n%s", args, code, out)
+		}
+	}
+	if out, code := run(elsewhere, "work", "start", "d", "--dir", w.root); code != 2 {
+		t.Errorf("--dir after the argument: exit %d, want a usage error\n%s", code, out)
+	}
+	// No --dir: the nearest .hookwright upwards from the subfolder.
+	out, code := run(w.src, "work", "status")
+	if code != 0 || !strings.Contains(out, "a") || !strings.Contains(out, "c") {
+		t.Errorf("work status from the subfolder: exit %d\n%s", code, out)
+	}
+	if out, _ := run(w.src, "workflow", "status", "pdca"); !strings.Contains(out, "pdca      on") {
+		t.Errorf("the workflow enabled with --dir after its name is not on:\n%s", out)
+	}
+}

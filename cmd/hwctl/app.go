@@ -102,7 +102,7 @@ func newApp(s streams) *cli.App {
 }
 
 // dirFlag is the global --dir flag.
-var dirFlag = &cli.StringFlag{Name: "dir", Usage: "project `FOLDER` (default $CLAUDE_PROJECT_DIR, else .)"}
+var dirFlag = &cli.StringFlag{Name: "dir", Usage: "project `FOLDER` (default $CLAUDE_PROJECT_DIR, else the nearest folder upwards that holds .hookwright, else .)"}
 
 // jsonFlag asks for JSON output.
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}

@@ -40,7 +40,8 @@ on here and why; docs/workflows.md says what each one does.
 Examples:
    hwctl workflow list                              which workflows run here, and why
    hwctl workflow enable scratchpad                 turn the scratchpad chain on for this project
-   hwctl workflow enable scratchpad --fail closed   ... and hold an agent until it writes (bounded)
+   hwctl workflow enable scratchpad --fail closed   ... and hold an agent until it writes (at most 5 stops;
+                                                    --max-blocks N sets the bound)
    hwctl workflow enable work --mode warn           record edits outside a work unit, block none
    hwctl workflow enable loop --check 'go test ./...'
    hwctl workflow disable pdca                      turn it off, even where its folder exists
@@ -132,6 +133,7 @@ func workflowCommand(s streams) *cli.Command {
 					"loop arms the Stop loop as hwctl loop start does; it needs --check or --promise.",
 				Flags: []cli.Flag{dirFlag,
 					&cli.StringFlag{Name: "fail", Usage: "scratchpad, artifacts: `open` (the default) or closed; a closed scratchpad chain keeps an agent that stops without its scratchpad working, up to scratchpad.max_blocks stops"},
+					&cli.IntFlag{Name: "max-blocks", DefaultText: "5", Usage: fmt.Sprintf("scratchpad with --fail closed: let an agent go after `N` blocked stops in a row (1 to %d)", config.MaxScratchpadBlocks)},
 					&cli.StringFlag{Name: "mode", Usage: "work: `strict` (the default: edits outside a work unit are refused) or warn (they are recorded as untracked_edit)"},
 					&cli.StringFlag{Name: "check", Usage: "loop: the shell `COMMAND` that passes (exit 0) when the work is done"},
 					&cli.StringFlag{Name: "promise", Usage: "loop: end it when the model prints <promise>`TEXT`</promise>"},
@@ -204,7 +206,7 @@ func enableSettings(n workflow.Name, c *cli.Context) ([]setting, error) {
 	for _, f := range []struct {
 		flag string
 		for_ []workflow.Name
-	}{{"fail", []workflow.Name{workflow.Scratchpad, workflow.Artifacts}}, {"mode", []workflow.Name{workflow.Work}},
+	}{{"fail", []workflow.Name{workflow.Scratchpad, workflow.Artifacts}}, {"max-blocks", []workflow.Name{workflow.Scratchpad}}, {"mode", []workflow.Name{workflow.Work}},
 		{"check", []workflow.Name{workflow.Loop}}, {"promise", []workflow.Name{workflow.Loop}}} {
 		if !c.IsSet(f.flag) {
 			continue
@@ -237,6 +239,13 @@ func enableSettings(n workflow.Name, c *cli.Context) ([]setting, error) {
 			return nil, usageError("--fail %q is not open or closed", fail)
 		}
 		sets = append(sets, setting{string(n), "fail", string(fail)})
+	}
+	if c.IsSet("max-blocks") {
+		m := c.Int("max-blocks")
+		if m < 1 || m > config.MaxScratchpadBlocks {
+			return nil, usageError("--max-blocks %d is not 1 to %d", m, config.MaxScratchpadBlocks)
+		}
+		sets = append(sets, setting{"scratchpad", "max_blocks", m})
 	}
 	return sets, nil
 }

@@ -92,7 +92,7 @@ func TestQualityAsyncColdVet(t *testing.T) {
 			script := modelapi.Script{
 				modelapi.ToolUse("Write", map[string]any{"file_path": file, "content": badGoFile}),
 				bash("echo right after the edit"),
-				bash("sleep 40; echo worked on"),
+				bash("(timeout 40 tail -f /dev/null || true); echo worked on"), // 2.1.330 refuses a plain sleep 40
 				bash("echo and on"),
 			}
 			start := time.Now()
@@ -116,7 +116,7 @@ func TestQualityAsyncColdVet(t *testing.T) {
 				if r.Kind != "main" {
 					continue
 				}
-				if strings.Contains(string(r.Body), "hookwright quality, after the edit of pkg/m.go") && strings.Contains(string(r.Body), "Printf") {
+				if strings.Contains(string(r.Body), "hookwright quality, after the edit of pkg/m.go") && strings.Contains(string(r.Body), "reads arg #1") {
 					first, found = i, true
 					break
 				}

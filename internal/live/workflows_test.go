@@ -1,17 +1,21 @@
 package live
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/manifests"
 )
 
 // subagentTool is the subagent tool's name on a release: Task, renamed
@@ -162,5 +166,77 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// hwctlBinary is hwctl built for this machine, once per test process.
+var hwctlBinary = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(scratchRoot, "hwctl")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/hookwright/hookwright/cmd/hwctl").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/hwctl: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// TestScratchpadFailClosedLive: the scratchpad chain turned on by its
+// command, fail-closed with a bound of 3, on 2.1.33. A subagent that never
+// writes its scratchpad is held at three stops in a row (stop_hook_active
+// included), each told "block N of at most 3", then let go; the Task
+// call ends normally. Seed 004's "agents cannot skip writing", bounded.
+func TestScratchpadFailClosedLive(t *testing.T) {
+	Available(t)
+	hwctl, err := hwctlBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "project")
+	must(t, os.MkdirAll(filepath.Join(dir, "src"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	cmd := exec.Command(hwctl, "workflow", "enable", "scratchpad", "--fail", "closed", "--max-blocks", "3")
+	cmd.Dir, cmd.Env = filepath.Join(dir, "src"), baseEnv(t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("hwctl workflow enable: %v\n%s", err, out)
+	}
+	manifest, err := manifests.Generate(manifests.Hookwright(), semver.MustParse("2.1.33"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lane = "HW-NEVER-WRITES"
+	script := modelapi.Script{
+		modelapi.ToolUse("Task", map[string]any{"description": "a step", "subagent_type": "general-purpose", "prompt": lane + ": do the step."}),
+	}
+	for i := 1; i <= 5; i++ {
+		script = append(script, modelapi.Text(fmt.Sprintf("stopping, attempt %d", i)).In(lane))
+	}
+	srv, res := session(t, installT(t, "2.1.33"), script, sessionOpts{pluginDirs: []string{writePlugin(t, string(manifest))},
+		dir: dir, tools: []string{"Bash", "Task"}, timeout: 150 * time.Second})
+	requireRegistered(t, res)
+	for i := 1; i <= 3; i++ {
+		if !laneSaw(srv, lane, "Stop hook feedback", fmt.Sprintf("block %d of at most 3", i)) {
+			t.Errorf("the subagent never read block %d of at most 3 (requests in %s)", i, srv.LogDir)
+		}
+	}
+	if laneSaw(srv, lane, "block 4 of") {
+		t.Errorf("held past the bound")
+	}
+	if got, ok := srv.ToolResultFor(0); !ok || got.IsError {
+		t.Errorf("Task tool_result = %+v (found %v), want the subagent's end", got, ok)
+	}
+	entries, _, err := journal.ReadAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocked, let := 0, false
+	for _, e := range entries {
+		if e.Event == "SubagentStop" && e.Target == "general-purpose" {
+			if e.Decision == "block" {
+				blocked++
+			} else {
+				let = true
+			}
+		}
+	}
+	if blocked != 3 || !let {
+		t.Errorf("SubagentStop: %d blocked, let go %v; want 3 and then let go", blocked, let)
 	}
 }

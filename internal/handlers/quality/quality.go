@@ -264,6 +264,14 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 	if c.Async && !background {
 		return hooks.Result{}, nil // the release runs this call in the foreground: the synchronous one linted
 	}
+	// Early in a session the synchronous call may not know the release yet
+	// (the transcript has no version so far) while its partner, started a
+	// moment later, does: the synchronous call lints, and its partner
+	// skips an edit whose lint it finished.
+	unsure := c.Paired && !c.Async && c.Release != nil && !released(c.Release)
+	if c.Async && ev.ToolUseID != "" && c.seen(dir, ev.SessionID, "linted:"+ev.ToolUseID) {
+		return hooks.Result{}, nil
+	}
 	doFormat := c.Config.Format && !c.Async
 	doLint := c.Config.Lint && (c.Async || !background || !c.Paired)
 	var notes []string
@@ -292,7 +300,13 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 			runs = append(runs, run{r.argv[0], r.format, argv})
 		}
 	}
-	findings := c.runAll(ctx, dir, ev.SessionID, runs, &notes)
+	findings, cut := c.runAll(ctx, dir, ev.SessionID, runs, &notes, unsure)
+	if unsure && doLint && ev.ToolUseID != "" && !cut {
+		c.once(dir, ev.SessionID, "linted:"+ev.ToolUseID) // the partner need not lint this edit again
+	}
+	if c.Async && ev.ToolUseID != "" && c.seen(dir, ev.SessionID, "linted:"+ev.ToolUseID) {
+		return hooks.Result{}, nil // the synchronous call, which ran alongside, gave them
+	}
 	if len(findings) == 0 && len(notes) == 0 {
 		return hooks.Result{}, nil
 	}
@@ -361,12 +375,13 @@ func (c Checker) program(dir string, t Tool) (string, bool) {
 }
 
 // runAll runs the commands, formatters first, under one budget; it returns
-// the findings and adds what went wrong with a tool to notes.
-func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, notes *[]string) []string {
+// the findings and adds what went wrong with a tool to notes. cut reports
+// a linter stopped at the budget's end; with quiet (an asynchronous
+// partner will lint again) that goes without a note.
+func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, notes *[]string, quiet bool) (findings []string, cut bool) {
 	budget := c.budget()
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	var findings []string
 	for _, pass := range []bool{true, false} {
 		for _, r := range runs {
 			if r.format != pass {
@@ -375,6 +390,10 @@ func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, no
 			out, err := runOne(ctx, dir, r.argv)
 			switch {
 			case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+				cut = cut || !r.format
+				if quiet && !r.format {
+					continue
+				}
 				if c.once(dir, session, "timeout:"+r.name) {
 					*notes = append(*notes, fmt.Sprintf("%s did not finish within the %v quality budget and was stopped (reported once per session)", r.name, budget))
 				}
@@ -389,7 +408,13 @@ func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, no
 			}
 		}
 	}
-	return findings
+	return findings, cut
+}
+
+// released reports whether release tells the running release.
+func released(release func() (hooks.Release, bool)) bool {
+	_, ok := release()
+	return ok
 }
 
 // budget is the call's time budget: quality.timeout (else Budget) for the
@@ -528,8 +553,34 @@ func (c *capped) Write(p []byte) (int, error) {
 
 func (c *capped) String() string { return c.b.String() }
 
-// maxSessions bounds the sessions the state file remembers.
-const maxSessions = 200
+// maxSessions bounds the sessions the state file remembers, and maxKeys
+// what it remembers of one.
+const (
+	maxSessions = 200
+	maxKeys     = 100
+)
+
+// seen reports whether key was recorded for session, without recording it.
+func (c Checker) seen(dir, session, key string) bool {
+	p, err := project.Path(dir, StateFile)
+	if err != nil {
+		return false
+	}
+	data, err := statefile.Read(p)
+	if err != nil || len(data) == 0 {
+		return false
+	}
+	st := map[string][]string{}
+	if json.Unmarshal(data, &st) != nil {
+		return false
+	}
+	for _, k := range st[session] {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
 
 // once reports whether key is new for session (and records it); an
 // unreadable state reports it again rather than never.
@@ -555,6 +606,9 @@ func (c Checker) once(dir, session, key string) bool {
 			clear(st)
 		}
 		st[session] = append(st[session], key)
+		if n := len(st[session]); n > maxKeys {
+			st[session] = st[session][n-maxKeys:]
+		}
 		first = true
 		return json.Marshal(st)
 	})

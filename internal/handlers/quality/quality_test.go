@@ -255,3 +255,49 @@ func TestAsyncBudget(t *testing.T) {
 		t.Fatalf("async: %q", async.Context)
 	}
 }
+
+func editID(t *testing.T, dir, session, file, id string) hooks.Input {
+	t.Helper()
+	raw, _ := json.Marshal(map[string]any{
+		"session_id": session, "cwd": dir, "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": id,
+		"tool_input": map[string]any{"file_path": file, "content": "x"}, "tool_response": map[string]any{},
+	})
+	in, err := hooks.Decode(raw, hooks.EventPostToolUse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// Early in a session the synchronous call may not yet know the release
+// (2.1.33 writes the transcript's version after the first tool call) while
+// its asynchronous partner, started a moment later, does. The model then
+// hears each finding once: a lint the synchronous call finished is not
+// repeated by the partner; one it had to cut is left to the partner,
+// without a note that it was stopped.
+func TestPairedUnknownReleaseSaysItOnce(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	os.WriteFile(file, []byte("x\n"), 0o644)
+	fast := config.Quality{Lint: true, Commands: []config.QualityCommand{{Match: "*.txt", Lint: []string{"echo", "fast finding"}}}}
+	sync, _ := Checker{Config: fast, Dir: dir, Release: rel(""), Paired: true}.Handle(context.Background(), editID(t, dir, "s1", file, "tu1"))
+	if !strings.Contains(sync.Context, "fast finding") {
+		t.Fatalf("sync, release unknown: %q", sync.Context)
+	}
+	async, _ := Checker{Config: fast, Dir: dir, Release: rel("2.1.33"), Async: true}.Handle(context.Background(), editID(t, dir, "s1", file, "tu1"))
+	if async.Context != "" {
+		t.Fatalf("the partner repeated a finding the synchronous call gave: %q", async.Context)
+	}
+	if again, _ := (Checker{Config: fast, Dir: dir, Release: rel("2.1.33"), Async: true}).Handle(context.Background(), editID(t, dir, "s1", file, "tu2")); !strings.Contains(again.Context, "fast finding") {
+		t.Fatalf("the partner of another edit: %q", again.Context)
+	}
+	slow := config.Quality{Lint: true, Timeout: 1, Commands: []config.QualityCommand{{Match: "*.txt", Lint: []string{"sh", "-c", "sleep 2; echo slow finding"}}}}
+	cut, _ := Checker{Config: slow, Dir: dir, Release: rel(""), Paired: true}.Handle(context.Background(), editID(t, dir, "s2", file, "tu3"))
+	if cut.Context != "" {
+		t.Fatalf("a cut lint with a partner said %q", cut.Context)
+	}
+	late, _ := Checker{Config: slow, Dir: dir, Release: rel("2.1.33"), Async: true}.Handle(context.Background(), editID(t, dir, "s2", file, "tu3"))
+	if !strings.Contains(late.Context, "slow finding") {
+		t.Fatalf("the partner of a cut lint: %q", late.Context)
+	}
+}

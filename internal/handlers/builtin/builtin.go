@@ -274,13 +274,16 @@ func AsyncFor(c call.Call, event hooks.Event) *hooks.Mux {
 }
 
 // AsyncApplies reports whether the asynchronous call of event has work in
-// the call c: the quality checks lint, and the running release runs the
-// call in the background. Elsewhere (a release before 2.1.15 that reads
-// the registration and runs it in the foreground, or one that cannot be
-// told) the call does nothing: the synchronous call did the work.
+// the call c: the quality checks lint, and the running release is not one
+// known to run the call in the foreground (before 2.1.15, where the
+// synchronous call did the work). A release that cannot be told yet is
+// waited for by the call itself (package quality).
 func AsyncApplies(c call.Call, event hooks.Event) bool {
-	return event == hooks.EventPostToolUse && c.Config().Quality.Lint &&
-		quality.DeliveryFor(c.Running()) != quality.DeliverNone
+	if event != hooks.EventPostToolUse || !c.Config().Quality.Lint {
+		return false
+	}
+	r, ok := c.Running()
+	return !ok || quality.DeliveryFor(r, true) != quality.DeliverNone
 }
 
 // Rewakes reports whether the asynchronous call's findings go to the model

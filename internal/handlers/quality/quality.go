@@ -123,10 +123,10 @@ func toolsFor(ext string) []int {
 // (Async; "async": true in hooks.json, with asyncRewake from 2.1.64),
 // which Claude Code runs in the background on releases that have async
 // hooks ([DeliveryFor]). The synchronous call formats; it lints too where
-// the release has no async hooks (or cannot be told), or where its
-// registration has no asynchronous partner (Paired). The asynchronous
-// call lints, within [Checker.AsyncBudget], and does nothing where the
-// release would run it in the foreground.
+// its registration has no asynchronous partner (Paired), or the release
+// is known to run no hook in the background. The asynchronous call lints,
+// within [AsyncBudget], and does nothing where the release is known to run
+// it in the foreground.
 type Checker struct {
 	Config config.Quality
 	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
@@ -202,12 +202,15 @@ func DeliveryFor(r hooks.Release, ok bool) Delivery {
 	return DeliverPending
 }
 
-// delivery is the call's delivery.
+// delivery is how the asynchronous call's findings reach the model: by
+// the release, and through the next tool call ([Courier]) where the
+// release still cannot be told.
 func (c Checker) delivery() Delivery {
-	if c.Release == nil {
-		return DeliverNone
+	r, ok := c.release()
+	if !ok {
+		return DeliverPending
 	}
-	return DeliveryFor(c.Release())
+	return DeliveryFor(r, true)
 }
 
 // run is one command to run on the file.
@@ -260,20 +263,24 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 	}
 	// Which passes this call runs: the synchronous one formats, and lints
 	// where no asynchronous call will; the asynchronous one lints.
-	background := c.delivery() != DeliverNone
-	if c.Async && !background {
-		return hooks.Result{}, nil // the release runs this call in the foreground: the synchronous one linted
+	// Which passes this call runs: the synchronous one formats, and lints
+	// where no asynchronous partner will (no partner in the manifest, or a
+	// release known to run no hook in the background); the asynchronous
+	// one lints, unless the release is known to run it in the foreground.
+	// A release not known yet (2.1.33 writes its version to the transcript
+	// after the first tool call) is waited for a moment by the partner, in
+	// the background, and counts as one that runs async hooks.
+	var doFormat, doLint bool
+	if c.Async {
+		if r, ok := c.waitRelease(ctx); ok && DeliveryFor(r, true) == DeliverNone {
+			return hooks.Result{}, nil // the release runs this call in the foreground: the synchronous one linted
+		}
+		doLint = c.Config.Lint
+	} else {
+		r, ok := c.release()
+		doFormat = c.Config.Format
+		doLint = c.Config.Lint && (!c.Paired || ok && DeliveryFor(r, true) == DeliverNone)
 	}
-	// Early in a session the synchronous call may not know the release yet
-	// (the transcript has no version so far) while its partner, started a
-	// moment later, does: the synchronous call lints, and its partner
-	// skips an edit whose lint it finished.
-	unsure := c.Paired && !c.Async && c.Release != nil && !released(c.Release)
-	if c.Async && ev.ToolUseID != "" && c.seen(dir, ev.SessionID, "linted:"+ev.ToolUseID) {
-		return hooks.Result{}, nil
-	}
-	doFormat := c.Config.Format && !c.Async
-	doLint := c.Config.Lint && (c.Async || !background || !c.Paired)
 	var notes []string
 	var runs []run
 	for _, i := range builtin {
@@ -300,13 +307,7 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 			runs = append(runs, run{r.argv[0], r.format, argv})
 		}
 	}
-	findings, cut := c.runAll(ctx, dir, ev.SessionID, runs, &notes, unsure)
-	if unsure && doLint && ev.ToolUseID != "" && !cut {
-		c.once(dir, ev.SessionID, "linted:"+ev.ToolUseID) // the partner need not lint this edit again
-	}
-	if c.Async && ev.ToolUseID != "" && c.seen(dir, ev.SessionID, "linted:"+ev.ToolUseID) {
-		return hooks.Result{}, nil // the synchronous call, which ran alongside, gave them
-	}
+	findings := c.runAll(ctx, dir, ev.SessionID, runs, &notes)
 	if len(findings) == 0 && len(notes) == 0 {
 		return hooks.Result{}, nil
 	}
@@ -375,10 +376,8 @@ func (c Checker) program(dir string, t Tool) (string, bool) {
 }
 
 // runAll runs the commands, formatters first, under one budget; it returns
-// the findings and adds what went wrong with a tool to notes. cut reports
-// a linter stopped at the budget's end; with quiet (an asynchronous
-// partner will lint again) that goes without a note.
-func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, notes *[]string, quiet bool) (findings []string, cut bool) {
+// the findings and adds what went wrong with a tool to notes.
+func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, notes *[]string) (findings []string) {
 	budget := c.budget()
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -390,10 +389,6 @@ func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, no
 			out, err := runOne(ctx, dir, r.argv)
 			switch {
 			case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-				cut = cut || !r.format
-				if quiet && !r.format {
-					continue
-				}
 				if c.once(dir, session, "timeout:"+r.name) {
 					*notes = append(*notes, fmt.Sprintf("%s did not finish within the %v quality budget and was stopped (reported once per session)", r.name, budget))
 				}
@@ -408,13 +403,40 @@ func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, no
 			}
 		}
 	}
-	return findings, cut
+	return findings
 }
 
-// released reports whether release tells the running release.
-func released(release func() (hooks.Release, bool)) bool {
-	_, ok := release()
-	return ok
+// release is the running release, ok false when it cannot be told.
+func (c Checker) release() (hooks.Release, bool) {
+	if c.Release == nil {
+		return hooks.Release{}, false
+	}
+	return c.Release()
+}
+
+// releaseWait bounds how long the asynchronous call waits for the release
+// to be told (the transcript's version), and releaseStep how often it
+// looks. Variables for tests.
+var (
+	releaseWait = 3 * time.Second
+	releaseStep = 100 * time.Millisecond
+)
+
+// waitRelease is the running release, looked for again for up to
+// releaseWait while it cannot be told: the asynchronous call runs in the
+// background where it matters, so the wait holds nobody.
+func (c Checker) waitRelease(ctx context.Context) (hooks.Release, bool) {
+	deadline := time.Now().Add(releaseWait)
+	for {
+		if r, ok := c.release(); ok || time.Now().After(deadline) {
+			return r, ok
+		}
+		select {
+		case <-ctx.Done():
+			return c.release()
+		case <-time.After(releaseStep):
+		}
+	}
 }
 
 // budget is the call's time budget: quality.timeout (else Budget) for the
@@ -559,28 +581,6 @@ const (
 	maxSessions = 200
 	maxKeys     = 100
 )
-
-// seen reports whether key was recorded for session, without recording it.
-func (c Checker) seen(dir, session, key string) bool {
-	p, err := project.Path(dir, StateFile)
-	if err != nil {
-		return false
-	}
-	data, err := statefile.Read(p)
-	if err != nil || len(data) == 0 {
-		return false
-	}
-	st := map[string][]string{}
-	if json.Unmarshal(data, &st) != nil {
-		return false
-	}
-	for _, k := range st[session] {
-		if k == key {
-			return true
-		}
-	}
-	return false
-}
 
 // once reports whether key is new for session (and records it); an
 // unreadable state reports it again rather than never.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
@@ -174,6 +175,8 @@ func TestDeliveryByRelease(t *testing.T) {
 // linters; without async hooks the synchronous call lints within its own
 // budget; the asynchronous call does nothing there.
 func TestSyncAndAsyncSplit(t *testing.T) {
+	defer func(w time.Duration) { releaseWait = w }(releaseWait)
+	releaseWait = 300 * time.Millisecond
 	dir := t.TempDir()
 	file := filepath.Join(dir, "notes.txt")
 	os.WriteFile(file, []byte("x\n"), 0o644)
@@ -188,7 +191,8 @@ func TestSyncAndAsyncSplit(t *testing.T) {
 		unpaired         bool // a registration written by hand: no async partner
 	}{
 		{"2.1.10", false, true, true, true, false, false},
-		{"", false, true, true, true, false, false},
+		{"", false, true, false, false, false, false},
+		{"", false, true, true, true, false, true},
 		{"2.1.33", false, true, false, false, false, false},
 		{"2.1.33", false, true, true, true, false, true},
 		{"2.1.330", false, true, true, true, false, true},
@@ -196,7 +200,7 @@ func TestSyncAndAsyncSplit(t *testing.T) {
 		{"2.1.50", true, false, true, false, true, false},
 		{"2.1.330", true, false, true, true, false, false},
 		{"2.1.10", true, false, false, false, false, false},
-		{"", true, false, false, false, false, false},
+		{"", true, false, true, false, true, false},
 	} {
 		os.Remove(file + ".formatted")
 		os.Remove(file + ".linted")
@@ -256,48 +260,39 @@ func TestAsyncBudget(t *testing.T) {
 	}
 }
 
-func editID(t *testing.T, dir, session, file, id string) hooks.Input {
-	t.Helper()
-	raw, _ := json.Marshal(map[string]any{
-		"session_id": session, "cwd": dir, "hook_event_name": "PostToolUse", "tool_name": "Write", "tool_use_id": id,
-		"tool_input": map[string]any{"file_path": file, "content": "x"}, "tool_response": map[string]any{},
-	})
-	in, err := hooks.Decode(raw, hooks.EventPostToolUse)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
-}
-
-// Early in a session the synchronous call may not yet know the release
-// (2.1.33 writes the transcript's version after the first tool call) while
-// its asynchronous partner, started a moment later, does. The model then
-// hears each finding once: a lint the synchronous call finished is not
-// repeated by the partner; one it had to cut is left to the partner,
-// without a note that it was stopped.
-func TestPairedUnknownReleaseSaysItOnce(t *testing.T) {
+// Early in a session the release may not be told yet (2.1.33 writes its
+// version to the transcript after the first tool call): the synchronous
+// call with a partner leaves the linter to it, and the partner, in the
+// background, waits a moment for the release, then lints; still not told,
+// it leaves its findings for the session's next tool call. A release told
+// while it waits is used.
+func TestUnknownReleaseLeftToPartner(t *testing.T) {
+	defer func(w time.Duration) { releaseWait = w }(releaseWait)
+	releaseWait = 300 * time.Millisecond
 	dir := t.TempDir()
 	file := filepath.Join(dir, "notes.txt")
 	os.WriteFile(file, []byte("x\n"), 0o644)
-	fast := config.Quality{Lint: true, Commands: []config.QualityCommand{{Match: "*.txt", Lint: []string{"echo", "fast finding"}}}}
-	sync, _ := Checker{Config: fast, Dir: dir, Release: rel(""), Paired: true}.Handle(context.Background(), editID(t, dir, "s1", file, "tu1"))
-	if !strings.Contains(sync.Context, "fast finding") {
-		t.Fatalf("sync, release unknown: %q", sync.Context)
+	cfg := config.Quality{Lint: true, Commands: []config.QualityCommand{{Match: "*.txt", Lint: []string{"echo", "a finding"}}}}
+	if sync, _ := (Checker{Config: cfg, Dir: dir, Release: rel(""), Paired: true}).Handle(context.Background(), edit(t, dir, "s1", file)); sync.Context != "" {
+		t.Fatalf("sync, release unknown, with a partner: %q", sync.Context)
 	}
-	async, _ := Checker{Config: fast, Dir: dir, Release: rel("2.1.33"), Async: true}.Handle(context.Background(), editID(t, dir, "s1", file, "tu1"))
+	async, _ := Checker{Config: cfg, Dir: dir, Release: rel(""), Async: true}.Handle(context.Background(), edit(t, dir, "s1", file))
 	if async.Context != "" {
-		t.Fatalf("the partner repeated a finding the synchronous call gave: %q", async.Context)
+		t.Fatalf("async, release never told: %q (want it pending)", async.Context)
 	}
-	if again, _ := (Checker{Config: fast, Dir: dir, Release: rel("2.1.33"), Async: true}).Handle(context.Background(), editID(t, dir, "s1", file, "tu2")); !strings.Contains(again.Context, "fast finding") {
-		t.Fatalf("the partner of another edit: %q", again.Context)
+	if res, _ := (Courier{Config: cfg, Dir: dir}).Handle(context.Background(), edit(t, dir, "s1", file)); !strings.Contains(res.Context, "a finding") {
+		t.Fatalf("the next tool call: %q", res.Context)
 	}
-	slow := config.Quality{Lint: true, Timeout: 1, Commands: []config.QualityCommand{{Match: "*.txt", Lint: []string{"sh", "-c", "sleep 2; echo slow finding"}}}}
-	cut, _ := Checker{Config: slow, Dir: dir, Release: rel(""), Paired: true}.Handle(context.Background(), editID(t, dir, "s2", file, "tu3"))
-	if cut.Context != "" {
-		t.Fatalf("a cut lint with a partner said %q", cut.Context)
+	// Told while it waits: 2.1.33 delivers the hook's own output.
+	calls := 0
+	told := func() (hooks.Release, bool) {
+		if calls++; calls < 3 {
+			return hooks.Release{}, false
+		}
+		return hooks.Release{2, 1, 33}, true
 	}
-	late, _ := Checker{Config: slow, Dir: dir, Release: rel("2.1.33"), Async: true}.Handle(context.Background(), editID(t, dir, "s2", file, "tu3"))
-	if !strings.Contains(late.Context, "slow finding") {
-		t.Fatalf("the partner of a cut lint: %q", late.Context)
+	late, _ := Checker{Config: cfg, Dir: dir, Release: told, Async: true}.Handle(context.Background(), edit(t, dir, "s1", file))
+	if !strings.Contains(late.Context, "a finding") {
+		t.Fatalf("release told during the wait: %q", late.Context)
 	}
 }

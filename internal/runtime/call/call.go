@@ -52,11 +52,12 @@ type flows struct {
 	done map[workflow.Name]workflow.Status
 }
 
-// running is the release learned once per call, on first use.
+// running is the release learned once per call, on first use; until it
+// can be told, each use looks again.
 type running struct {
-	once sync.Once
-	r    ccversion.Release
-	ok   bool
+	mu sync.Mutex
+	r  ccversion.Release
+	ok bool
 }
 
 // Spec is what [New] builds a Call from.
@@ -163,17 +164,21 @@ func (c Call) Session() string { return c.session }
 // it was built as, or "devel <commit>".
 func (c Call) Version() string { return buildinfo.Version(c.stamped) }
 
-// Running is the Claude Code release running the call, learned on first
-// use from $AI_AGENT, else the transcript (package ccversion); ok is false
-// when it cannot be told.
+// Running is the Claude Code release running the call, from $AI_AGENT,
+// else the transcript (package ccversion); ok is false when it cannot be
+// told. Once told it is kept; until then each use looks again (the
+// transcript gets its first version line during the session's first tool
+// calls).
 func (c Call) Running() (ccversion.Release, bool) {
 	if c.running == nil {
 		return ccversion.Release{}, false
 	}
-	c.running.once.Do(func() {
+	c.running.mu.Lock()
+	defer c.running.mu.Unlock()
+	if !c.running.ok {
 		r, err := ccversion.Parse(ccversion.Running(c.Getenv("AI_AGENT"), c.transcript))
 		c.running.r, c.running.ok = r, err == nil
-	})
+	}
 	return c.running.r, c.running.ok
 }
 

@@ -85,19 +85,24 @@ func TestQualityAsyncColdVet(t *testing.T) {
 			plugin := writePlugin(t, string(manifest))
 			dir := filepath.Join(t.TempDir(), "project")
 			writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.21\n")
-			writeFile(t, filepath.Join(dir, ".hookwright", "config.json"), `{"quality": {"lint": true, "format": true}}`+"\n")
+			// The asynchronous budget at its most: the build machine is
+			// shared, and a cold go vet took 12 to over 60 s under load.
+			writeFile(t, filepath.Join(dir, ".hookwright", "config.json"), `{"quality": {"lint": true, "format": true, "async_timeout": 240}}`+"\n")
+			// The model works on until the background check has written its
+			// journal line (a script, so that 2.1.330's Bash takes the wait).
+			writeFile(t, filepath.Join(dir, "wait.sh"), "until grep -qs '\"async\":true' .hookwright/journal/*.jsonl; do sleep 1; done\necho worked on\n")
 			cold := filepath.Join(t.TempDir(), "gocache") // a build cache nobody filled
 			env := []string{"GOCACHE=" + cold, "GOMODCACHE=" + vals[0], "GOPATH=" + vals[1], "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod"}
 			file := filepath.Join(dir, "pkg", "m.go")
 			script := modelapi.Script{
 				modelapi.ToolUse("Write", map[string]any{"file_path": file, "content": badGoFile}),
 				bash("echo right after the edit"),
-				bash("(timeout 40 tail -f /dev/null || true); echo worked on"), // 2.1.330 refuses a plain sleep 40
+				modelapi.ToolUse("Bash", map[string]any{"command": "timeout 280 sh wait.sh", "description": "work on", "timeout": 300000}),
 				bash("echo and on"),
 			}
 			start := time.Now()
 			srv, res := session(t, installT(t, v), script, sessionOpts{pluginDirs: []string{plugin}, dir: dir,
-				tools: []string{"Write", "Bash"}, env: env, timeout: 240 * time.Second})
+				tools: []string{"Write", "Bash"}, env: env, timeout: 360 * time.Second})
 			requireRegistered(t, res)
 			// The model was not held: the request after the Write came
 			// before go vet could have finished from a cold cache.

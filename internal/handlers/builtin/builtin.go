@@ -199,9 +199,12 @@ func Mux(cfg config.Config) *hooks.Mux {
 }
 
 // FailsClosed names the gate on event that is configured to fail closed
-// ("guard.fail", "artifacts.fail", "scratchpad.fail"), or "" when every
-// gate there fails open: what the runtime does when the hook contract is
-// broken. A workflow's gate counts only where the workflow runs.
+// ("guard.fail", "artifacts.fail"), or "" when every gate there fails
+// open: what the runtime does when the hook contract is broken. A
+// workflow's gate counts only where the workflow runs. The scratchpad
+// chain's fail-closed stops are bounded by a count kept in the project;
+// with the contract broken that count cannot be kept, so its stops go
+// through (and the fault is reported): an agent is never held forever.
 func FailsClosed(c call.Call, event hooks.Event) string {
 	cfg := c.Config()
 	switch event {
@@ -212,10 +215,6 @@ func FailsClosed(c call.Call, event hooks.Event) string {
 	case hooks.EventTeammateIdle, hooks.EventTaskCompleted:
 		if cfg.Artifacts.Fail == config.FailClosed && c.Workflow(workflow.Artifacts).On {
 			return "artifacts.fail"
-		}
-	case hooks.EventStop, hooks.EventSubagentStop:
-		if cfg.Scratchpad.Fail == config.FailClosed && c.Workflow(workflow.Scratchpad).On {
-			return "scratchpad.fail"
 		}
 	}
 	return ""

@@ -593,7 +593,12 @@ func (cc *cmdCtx) hwctlWorkflow() {
 			pos = append(pos, t)
 		}
 	}
-	if len(pos) >= 2 && pos[0] == "workflow" && (pos[1] == "enable" || pos[1] == "disable") {
-		cc.find("guard-ground", "", "hwctl workflow "+pos[1]+" changes which of hookwright's workflows run: the user's decision, not the model's.")
+	// The command's name may follow a global flag's value (hwctl -dir .
+	// workflow disable): look for it anywhere.
+	for i := 0; i+1 < len(pos); i++ {
+		if pos[i] == "workflow" && (pos[i+1] == "enable" || pos[i+1] == "disable") {
+			cc.find("guard-ground", "", "hwctl workflow "+pos[i+1]+" changes which of hookwright's workflows run: the user's decision, not the model's.")
+			return
+		}
 	}
 }

@@ -88,6 +88,8 @@ var groundFamilies = []family{
 		// scratchpad gate must not switch the chain off
 		`hwctl workflow disable scratchpad`, `hwctl workflow enable --mode warn work`, `hwctl --dir . workflow disable loop`,
 		`cd src && hwctl workflow enable pdca`, `sh -c 'hwctl workflow disable artifacts'`,
+		`hwctl -dir . workflow disable scratchpad`, `hwctl --dir=. workflow disable scratchpad`, `env HOME=/tmp hwctl workflow disable work`,
+		`./plugin/bin/hwctl workflow disable scratchpad`, `hwctl workflow --dir . disable scratchpad`,
 		// untracked or ignored files stashed away or cleaned: .hookwright
 		// goes with them when git does not track it
 		`git stash -u`, `git stash --include-untracked`, `git stash push -u`, `git stash push --all`, `git stash save -u wip`,

@@ -107,6 +107,23 @@ func (l Layers) Set(path string) (Source, bool) {
 	return s, ok
 }
 
+// SetUnder returns the last layer that set a field of section
+// ("scratchpad.fail"), and whether any did: an empty section sets
+// nothing.
+func (l Layers) SetUnder(section string) (Source, bool) {
+	var src Source
+	found := false
+	for k, s := range l.Keys {
+		if strings.HasPrefix(k, section+".") {
+			if !found || s == SourceProject {
+				src = s
+			}
+			found = true
+		}
+	}
+	return src, found
+}
+
 // File returns the file of layer src, "" for the defaults and the
 // environment.
 func (l Layers) File(src Source) string {

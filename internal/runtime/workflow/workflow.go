@@ -165,7 +165,7 @@ func Decide(n Name, dir string, l config.Layers, getenv func(string) string) Sta
 		st.On, st.Mode = onByConfig(n, cfg)
 		return withLoop(st, dir, cfg, getenv)
 	}
-	if src, ok := l.Set(string(n)); ok && n != Loop {
+	if src, ok := l.SetUnder(string(n)); ok && n != Loop {
 		st.By, st.On = BySection, true
 		st.Why = fmt.Sprintf("the %s%s configures %s (set %s to false to turn it off)", src, in(l, src), n, switchKey)
 		if n == Work {

@@ -159,6 +159,8 @@ func TestConfigDecides(t *testing.T) {
 		{"work off", "", `{"work": {"mode": "off"}}`, Work, false, "", ByConfig, ""},
 		{"work section without mode", "", `{"work": {"auto_create": false}}`, Work, true, "warn", BySection, "warn, its former default"},
 		{"loop section is not a switch", "", `{"loop": {"max_rounds": 3}}`, Loop, false, "", ByDefault, ""},
+		{"an empty section configures nothing", "", `{"pdca": {}}`, PDCA, false, "", ByDefault, ""},
+		{"an empty work section configures nothing", "", `{"work": {}}`, Work, false, "", ByDefault, ""},
 		{"loop enabled", "", `{"loop": {"enabled": true, "promise": "DONE"}}`, Loop, true, "", ByConfig, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,7 +14,7 @@
 //  1. where a config file (the user's, or the project's .hookwright/config.json)
 //     says so: "enabled" true or false in its section; for work, "mode";
 //     `hwctl workflow enable` writes exactly that key;
-//  2. where a config file configures the section at all (a user who wrote
+//  2. where a config file sets a field of the section (a user who wrote
 //     {"scratchpad": {"fail": "closed"}} uses the chain): scratchpad,
 //     artifacts, pdca on; a work section without a mode is "warn", the
 //     mode it had before workflows were on request; the loop only by its

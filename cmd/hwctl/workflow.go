@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/workflow"
 	"github.com/hookwright/hookwright/internal/state/loop"
@@ -294,8 +295,11 @@ func (s streams) reportOne(dir string, n workflow.Name) error {
 // .hookwright yet, and `cd src && hwctl workflow enable scratchpad` must
 // not make src/.hookwright), else the current folder.
 func (s streams) writeProject(c *cli.Context) (string, error) {
-	dir := s.projectDir(c)
-	if dir == "." {
+	dir := hwcli.String(c, "dir")
+	if dir == "" {
+		dir = s.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if dir == "" {
 		dir = nearestRoot(".")
 	}
 	abs, err := filepath.Abs(dir)

@@ -535,3 +535,21 @@ func TestDirFlagWhereItGoes(t *testing.T) {
 		t.Errorf("the workflow enabled with --dir after its name is not on:\n%s", out)
 	}
 }
+
+// A .hookwright further up (a session once run in the home folder) does
+// not capture a project below it that has its own .git: the nearest
+// marker wins.
+func TestWorkflowEnableNearestRoot(t *testing.T) {
+	w := newWorld(t)
+	outer := filepath.Dir(w.root)
+	must(t, os.MkdirAll(filepath.Join(outer, ".hookwright"), 0o755))
+	if out, code := w.hwctlRun("workflow", "enable", "pdca"); code != 0 || !strings.Contains(out, w.root) {
+		t.Fatalf("enable: %d %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(outer, ".hookwright", "config.json")); err == nil {
+		t.Fatal("the config went to the outer folder's .hookwright")
+	}
+	if _, err := os.Stat(filepath.Join(w.root, ".hookwright", "config.json")); err != nil {
+		t.Fatalf("the project's config: %v", err)
+	}
+}

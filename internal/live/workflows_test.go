@@ -110,7 +110,7 @@ func TestDefaultsRunNoWorkflowLive(t *testing.T) {
 					}
 				}
 			}
-					// The completion went through: the TaskUpdate that completed the
+			// The completion went through: the TaskUpdate that completed the
 			// task succeeded (natively through TaskCompleted where the
 			// installed manifest is the release's band; the runtime
 			// installs it at the first session's stop).

@@ -241,7 +241,7 @@ var Matrix = []Feature{
 	{Kind: KindField, Scope: ScopeHandler, Name: "url", Since: "2.1.84", Source: SourceChangelog, Witness: "probe: with the http type from 2.1.48; the type's edge (2.1.84) is kept", Types: []string{"http"}},
 	{Kind: KindField, Scope: ScopeHandler, Name: "asyncRewake", Since: "2.1.64", Source: SourceProbe, Before: "2.1.63",
 		Witness: "probe: 2.1.63's validator lacks it, 2.1.64's accepts it (compat/testdata/probes)", Types: []string{"command"},
-		Note: "what it does is not seen in a live run; 2.1.330 loads it without a warning (seen)"},
+		Note: "with async, an exit 2's stderr reaches the model, or wakes it after its turn (seen on 2.1.64 to 2.1.330; compat/FACTS.md, Asynchronous hooks)"},
 	{Kind: KindField, Scope: ScopeHandler, Name: "shell", Since: "2.1.81", Source: SourceProbe, Before: "2.1.80",
 		Witness: "probe: 2.1.80's validator lacks it, 2.1.81's accepts it (compat/testdata/probes)", Types: []string{"command"},
 		Note: "bash or powershell (2.1.330's schema); claude-mem sets \"bash\"; 2.1.330 loads it without a warning (seen)"},

@@ -24,17 +24,52 @@ func Events() []Event {
 
 // ParseEvent accepts an event name as hooks.json spells it ("PreToolUse") or
 // in kebab case ("pre-tool-use"), case-insensitively, and returns the
-// canonical name. An unknown name is an error that lists no guesses: the
-// caller prints it on one line.
+// canonical name. It also takes the command names of the hook systems
+// hookwright stands in for, so that a settings file copied from one runs
+// its hooks: MoAI's "pre-tool", "post-tool" and "compact" (PreCompact),
+// and DIA's script names with their "on-" prefix ("on-subagent-start").
+// An unknown name is an error that lists no guesses: the caller prints it
+// on one line.
 func ParseEvent(name string) (Event, error) {
 	key := strings.ToLower(strings.ReplaceAll(name, "-", ""))
 	key = strings.ReplaceAll(key, "_", "")
-	for _, e := range releaseEvents {
-		if strings.ToLower(string(e.event)) == key && key != "" {
-			return e.event, nil
+	if e, ok := eventAlias(key); ok {
+		return e, nil
+	}
+	if k, ok := strings.CutPrefix(key, "on"); ok && k != "" && !strings.HasPrefix(k, "on") {
+		if e, ok := lookupKey(k); ok {
+			return e, nil
 		}
 	}
+	if e, ok := lookupKey(key); ok {
+		return e, nil
+	}
 	return "", fmt.Errorf("%w: %q", ErrUnknownEvent, name)
+}
+
+// eventAlias maps the source designs' command names, folded as
+// ParseEvent folds them, to their events (MoAI SPEC-HOOK-001's "moai hook
+// <name>"). A switch, not a map: the runtime builds nothing at start-up.
+func eventAlias(key string) (Event, bool) {
+	switch key {
+	case "pretool":
+		return EventPreToolUse, true
+	case "posttool":
+		return EventPostToolUse, true
+	case "compact":
+		return EventPreCompact, true
+	}
+	return "", false
+}
+
+// lookupKey finds the event whose folded name is key.
+func lookupKey(key string) (Event, bool) {
+	for _, e := range releaseEvents {
+		if strings.ToLower(string(e.event)) == key && key != "" {
+			return e.event, true
+		}
+	}
+	return "", false
 }
 
 // NewInput returns a zero input value of the type for e, or nil when e is

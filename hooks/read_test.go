@@ -134,13 +134,21 @@ func TestParseEvent(t *testing.T) {
 	for in, want := range map[string]Event{
 		"PreToolUse": EventPreToolUse, "pre-tool-use": EventPreToolUse, "PRE_TOOL_USE": EventPreToolUse,
 		"task-completed": EventTaskCompleted, "TeammateIdle": EventTeammateIdle, "session-start": EventSessionStart,
+		// The source designs' own command names (MoAI's "moai hook
+		// pre-tool", PAL Kit's "pal hook pre-compact", DIA's
+		// on-<event>.sh scripts).
+		"pre-tool": EventPreToolUse, "post-tool": EventPostToolUse, "compact": EventPreCompact,
+		"session-end": EventSessionEnd, "stop": EventStop, "pre-compact": EventPreCompact,
+		"post-tool-use": EventPostToolUse, "notification": EventNotification,
+		"on-subagent-start": EventSubagentStart, "on-teammate-idle": EventTeammateIdle, "on-task-completed": EventTaskCompleted,
+		"on-subagent-stop": EventSubagentStop, "on-pre-compact": EventPreCompact, "PRE_TOOL": EventPreToolUse,
 	} {
 		got, err := ParseEvent(in)
 		if err != nil || got != want {
 			t.Errorf("ParseEvent(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "-", "PreToolUsed", "Pre Tool Use"} {
+	for _, bad := range []string{"", "-", "PreToolUsed", "Pre Tool Use", "on-", "on-on-stop", "subagent", "tool", "post-compact-tool"} {
 		if _, err := ParseEvent(bad); !errors.Is(err, ErrUnknownEvent) {
 			t.Errorf("ParseEvent(%q) err = %v", bad, err)
 		}

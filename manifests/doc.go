@@ -24,7 +24,12 @@
 //     PostToolUse group matching TaskUpdate. Never both;
 //   - nothing for an event the release lacks and no fallback covers (a
 //     note says so);
-//   - only fields the band accepts: statusMessage is dropped before 2.0.44.
+//   - only fields the band accepts: statusMessage is dropped before 2.0.44;
+//     a handler with "async": true is written with it from 2.1.15 (with
+//     "asyncRewake" from 2.1.64, when the spec asks for it) and left out
+//     before 2.1.15, where the release would run it in the foreground;
+//     with protoFlag, the other commands of its event get " --with-async",
+//     so that hookwright's runtime leaves the background work to it.
 //
 // Handlers with the same event and matcher share one matcher group, in spec
 // order; events appear in the order the spec first reaches them. An empty

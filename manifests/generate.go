@@ -44,8 +44,23 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 		return Result{}, err
 	}
 	b := builder{band: routing.Band, exec: spec.Exec, direct: spec.Direct}
+	// With protoFlag, the synchronous commands of an event that also has
+	// an async handler in this band say so (--with-async): the runtime
+	// then leaves to the async call the work it does in the background,
+	// and does it itself where the manifest has no async partner.
+	paired := map[string]bool{}
+	if spec.ProtoFlag {
+		for _, h := range spec.Handlers {
+			if f, _ := compat.LookupField(compat.ScopeHandler, "async"); h.Async && !b.band.LessThan(f.Version()) {
+				paired[h.Event] = true
+			}
+		}
+	}
 	for _, h := range spec.Handlers {
 		rt, _ := routing.Route(h.Event) // Check proved the event exists
+		if paired[h.Event] && !h.Async && rt.Mode == compat.Native {
+			h.Command += " --with-async"
+		}
 		b.place(h, rt, spec.ProtoFlag)
 	}
 	out, err := MarshalJS(b.manifest(spec.Description))
@@ -67,9 +82,12 @@ type builder struct {
 	band   *semver.Version
 	exec   bool // the exec form where the band has "args"
 	direct bool // the direct form (DirectForm) for commands that call a launcher in bin/
-	events []string
-	groups map[string][]*group
-	notes  []string
+	// allKeys writes an async handler's keys whatever the band (an
+	// install for every release ships it to all of them; BuildInstall).
+	allKeys bool
+	events  []string
+	groups  map[string][]*group
+	notes   []string
 }
 
 type group struct {
@@ -79,6 +97,12 @@ type group struct {
 
 // place adds h's handler objects for its route.
 func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
+	if h.Async && !b.allKeys {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "async"); b.band.LessThan(f.Version()) {
+			b.note("%s: an async handler left out (async hooks from %s; this band would run it in the foreground)", h.Event, f.Since)
+			return
+		}
+	}
 	switch rt.Mode {
 	case compat.Native:
 		cmd := h.Command
@@ -122,6 +146,12 @@ func (b *builder) handler(h Handler, command string) Object {
 	}
 	if h.Timeout > 0 {
 		o = append(o, Member{"timeout", h.Timeout})
+	}
+	if h.Async {
+		o = append(o, Member{"async", true})
+		if f, _ := compat.LookupField(compat.ScopeHandler, "asyncRewake"); h.AsyncRewake && (b.allKeys || !b.band.LessThan(f.Version())) {
+			o = append(o, Member{"asyncRewake", true})
+		}
 	}
 	if h.StatusMessage != "" {
 		if f, _ := compat.LookupField(compat.ScopeHandler, "statusMessage"); b.band.LessThan(f.Version()) {

@@ -122,12 +122,37 @@ func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
 			notes = append(notes, n)
 		}
 	}
+	// With protoFlag, the synchronous commands of an event that has an
+	// async handler say so (--with-async), as in a single release's
+	// manifest: the async handler ships to every release here, and the
+	// runtime leaves the background work to it where the release runs it
+	// in the background, and does it itself where it does not.
+	paired := map[string]bool{}
+	for _, h := range spec.Handlers {
+		paired[h.Event] = paired[h.Event] || spec.ProtoFlag && h.Async
+	}
 	for _, h := range spec.Handlers {
 		ev, _ := compat.Lookup(compat.KindEvent, h.Event) // Check proved it exists
 		since := ev.Version()
+		if paired[h.Event] && !h.Async {
+			h.Command += " --with-async"
+		}
+		if h.Async {
+			// "async" and "asyncRewake" are handler keys an older release
+			// strips, not refuses (compat/FACTS.md): there the handler runs
+			// in the foreground, and must do nothing (hookwright's does,
+			// once it learns the release; package hooks' RunningRelease).
+			asyncSince, _ := compat.LookupField(compat.ScopeHandler, "async")
+			if floor.LessThan(asyncSince.Version()) {
+				note("%s: async from %s (asyncRewake from 2.1.64); older releases strip the keys and run this handler in the foreground, where it must do nothing", h.Event, asyncSince.Since)
+			}
+		}
 		if !since.GreaterThan(floor) {
 			rt, _ := atFloor.Route(h.Event)
-			fileFor(floor).place(h, rt, spec.ProtoFlag)
+			b := fileFor(floor)
+			b.allKeys = h.Async
+			b.place(h, rt, spec.ProtoFlag)
+			b.allKeys = false
 			continue
 		}
 		// Natively from its own edge on.
@@ -190,6 +215,7 @@ func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
 		if err != nil {
 			return Install{}, fmt.Errorf("checking %s against %s: %w", path, edge, err)
 		}
+		vs = slices.DeleteFunc(vs, strippedAsyncKey)
 		if len(vs) > 0 {
 			return Install{}, fmt.Errorf("%s does not fit %s (a hookgen bug): %v", path, edge, vs)
 		}
@@ -217,4 +243,11 @@ func (b *builder) placeFallback(h Handler, a compat.Anchor) {
 		}
 	}
 	b.add(a.Event, a.Matcher, obj)
+}
+
+// strippedAsyncKey reports whether v is only the warning that an older
+// release strips an async handler's "async" or "asyncRewake" key, which
+// BuildInstall writes on purpose (see the note it gives).
+func strippedAsyncKey(v schemas.Violation) bool {
+	return v.Severity == schemas.Warning && (strings.HasSuffix(v.Pointer, "/async") || strings.HasSuffix(v.Pointer, "/asyncRewake"))
 }

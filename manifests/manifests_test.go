@@ -152,7 +152,7 @@ func TestBeforeTeamEventsUsesFallbacks(t *testing.T) {
 		"SubagentStop " + bin + " TeammateIdle --via SubagentStop",
 		"Stop " + bin + " TeammateIdle --via Stop",
 		"Stop " + bin + " Stop",
-		"PostToolUse " + bin + " PostToolUse",
+		"PostToolUse " + bin + " PostToolUse --with-async",
 	} {
 		if !contains(cmds, want) {
 			t.Errorf("2.1.32 manifest lacks %q; has %q", want, cmds)
@@ -168,7 +168,7 @@ func TestTeamEventsNativeWithoutDuplicateFallback(t *testing.T) {
 		}
 		cmds := commands(decodeManifest(t, out))
 		for _, want := range []string{"TeammateIdle " + bin + " TeammateIdle", "TaskCompleted " + bin + " TaskCompleted",
-			"PostToolUse " + bin + " PostToolUse"} {
+			"PostToolUse " + bin + " PostToolUse --with-async"} {
 			if !contains(cmds, want) {
 				t.Errorf("%s lacks %q; has %q", ver, want, cmds)
 			}
@@ -329,6 +329,58 @@ func BenchmarkGenerateAllBands(b *testing.B) {
 			if _, err := Generate(spec, band); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// An async handler is written with "async" from 2.1.15 and "asyncRewake"
+// from 2.1.64, and left out before 2.1.15, where it would run in the
+// foreground; asyncRewake without async is no spec.
+func TestAsyncHandler(t *testing.T) {
+	spec := Spec{Handlers: []Handler{
+		{Event: "PostToolUse", Command: "sync"},
+		{Event: "PostToolUse", Matcher: "Write", Command: "bg", Async: true, AsyncRewake: true},
+	}}
+	for v, want := range map[string]string{
+		"2.0.30":  "",
+		"2.1.14":  "",
+		"2.1.15":  `"command": "bg",` + "\n" + `            "async": true` + "\n",
+		"2.1.63":  `"command": "bg",` + "\n" + `            "async": true` + "\n",
+		"2.1.64":  `"async": true,` + "\n" + `            "asyncRewake": true`,
+		"2.1.330": `"asyncRewake": true`,
+	} {
+		out, err := Generate(spec, semver.MustParse(v))
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		has := strings.Contains(string(out), `"bg"`)
+		if want == "" && has || want != "" && !strings.Contains(string(out), want) {
+			t.Errorf("%s: want %q in\n%s", v, want, out)
+		}
+		if !strings.Contains(string(out), `"sync"`) {
+			t.Errorf("%s: the synchronous handler is gone", v)
+		}
+	}
+	if err := (Spec{Handlers: []Handler{{Event: "PostToolUse", Command: "x", AsyncRewake: true}}}).Check(); err == nil {
+		t.Error("asyncRewake without async passed Check")
+	}
+}
+
+// hookwright's own spec: every band that runs async hooks carries the
+// asynchronous quality registration beside the synchronous one. The
+// runtime's synchronous call leaves linting to it on those releases, so
+// a manifest without it would lint nothing.
+func TestQualityAsyncPairing(t *testing.T) {
+	asyncSince := semver.MustParse("2.1.15")
+	for _, band := range compat.Bands() {
+		out, err := Generate(Hookwright(), band)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(string(out), "PostToolUse --async") || strings.Contains(string(out), `"--async"`)
+		paired := strings.Contains(string(out), "PostToolUse --with-async") || strings.Contains(string(out), `"--with-async"`)
+		if band.LessThan(asyncSince) == has || has != paired {
+			t.Errorf("band %s: the async quality registration present = %v, the synchronous one says so = %v", band, has, paired)
 		}
 	}
 }

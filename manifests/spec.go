@@ -33,8 +33,9 @@ type Spec struct {
 	Description string `json:"description"`
 	// ProtoFlag appends "--proto <band>" to the commands of events whose
 	// block channel depends on the band (TeammateIdle and TaskCompleted
-	// from 2.1.69), so the runtime need not guess. Off for scripts that do
-	// not expect it.
+	// from 2.1.69), so the runtime need not guess, and "--with-async" to
+	// the synchronous commands of an event that has an async handler in
+	// the band. Off for scripts that do not expect them.
 	ProtoFlag bool `json:"protoFlag,omitempty"`
 	// Exec writes each command in the exec form ("command" the program,
 	// "args" its arguments; see [SplitExec]) on bands that accept "args"
@@ -68,6 +69,17 @@ type Handler struct {
 	// StatusMessage is the spinner text while the hook runs; it is
 	// written only on releases that accept it.
 	StatusMessage string `json:"statusMessage,omitempty"`
+	// Async runs the command in the background (Claude Code's "async":
+	// true, from 2.1.15): the model goes on while it runs. A release
+	// without async hooks would run it in the foreground, so the
+	// handler is left out of its manifest; the command must still do
+	// nothing where a release reads it and runs it in the foreground
+	// (hookwright's --async does nothing there).
+	Async bool `json:"async,omitempty"`
+	// AsyncRewake lets an async command's exit 2 reach the model, or wake
+	// it when its turn is over ("asyncRewake", from 2.1.64); written only
+	// on releases that accept it, and only with Async.
+	AsyncRewake bool `json:"asyncRewake,omitempty"`
 }
 
 //go:embed hookwright.spec.json
@@ -127,6 +139,8 @@ func (h Handler) check() error {
 		return fmt.Errorf("timeout is in seconds, at most %d; %d looks like milliseconds", schemas.MaxTimeout, h.Timeout)
 	case h.Timeout < 0:
 		return fmt.Errorf("timeout %d: must be at least %d second", h.Timeout, schemas.MinTimeout)
+	case h.AsyncRewake && !h.Async:
+		return errors.New("asyncRewake without async")
 	}
 	return nil
 }

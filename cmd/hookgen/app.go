@@ -111,7 +111,9 @@ SPEC (JSON)
    {"description": "...", "protoFlag": false, "handlers": [
      {"event": "TaskCompleted", "command": "node \"${CLAUDE_PLUGIN_ROOT}/scripts/done.js\"",
       "timeout": 30, "statusMessage": "checking"}]}
-   timeout is whole seconds. matcher only on events that take one. "exec": true
+   timeout is whole seconds. matcher only on events that take one. "async": true
+   runs a handler in the background (written from 2.1.15, left out before), and
+   "asyncRewake": true lets its exit 2 reach the model (from 2.1.64). "exec": true
    writes each command in the exec form ("command" the program, "args" the rest,
    started with no shell) on 2.1.139+ bands, where its words need no shell.
    "direct": true writes each command that calls a launcher in the plugin's

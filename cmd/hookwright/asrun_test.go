@@ -52,6 +52,7 @@ var asRunChecks = map[string]string{
 	"TeammateIdle/artifacts":                "runs from the subfolder, nothing under src/",
 	"TaskCompleted/artifacts":               "runs from the subfolder, nothing under src/",
 	"TaskCompleted/pdca":                    "the PDCA state is .hookwright/pdca.json at the root",
+	"TaskCompleted/dependencies":            "runs from the subfolder, nothing under src/",
 	"TeammateIdle/next-task":                "runs from the subfolder, nothing under src/",
 	"TeammateIdle/team-status":              "the team file at the root records alice idle, seen now, with her open task",
 	"TaskCompleted/team-status":             "the team file at the root records alice, seen now",
@@ -66,6 +67,8 @@ var asRunChecks = map[string]string{
 	"PreCompact/compact-save":               "the snapshot is .hookwright/compact/<id>.json at the root, taken now, naming today's scratchpad",
 	"SessionStart/compact-brief":            "the briefing after a compaction names today's scratchpad",
 	"PostToolUse/quality":                   "gofmt, found through the root's go.mod, formats the file just written",
+	"PostToolUse/quality-courier":           "runs from the subfolder, nothing under src/",
+	"PostToolUse/quality-async":             "quality.lint is off here: the call does nothing, exit 0, no journal line",
 }
 
 // TestAsRunCoversEveryRegistration fails when a registration is added to
@@ -206,8 +209,11 @@ func asRun(t *testing.T, manifest map[string][]asRunHook, release string) {
 	must(t, os.MkdirAll(filepath.Join(root, ".hookwright"), 0o755))
 	// The loop's check passes only at the root. A check is a command, so
 	// the user's own config trusts the project; quality formats Go files.
+	// Every workflow is on, as hwctl workflow enable writes it, so each
+	// registration does its work.
 	must(t, os.WriteFile(filepath.Join(root, ".hookwright", "config.json"),
-		[]byte(`{"loop": {"enabled": true, "check": "test -f .root-marker", "subagents": true}, "quality": {"format": true}}`), 0o644))
+		[]byte(`{"loop": {"enabled": true, "check": "test -f .root-marker", "subagents": true}, "quality": {"format": true},
+		"scratchpad": {"enabled": true}, "artifacts": {"enabled": true}, "pdca": {"enabled": true}, "work": {"mode": "warn"}}`), 0o644))
 	home := t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(home, ".config", "hookwright"), 0o755))
 	must(t, os.WriteFile(filepath.Join(home, ".config", "hookwright", "config.json"), []byte(`{"trust": [`+strconv.Quote(root)+`]}`), 0o644))

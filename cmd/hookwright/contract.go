@@ -7,18 +7,18 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
-	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/call"
 )
 
 // dispatch checks the hook contract, then runs the handlers. A broken
 // contract runs no handler: it fails open with a one-line fault, or blocks
 // where a gate on this event is configured to fail closed.
-func dispatch(ctx context.Context, mux *hooks.Mux, in hooks.Input, cfg config.Config, getenv func(string) string) (hooks.Result, []hooks.Fault) {
+func dispatch(ctx context.Context, mux *hooks.Mux, in hooks.Input, c call.Call, getenv func(string) string) (hooks.Result, []hooks.Fault) {
 	// Only look for the plugin folder when the variable is missing: the
 	// usual call pays for no extra system call.
 	contract := hooks.Contract{RequireProject: true, RequirePluginRoot: getenv("CLAUDE_PLUGIN_ROOT") == "" && runsAsPlugin()}
 	if err := contract.Check(in, getenv); err != nil {
-		if gate := builtin.FailsClosed(cfg, in.Base().HookEventName); gate != "" {
+		if gate := builtin.FailsClosed(c, in.Base().HookEventName); gate != "" {
 			return hooks.Result{Decision: hooks.Block, Handler: "contract",
 				Reason: "hookwright: " + err.Error() + "; " + gate + " is set to fail closed, so this is blocked until it is fixed."}, nil
 		}

@@ -264,6 +264,8 @@ func TestHostileScratchpad(t *testing.T) {
 			t.Parallel()
 			project := t.TempDir()
 			plant(t, project, c.rel, "fifo", "")
+			os.MkdirAll(filepath.Join(project, ".hookwright"), 0o755)
+			os.WriteFile(filepath.Join(project, ".hookwright", "config.json"), []byte(`{"scratchpad": {"enabled": true}}`), 0o644)
 			if c.args == "SubagentStart" {
 				os.WriteFile(filepath.Join(project, ".claude/scratchpad/ego/older.md"), []byte("# old\n"), 0o644)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/termsafe"
 	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
 	"github.com/hookwright/hookwright/internal/runtime/call"
@@ -25,13 +26,17 @@ var exitProcess = os.Exit
 // package buildinfo decides what is reported.
 var version = "dev"
 
-const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>]
+const usage = `usage: hookwright <Event> [--via <FiredEvent>] [--proto <release>] [--async | --with-async]
        hookwright version
        hookwright help
 
 Claude Code runs hookwright from a plugin's hooks.json with the hook event
 JSON on stdin. Exit 0 goes on (JSON on stdout), 2 blocks (reason on stderr),
-1 is a non-blocking error. Events: %s.
+1 is a non-blocking error. --async marks the registration hooks.json runs in
+the background ("async": true): it does nothing on a release that would run
+it in the foreground. --with-async marks a synchronous registration whose
+event has such a partner, which then does the linting. Events (also as the source designs name them:
+pre-tool, post-tool, compact, on-subagent-start ...): %s.
 `
 
 // invocation is the parsed command line.
@@ -39,6 +44,10 @@ type invocation struct {
 	event hooks.Event // canonical event
 	via   hooks.Event // fired event, when it differs
 	band  hooks.Band
+	async bool // the asynchronous registration (--async)
+	// withAsync: the manifest has an asynchronous registration of this
+	// event too (--with-async), which does the background work.
+	withAsync bool
 }
 
 // run is the whole program; it returns the exit code. env is the one
@@ -143,19 +152,36 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	// environment and clock every handler is built with.
 	dog.at("reading the config")
 	c, cfgErr := call.Resolve(in, env, inv.band, version)
+	if inv.withAsync {
+		c = c.WithAsyncPartner()
+	}
 	project, cfg := c.Root(), c.Config()
+	if inv.async {
+		// The asynchronous registration: work only where the release runs
+		// it in the background; no journal line for a call that did
+		// nothing.
+		if !builtin.AsyncApplies(c, in.Base().HookEventName) {
+			log.Debug("asynchronous registration with nothing to do", "event", inv.event)
+			return hooks.ExitOK
+		}
+		deadline = builtin.AsyncDeadline(cfg)
+		dog.extend(deadline)
+	}
 	notice, shown := configNotice(project, c.Layers())
 	// The Stop loop may need longer than the default (builtin.Deadline).
-	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline, c.Getenv); d != deadline {
+	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline, c.Getenv); d != deadline && !inv.async {
 		deadline = d
 		dog.extend(d)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	mux := builtin.For(c, in.Base().HookEventName)
+	if inv.async {
+		mux = builtin.AsyncFor(c, in.Base().HookEventName)
+	}
 	dog.watch(mux)
 	dog.at("dispatching")
-	res, faults := dispatch(ctx, mux, in, cfg, getenv)
+	res, faults := dispatch(ctx, mux, in, c, getenv)
 	var notes []string
 	if cfgErr != nil {
 		notes = append(notes, "hookwright: "+cfgErr.Error())
@@ -163,6 +189,13 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	if notice != "" && res.Decision != hooks.Block {
 		notes = append(notes, notice)
 		shown()
+	}
+	if inv.event == hooks.EventSessionStart && res.Decision != hooks.Block && !compacted(in) && !inv.async {
+		dog.at("saying which workflows run")
+		if msg, mark := workflowNotice(c); msg != "" {
+			notes = append(notes, msg)
+			mark()
+		}
 	}
 	for _, f := range faults {
 		notes = append(notes, "hookwright: "+f.Error()+" (failed open)")
@@ -177,6 +210,13 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 				fmt.Fprintln(stderr, n)
 			}
 		}
+		if inv.async && res.Context != "" && builtin.Rewakes(c) {
+			// asyncRewake: an exit 2's stderr reaches the model at its
+			// next request, or wakes it (2.1.64+). It blocks nothing: the
+			// tool ran long ago.
+			fmt.Fprintln(stderr, termsafe.Text(res.Context))
+			return hooks.ExitBlock
+		}
 		return hooks.Emit(stdout, stderr, replyAs(inv, res), res, inv.band)
 	})
 	if !ok {
@@ -185,7 +225,7 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 	dog.at("writing the journal")
 	if project != "" && cfg.Journal.Enabled {
 		e := journal.Entry{
-			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via),
+			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via), Async: inv.async,
 			Target: in.MatchTarget(), Band: bandName(inv.band), Handler: res.Handler, Rule: res.Rule,
 			Exit: code, Micros: env.Time().Sub(start).Microseconds(), Faults: notes,
 		}
@@ -194,14 +234,27 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 			e.Decision, e.Reason = res.Decision.String(), res.Reason
 		}
 		e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+		if e.Kind == "" {
+			e.Kind = c.Marked()
+		}
 		if e.Kind == "" && strings.Contains(res.Context, journal.QualityFeedbackPrefix) {
 			e.Kind = journal.KindQualityWarning
+		}
+		if e.Kind == "" && inv.event == hooks.EventSessionStart && res.Context != "" {
+			e.Kind = journal.KindContextLoaded
 		}
 		if err := journal.Append(project, e); err != nil {
 			log.Debug("journal not written", "err", err)
 		}
 	}
 	return code
+}
+
+// compacted reports a SessionStart after a compaction: the same session
+// going on, not a session's start.
+func compacted(in hooks.Input) bool {
+	ss, ok := in.(*hooks.SessionStart)
+	return ok && ss.Source == "compact"
 }
 
 // replyAs is the event whose output shape the reply takes: the canonical
@@ -226,6 +279,15 @@ func parseArgs(args []string) (invocation, error) {
 	rest := args[1:]
 	for len(rest) > 0 {
 		flag, val, hasVal := strings.Cut(rest[0], "=")
+		if (flag == "--async" || flag == "--with-async") && !hasVal {
+			if flag == "--async" {
+				inv.async = true
+			} else {
+				inv.withAsync = true
+			}
+			rest = rest[1:]
+			continue
+		}
 		if flag != "--via" && flag != "--proto" {
 			return inv, fmt.Errorf("unknown flag %q (run 'hookwright help')", flag)
 		}

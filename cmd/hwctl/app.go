@@ -67,6 +67,8 @@ Examples:
    hwctl work start parser                     open a work unit by hand (work.mode strict blocks edits outside one)
    hwctl team                                  each teammate: active or idle, last event, open task
    hwctl loop start --check 'make test'        keep the session working until the check passes
+   hwctl workflow list                         which team workflows run here (scratchpad, pdca, ...) and why
+   hwctl workflow enable scratchpad            turn one on for this project
    hwctl export otlp --follow                  ship the journal to an OpenTelemetry Collector as OTLP logs
    hwctl explain -- 'git push -f origin main'  how the guard reads a command, and which rule decides
    hwctl guard packs                           the guard's rule packs, their rules and severities
@@ -87,6 +89,7 @@ func commands(s streams) []*cli.Command {
 		workCommand(s),
 		teamCommand(s),
 		loopCommand(s),
+		workflowCommand(s),
 		exportCommand(s),
 		explainCommand(s),
 		statuslineCommand(s),
@@ -98,7 +101,7 @@ func commands(s streams) []*cli.Command {
 func newApp(s streams) *cli.App {
 	app := &cli.App{
 		Name:        "hwctl",
-		Usage:       "inspect hookwright's project state: journal, sessions, PDCA, work units, team, guard decisions",
+		Usage:       "inspect hookwright's project state (journal, sessions, PDCA, work units, team, guard decisions) and turn its workflows on",
 		Description: description,
 		Writer:      s.Out,
 		ErrWriter:   s.Err,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookwright/hookwright/internal/guard"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/workflow"
 	"github.com/hookwright/hookwright/internal/table"
 )
 
@@ -34,6 +35,7 @@ Examples:
    hwctl explain -- ldcli flags delete checkout-v2   the model of harm: the part that decided, and what would let it pass
    hwctl explain --rules          every rule, its severity per level, and whether a config may lower it
    hwctl explain --install        per Claude Code release on this machine: the plugin's hooks it runs, and how
+   hwctl explain                  the config layers, and which workflows run here and why
 
 The exit status is 0 whatever the decision (the decision is in the output);
 3 when the config cannot be read, 2 on a usage error.`
@@ -42,7 +44,7 @@ func explainCommand(s streams) *cli.Command {
 	return &cli.Command{
 		Name:        "explain",
 		Usage:       "show how the guard reads a command or a file-tool path, and why it decides",
-		ArgsUsage:   "-- '<command>' | --tool TOOL --path PATH",
+		ArgsUsage:   "[-- '<command>' | --tool TOOL --path PATH]",
 		Description: explainHelp,
 		Flags: []cli.Flag{
 			dirFlag, jsonFlag, wideFlag,
@@ -73,6 +75,10 @@ func explainCommand(s streams) *cli.Command {
 				return fmt.Errorf("%w (the hook would use the defaults too)", err)
 			}
 			cfg := layers.Config
+			flows := workflow.All(dir, layers, s.Getenv)
+			if c.NArg() == 0 && !c.IsSet("tool") && !c.IsSet("path") && !c.IsSet("input") && !c.IsSet("glob") {
+				return printProject(s, c.Bool("json"), dir, layers, flows)
+			}
 			call, err := explainCall(c, dir)
 			if err != nil {
 				return err
@@ -95,9 +101,13 @@ func explainCommand(s streams) *cli.Command {
 			rep := g.Check(call)
 			rep.ConfigFiles, rep.ConfigChanges = explainLayers(layers, rep.Level, s.Getenv(guard.LevelEnv), level)
 			if c.Bool("json") {
-				return s.printJSON(rep)
+				return s.printJSON(struct {
+					guard.Report
+					Workflows []workflow.Status `json:"workflows"`
+				}{rep, flows})
 			}
 			printReport(s.Out, rep, cfg.Guard.Enabled)
+			printWorkflows(s.Out, flows)
 			return nil
 		},
 	}
@@ -331,4 +341,44 @@ func explainLayers(l config.Layers, level, envLevel, flagLevel string) ([]string
 		changes = append(changes, config.Change{Field: "guard.level", Source: config.SourceEnv, From: `"` + from + `"`, To: `"` + envLevel + `"`, Effect: config.Loosens, Ignored: true})
 	}
 	return files, changes
+}
+
+// printWorkflows writes which team workflows run in the project and why
+// (package workflow), one line each.
+func printWorkflows(w io.Writer, flows []workflow.Status) {
+	fmt.Fprintln(w)
+	for _, st := range flows {
+		state := "off"
+		if st.On {
+			state = "on"
+			if st.Mode != "" {
+				state += " (" + st.Mode + ")"
+			}
+		}
+		fmt.Fprintf(w, "workflow:  %-10s %s: %s\n", st.Name, state, st.Why)
+	}
+}
+
+// printProject is explain with no call: the config layers read, what they
+// changed, and the workflows.
+func printProject(s streams, asJSON bool, dir string, l config.Layers, flows []workflow.Status) error {
+	files, changes := explainLayers(l, string(l.Config.Guard.Level), s.Getenv(guard.LevelEnv), "")
+	if asJSON {
+		return s.printJSON(struct {
+			Project       string            `json:"project"`
+			ConfigFiles   []string          `json:"config_files"`
+			ConfigChanges []config.Change   `json:"config_changes"`
+			Workflows     []workflow.Status `json:"workflows"`
+		}{dir, files, changes, flows})
+	}
+	fmt.Fprintf(s.Out, "project:   %s\n", dir)
+	for _, f := range files {
+		fmt.Fprintf(s.Out, "layer:     %s\n", f)
+	}
+	for _, ch := range changes {
+		fmt.Fprintf(s.Out, "config:    %s\n", ch)
+	}
+	printWorkflows(s.Out, flows)
+	fmt.Fprintln(s.Out, "\nAlways on: the guard, the journal, session records, the fallbacks. hwctl explain -- '<command>' shows how the guard reads one.")
+	return nil
 }

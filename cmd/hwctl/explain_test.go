@@ -87,7 +87,6 @@ func TestExplainJSON(t *testing.T) {
 func TestExplainUsage(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"--dir", dir},
 		{"--dir", dir, "--tool", "Read"},
 		{"--dir", dir, "--tool", "Fetch", "--path", "x"},
 		{"--dir", dir, "--level", "lax", "--", "ls"},
@@ -177,5 +176,50 @@ func TestExplainToolPolicy(t *testing.T) {
 	}
 	if _, _, code := explain(t, home, "--dir", dir, "--tool", "WebFetch"); code != 2 {
 		t.Errorf("WebFetch without --input: exit %d, want 2", code)
+	}
+}
+
+// explain lists which workflows run in the project and why: alone (no
+// call to explain), after a call's report, and in the JSON of both.
+func TestExplainWorkflows(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".agent", "teams"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".hookwright", "config.json"), []byte(`{"scratchpad": {"enabled": true}, "pdca": {"enabled": false}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"workflow:  scratchpad on: scratchpad.enabled is true in the project config",
+		"workflow:  artifacts  on: the project has .agent/teams/, the workflow's own folder",
+		"workflow:  pdca       off: pdca.enabled is false in the project config",
+		"workflow:  work       off: not turned on (hwctl workflow enable work)",
+		"workflow:  loop       off: not turned on (hwctl workflow enable loop)",
+	}
+	for _, args := range [][]string{{"--dir", dir}, {"--dir", dir, "--", "git push -f"}} {
+		out, errs, code := explain(t, home, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%s", args, w, out)
+			}
+		}
+	}
+	out, _, _ := explain(t, home, "--dir", dir, "--json", "--", "ls")
+	var rep struct {
+		Decision  string `json:"decision"`
+		Workflows []struct {
+			Name string `json:"name"`
+			On   bool   `json:"on"`
+			By   string `json:"by"`
+		} `json:"workflows"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Decision != "allow" || len(rep.Workflows) != 5 || !rep.Workflows[1].On || rep.Workflows[1].By != "folder" {
+		t.Fatalf("JSON: %v %+v\n%s", err, rep, out)
 	}
 }

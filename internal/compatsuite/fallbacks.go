@@ -22,18 +22,35 @@ import (
 // pdcaSubject is a PDCA-tagged task: phase Do of feature parser.
 const pdcaSubject = "[Do] parser: Write the parser"
 
-// pdcaState is doneState with task 3 tagged for PDCA.
+// pdcaOn is the project config that turns hookwright's PDCA workflow on,
+// as `hwctl workflow enable pdca` writes it: PDCA and next-task run only
+// where a project asks for them.
+const pdcaOn = `{"pdca": {"enabled": true}}`
+
+// withFiles is files with more added.
+func withFiles(files map[string]string, more map[string]string) map[string]string {
+	out := make(map[string]string, len(files)+len(more))
+	for k, v := range files {
+		out[k] = v
+	}
+	for k, v := range more {
+		out[k] = v
+	}
+	return out
+}
+
+// pdcaState is doneState with task 3 tagged for PDCA, and PDCA on.
 var pdcaState = &state{
 	Name:      "a teammate with its deliverables completing a PDCA task",
-	Files:     doneState.Files,
+	Files:     withFiles(doneState.Files, map[string]string{".hookwright/config.json": pdcaOn}),
 	HomeFiles: map[string]string{".claude/tasks/core/3.json": strings.Replace(taskFile, `"subject":"Write the parser"`, `"subject":"`+pdcaSubject+`"`, 1)},
 }
 
 // nextState is doneState with a second, unowned task pending: next-task
-// has something to hand the idle teammate.
+// has something to hand the idle teammate (PDCA on).
 var nextState = &state{
 	Name:  "an idle teammate with a pending task in its team's list",
-	Files: doneState.Files,
+	Files: withFiles(doneState.Files, map[string]string{".hookwright/config.json": pdcaOn}),
 	HomeFiles: map[string]string{
 		".claude/tasks/core/3.json": taskFile,
 		".claude/tasks/core/4.json": `{"id":"4","subject":"[Do] parser: Write the tests","description":"test the parser","activeForm":"Writing the tests","owner":"","status":"pending","blocks":[],"blockedBy":[],"metadata":{}}`,

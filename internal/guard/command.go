@@ -347,6 +347,7 @@ func (cc *cmdCtx) check() {
 		cc.selfCLI(name)
 	case name == "hwctl":
 		cc.hwctlLoop()
+		cc.hwctlWorkflow()
 	case name == "gpg" || name == "gpg2":
 		for _, a := range cc.args() {
 			if strings.HasPrefix(a.Text, "--export-secret") {

@@ -575,3 +575,30 @@ func (cc *cmdCtx) hwctlLoop() {
 		}
 	}
 }
+
+// hwctlWorkflow judges hwctl workflow enable and disable: they change
+// which of hookwright's workflows run (its config), which is the user's
+// call. A model held by the scratchpad gate must not switch the chain
+// off to stop. Listing them stays allowed.
+func (cc *cmdCtx) hwctlWorkflow() {
+	args := cc.args()
+	var pos []string
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "--dir" || t == "--fail" || t == "--mode" || t == "--check" || t == "--promise":
+			k++ // a value
+		case strings.HasPrefix(t, "-"):
+		default:
+			pos = append(pos, t)
+		}
+	}
+	// The command's name may follow a global flag's value (hwctl -dir .
+	// workflow disable): look for it anywhere.
+	for i := 0; i+1 < len(pos); i++ {
+		if pos[i] == "workflow" && (pos[i+1] == "enable" || pos[i+1] == "disable") {
+			cc.find("guard-ground", "", "hwctl workflow "+pos[i+1]+" changes which of hookwright's workflows run: the user's decision, not the model's.")
+			return
+		}
+	}
+}

@@ -52,6 +52,9 @@ func TestPDCAAdvancesAlike(t *testing.T) {
 			claude := installT(t, tc.version)
 			plugin := writePlugin(t, pdcaHooks(tc.native))
 			project := filepath.Join(t.TempDir(), "project")
+			// PDCA is a workflow the project turns on (hwctl workflow enable
+			// pdca writes this).
+			writeFile(t, filepath.Join(project, ".hookwright", "config.json"), `{"pdca": {"enabled": true}}`+"\n")
 			script := modelapi.Script{
 				modelapi.ToolUse("TaskCreate", map[string]any{"subject": "[Plan] login-flow: outline", "description": "plan it", "activeForm": "Planning"}),
 				modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "1", "status": "in_progress"}),

@@ -38,8 +38,12 @@ func TestScratchpadGateBlocksSubagent(t *testing.T) {
 		bash(write).In(marker), // 2: only reachable after the block
 		modelapi.Text("scratchpad written, stopping").In(marker), // 3: let go
 	}
+	// The chain is a workflow the project turns on (hwctl workflow enable
+	// scratchpad writes this).
+	dir := filepath.Join(t.TempDir(), "project")
+	writeFile(t, filepath.Join(dir, ".hookwright", "config.json"), `{"scratchpad": {"enabled": true}}`+"\n")
 	srv, res := session(t, installT(t, "2.1.33"), script, sessionOpts{
-		pluginDirs: []string{writePlugin(t, scratchpadHooks)}, tools: []string{"Bash", "Task"}})
+		pluginDirs: []string{writePlugin(t, scratchpadHooks)}, tools: []string{"Bash", "Task"}, dir: dir})
 	requireRegistered(t, res)
 
 	blocked := false

@@ -68,7 +68,7 @@ func TestTeamsFallback(t *testing.T) {
 	tools := []string{"TeamCreate", "TeamDelete", "Task", "SendMessage", "TaskCreate", "TaskUpdate", "TaskGet", "TaskList", "Bash"}
 	writeFiles(t, project, map[string]string{
 		".agent/teams/core/README.md": "team folder\n",
-		".hookwright/config.json":     `{"scratchpad": {"enabled": false}}` + "\n",
+		".hookwright/config.json":     `{"scratchpad": {"enabled": false}, "pdca": {"enabled": true}}` + "\n",
 	})
 	// A tmux teammate is a claude process of its own, started without the
 	// lead's --allowedTools: the user settings allow its tools.

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -562,5 +564,29 @@ func TestAPIActivityFitsTheCalls(t *testing.T) {
 	code, body := get(t, serve(t, t.TempDir(), "")+"/api/activity?since=fit")
 	if code != 200 || json.Unmarshal([]byte(body), &a) != nil || a.Until.Sub(a.Since) < 23*time.Hour {
 		t.Errorf("fit with no calls: %d %s", code, body)
+	}
+}
+
+// The page's kind menu lists every journal kind, no more: one truth,
+// journal.Kinds, and a new kind cannot be left out of the dashboard.
+func TestKindMenuListsEveryKind(t *testing.T) {
+	page, err := static.ReadFile("static/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sel, ok := strings.Cut(string(page), `id="f-kind"`)
+	sel, _, _ = strings.Cut(sel, "</select>")
+	if !ok {
+		t.Fatal("no kind menu")
+	}
+	var got []string
+	for _, m := range regexp.MustCompile(`<option>([a-z_]+)</option>`).FindAllStringSubmatch(sel, -1) {
+		got = append(got, m[1])
+	}
+	want := append([]string(nil), journal.Kinds...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("kind menu %q, journal.Kinds %q", got, want)
 	}
 }

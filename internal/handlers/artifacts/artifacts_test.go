@@ -111,7 +111,7 @@ func TestGate(t *testing.T) {
 			for _, d := range tt.dirs {
 				os.MkdirAll(filepath.Join(dir, d), 0o755)
 			}
-			cfg := config.Default().Artifacts
+			cfg := artifactsOn()
 			cfg.Enabled = !tt.off
 			if tt.fail != "" {
 				cfg.Fail = tt.fail
@@ -143,7 +143,7 @@ func TestSymlinkedTeamFolderOutsideProject(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(project, ".agent/teams/core")); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	g := Gate{Config: config.Default().Artifacts, Project: project}
+	g := Gate{Config: artifactsOn(), Project: project}
 	_, err := g.Handle(context.Background(), idle("core", "alice"))
 	if err == nil || !strings.Contains(err.Error(), "resolves outside") {
 		t.Fatalf("err = %v, want a symlink escape", err)
@@ -157,7 +157,7 @@ func TestSymlinkedFileIsNotFollowed(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "big"), filepath.Join(project, ".agent/teams/core/alice/L2-summary.md")); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	g := Gate{Config: config.Default().Artifacts, Project: project}
+	g := Gate{Config: artifactsOn(), Project: project}
 	res, err := g.Handle(context.Background(), idle("core", "alice"))
 	if err != nil || res.Decision != hooks.Block || !strings.Contains(res.Reason, "L2-summary.md") {
 		t.Fatalf("res = %+v, err = %v; want a block on L2-summary.md", res, err)
@@ -183,7 +183,7 @@ func TestProjectFallsBackToEnvThenCwd(t *testing.T) {
 	os.MkdirAll(filepath.Join(envDir, ".agent/teams/core"), 0o755)
 	in := idle("core", "alice")
 	in.Base().Cwd = cwdDir
-	g := Gate{Config: config.Default().Artifacts, Getenv: os.Getenv}
+	g := Gate{Config: artifactsOn(), Getenv: os.Getenv}
 
 	t.Setenv("CLAUDE_PROJECT_DIR", envDir)
 	if res, _ := g.Handle(context.Background(), in); res.Decision != hooks.Block {
@@ -212,4 +212,12 @@ func TestRefusal(t *testing.T) {
 			t.Errorf("Refusal(%+v) = %q, want %q", tt.task, got, tt.want)
 		}
 	}
+}
+
+// artifactsOn is the default artifacts section with the workflow on, as
+// the runtime builds it where the project turned it on (package workflow).
+func artifactsOn() config.Artifacts {
+	c := config.Default().Artifacts
+	c.Enabled = true
+	return c
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/hookwright/hookwright/internal/handlers/work"
 	"github.com/hookwright/hookwright/internal/runtime/call"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/workflow"
 	loopstate "github.com/hookwright/hookwright/internal/state/loop"
 )
 
@@ -37,8 +38,17 @@ import (
 // from the call's one [call.Call]: its project folder, environment, clock
 // and config.
 type registration struct {
-	event    hooks.Event
+	event hooks.Event
+	// async: the registration hooks.json marks "async" (the runtime runs
+	// with --async); [For] leaves it out, [AsyncFor] has only these.
+	async    bool
 	register func(m *hooks.Mux, c call.Call)
+}
+
+// background marks r as the asynchronous registration of its event.
+func background(r registration) registration {
+	r.async = true
+	return r
 }
 
 // builtinHandler is what every built-in handler has besides its typed
@@ -51,7 +61,7 @@ type builtinHandler interface{ Name() string }
 // The method's input type names the event; event repeats it so that [For]
 // builds only one event's handlers (TestForMatchesMux holds the two equal).
 func on[H builtinHandler, E hooks.Input](event hooks.Event, matcher string, build func(call.Call) H, method func(H, context.Context, E) (hooks.Result, error)) registration {
-	return registration{event, func(m *hooks.Mux, c call.Call) {
+	return registration{event, false, func(m *hooks.Mux, c call.Call) {
 		h := build(c)
 		opts := []hooks.RouteOption{hooks.WithName(h.Name())}
 		if fc, ok := any(h).(hooks.FailCloser); ok {
@@ -76,7 +86,7 @@ var registrations = []registration{
 	// Team gates and the scratchpad chain.
 	on(hooks.EventSessionStart, "", func(c call.Call) scratchpad.Startup { return scratchpad.Startup{Options: pad(c)} }, scratchpad.Startup.SessionStart),
 	on(hooks.EventSubagentStart, "", func(c call.Call) teamctx.Injector {
-		return teamctx.Injector{Root: c.Config().Artifacts.Root, Project: c.Root(), Getenv: c.Getenv}
+		return teamctx.Injector{Enabled: c.Workflow(workflow.Artifacts).On, Root: c.Config().Artifacts.Root, Project: c.Root(), Getenv: c.Getenv}
 	}, teamctx.Injector.SubagentStart),
 	on(hooks.EventSubagentStart, "", func(c call.Call) scratchpad.Assign { return scratchpad.Assign{Options: pad(c)} }, scratchpad.Assign.SubagentStart),
 	on(hooks.EventSubagentStop, "", func(c call.Call) scratchpad.SubagentGate { return scratchpad.SubagentGate{Options: pad(c)} }, scratchpad.SubagentGate.SubagentStop),
@@ -91,21 +101,27 @@ var registrations = []registration{
 
 	// PDCA, work units and session fingerprints.
 	on(hooks.EventTaskCompleted, "", func(c call.Call) pdca.Advancer {
-		return pdca.Advancer{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+		return pdca.Advancer{Config: pdcaConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}, pdca.Advancer.TaskCompleted),
 	on(hooks.EventTeammateIdle, "", func(c call.Call) pdca.NextTask {
-		return pdca.NextTask{Config: c.Config().PDCA, Dir: c.Root(), Getenv: c.Getenv}
+		return pdca.NextTask{Config: pdcaConfig(c), Dir: c.Root(), Getenv: c.Getenv}
 	}, pdca.NextTask.TeammateIdle),
+
+	// A completion that made another task ready: the journal's
+	// dependency_resolved.
+	on(hooks.EventTaskCompleted, "", func(c call.Call) session.Dependencies {
+		return session.Dependencies{Getenv: c.Getenv, Mark: c.Mark}
+	}, session.Dependencies.TaskCompleted),
 
 	// Teammate status runs after the gates and next-task: an idle they send
 	// back to work leaves the teammate active.
 	on(hooks.EventTeammateIdle, "", teamstatus.New, teamstatus.Recorder.TeammateIdle),
 	on(hooks.EventTaskCompleted, "", teamstatus.New, teamstatus.Recorder.TaskCompleted),
-	on(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit", func(c call.Call) work.Gate {
-		return work.Gate{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+	on(hooks.EventPreToolUse, "Bash|Write|Edit|MultiEdit|NotebookEdit", func(c call.Call) work.Gate {
+		return work.Gate{Config: workConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now, Mark: c.Mark}
 	}, work.Gate.PreToolUse),
 	on(hooks.EventPostToolUse, "", func(c call.Call) work.Observer {
-		return work.Observer{Config: c.Config().Work, Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
+		return work.Observer{Config: workConfig(c), Dir: c.Root(), Getenv: c.Getenv, Now: c.Now}
 	}, work.Observer.PostToolUse),
 	on(hooks.EventSessionStart, "", func(c call.Call) session.Recorder {
 		return session.Recorder{Dir: c.Root(), Getenv: c.Getenv, Now: c.Now, Version: c.Version()}
@@ -123,23 +139,56 @@ var registrations = []registration{
 	// Quality: the project's formatter and linter on the file just edited
 	// (quality.lint, quality.format), and quality.commands: the user's, and
 	// a project's only where the user config trusts it (config.LoadLayers).
+	// The synchronous call formats (and lints where the release has no
+	// async hooks); the asynchronous one, which Claude Code runs in the
+	// background, lints with a budget that fits real linters; the courier
+	// hands over at the next tool call what a release that drops an async
+	// hook's output left pending.
 	on(hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) quality.Checker {
-		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv}
+		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv, Release: c.Running, Paired: c.AsyncPartner()}
 	}, quality.Checker.PostToolUse),
+	on(hooks.EventPostToolUse, "", func(c call.Call) quality.Courier {
+		return quality.Courier{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv}
+	}, quality.Courier.PostToolUse),
+	background(on(hooks.EventPostToolUse, "Write|Edit|MultiEdit", func(c call.Call) quality.Checker {
+		return quality.Checker{Config: c.Config().Quality, Dir: c.Root(), Getenv: c.Getenv, Release: c.Running, Async: true}
+	}, quality.Checker.PostToolUse)),
 
 	// Compaction: a snapshot before, a briefing after.
 	on(hooks.EventPreCompact, "", compact.NewSaver, compact.Saver.PreCompact),
 	on(hooks.EventSessionStart, "", compact.NewBriefer, compact.Briefer.SessionStart),
 }
 
+// artifactsGate, pad, pdcaConfig and workConfig build each workflow's
+// handlers with its switch as package workflow decides it for the call's
+// project: a workflow the project did not ask for does nothing.
 func artifactsGate(c call.Call) artifacts.Gate {
-	return artifacts.Gate{Config: c.Config().Artifacts, Project: c.Root(), Getenv: c.Getenv}
+	cfg := c.Config().Artifacts
+	cfg.Enabled = c.Workflow(workflow.Artifacts).On
+	return artifacts.Gate{Config: cfg, Project: c.Root(), Getenv: c.Getenv}
+}
+
+func pdcaConfig(c call.Call) config.PDCA {
+	cfg := c.Config().PDCA
+	cfg.Enabled = c.Workflow(workflow.PDCA).On
+	return cfg
+}
+
+func workConfig(c call.Call) config.Work {
+	cfg := c.Config().Work
+	cfg.Mode = config.WorkOff
+	if st := c.Workflow(workflow.Work); st.On {
+		cfg.Mode = config.WorkMode(st.Mode)
+	}
+	return cfg
 }
 
 func toolMetrics(call.Call) session.ToolMetrics { return session.ToolMetrics{} }
 
 func pad(c call.Call) scratchpad.Options {
-	return scratchpad.Options{Config: c.Config().Scratchpad, Project: c.Root(), Getenv: c.Getenv, Now: c.Now}
+	cfg := c.Config().Scratchpad
+	cfg.Enabled = c.Workflow(workflow.Scratchpad).On
+	return scratchpad.Options{Config: cfg, Project: c.Root(), Getenv: c.Getenv, Now: c.Now}
 }
 
 // Mux returns a mux with every built-in handler registered for cfg, for
@@ -155,17 +204,22 @@ func Mux(cfg config.Config) *hooks.Mux {
 }
 
 // FailsClosed names the gate on event that is configured to fail closed
-// ("artifacts.fail", "scratchpad.fail"), or "" when every gate there fails
-// open: what the runtime does when the hook contract is broken.
-func FailsClosed(cfg config.Config, event hooks.Event) string {
+// ("guard.fail", "artifacts.fail"), or "" when every gate there fails
+// open: what the runtime does when the hook contract is broken. A
+// workflow's gate counts only where the workflow runs. The scratchpad
+// chain's fail-closed stops are bounded by a count kept in the project;
+// with the contract broken that count cannot be kept, so its stops go
+// through (and the fault is reported): an agent is never held forever.
+func FailsClosed(c call.Call, event hooks.Event) string {
+	cfg := c.Config()
 	switch event {
-	case hooks.EventTeammateIdle, hooks.EventTaskCompleted:
-		if cfg.Artifacts.Enabled && cfg.Artifacts.Fail == config.FailClosed {
-			return "artifacts.fail"
+	case hooks.EventPreToolUse:
+		if cfg.Guard.Enabled && cfg.Guard.Fail == config.FailClosed {
+			return "guard.fail"
 		}
-	case hooks.EventStop, hooks.EventSubagentStop:
-		if cfg.Scratchpad.Enabled && cfg.Scratchpad.Fail == config.FailClosed {
-			return "scratchpad.fail"
+	case hooks.EventTeammateIdle, hooks.EventTaskCompleted:
+		if cfg.Artifacts.Fail == config.FailClosed && c.Workflow(workflow.Artifacts).On {
+			return "artifacts.fail"
 		}
 	}
 	return ""
@@ -199,15 +253,54 @@ func Deadline(cfg config.Config, dir string, event hooks.Event, def time.Duratio
 }
 
 // For returns a mux with only event's handlers, in the same order as in
-// [Mux], each built from the call c: all one hook call needs.
+// [Mux], each built from the call c: all one hook call needs. The
+// asynchronous registrations are left out ([AsyncFor]).
 func For(c call.Call, event hooks.Event) *hooks.Mux {
 	m := new(hooks.Mux)
 	for _, r := range registrations {
-		if r.event == event {
+		if r.event == event && !r.async {
 			r.register(m, c)
 		}
 	}
 	return m
+}
+
+// AsyncFor returns a mux with event's asynchronous registrations: what
+// "hookwright <event> --async" runs.
+func AsyncFor(c call.Call, event hooks.Event) *hooks.Mux {
+	m := new(hooks.Mux)
+	for _, r := range registrations {
+		if r.event == event && r.async {
+			r.register(m, c)
+		}
+	}
+	return m
+}
+
+// AsyncApplies reports whether the asynchronous call of event has work in
+// the call c: the quality checks lint, and the running release is not one
+// known to run the call in the foreground (before 2.1.15, where the
+// synchronous call did the work). A release that cannot be told yet is
+// waited for by the call itself (package quality).
+func AsyncApplies(c call.Call, event hooks.Event) bool {
+	if event != hooks.EventPostToolUse || !c.Config().Quality.Lint {
+		return false
+	}
+	r, ok := c.Running()
+	return !ok || quality.DeliveryFor(r, true) != quality.DeliverNone
+}
+
+// Rewakes reports whether the asynchronous call's findings go to the model
+// through asyncRewake (an exit 2 with the findings on stderr), on the
+// release running the call c.
+func Rewakes(c call.Call) bool {
+	return quality.DeliveryFor(c.Running()) == quality.DeliverRewake
+}
+
+// AsyncDeadline is how long the asynchronous call may take: the quality
+// checks' asynchronous budget, and 5 s more.
+func AsyncDeadline(cfg config.Config) time.Duration {
+	return quality.AsyncBudgetOf(cfg.Quality) + 5*time.Second
 }
 
 // Registration names one built-in handler as it is registered: its event,

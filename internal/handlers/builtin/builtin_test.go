@@ -24,7 +24,8 @@ func TestForMatchesMux(t *testing.T) {
 				want = append(want, r.Matcher+" "+r.Name)
 			}
 		}
-		for _, r := range For(call.New(call.Spec{Config: config.Default()}), ev).Routes() {
+		c := call.New(call.Spec{Config: config.Default()})
+		for _, r := range append(For(c, ev).Routes(), AsyncFor(c, ev).Routes()...) {
 			if r.Event != ev {
 				t.Errorf("For(%s) registered %s", ev, r.Event)
 			}
@@ -93,23 +94,34 @@ func TestDeadline(t *testing.T) {
 func TestFailsClosed(t *testing.T) {
 	closed := config.Default()
 	closed.Artifacts.Fail, closed.Scratchpad.Fail = config.FailClosed, config.FailClosed
+	closed.Artifacts.Enabled, closed.Scratchpad.Enabled = true, true
 	offClosed := closed
-	offClosed.Artifacts.Enabled = false
+	offClosed.Artifacts.Enabled, offClosed.Scratchpad.Enabled = false, false
+	guardClosed := config.Default()
+	guardClosed.Guard.Fail = config.FailClosed
+	guardOff := guardClosed
+	guardOff.Guard.Enabled = false
 	tests := []struct {
 		cfg   config.Config
 		event hooks.Event
 		want  string
 	}{
 		{config.Default(), hooks.EventTaskCompleted, ""},
+		{config.Default(), hooks.EventPreToolUse, ""},
 		{closed, hooks.EventTaskCompleted, "artifacts.fail"},
 		{closed, hooks.EventTeammateIdle, "artifacts.fail"},
-		{closed, hooks.EventStop, "scratchpad.fail"},
-		{closed, hooks.EventSubagentStop, "scratchpad.fail"},
+		// the chain's bound needs a count in the project: never held
+		{closed, hooks.EventStop, ""},
+		{closed, hooks.EventSubagentStop, ""},
 		{closed, hooks.EventPreToolUse, ""},
 		{offClosed, hooks.EventTaskCompleted, ""},
+		{offClosed, hooks.EventSubagentStop, ""},
+		{guardClosed, hooks.EventPreToolUse, "guard.fail"},
+		{guardClosed, hooks.EventStop, ""},
+		{guardOff, hooks.EventPreToolUse, ""},
 	}
 	for _, tt := range tests {
-		if got := FailsClosed(tt.cfg, tt.event); got != tt.want {
+		if got := FailsClosed(call.New(call.Spec{Config: tt.cfg}), tt.event); got != tt.want {
 			t.Errorf("FailsClosed(%s) = %q, want %q", tt.event, got, tt.want)
 		}
 	}
@@ -121,6 +133,7 @@ func TestFailsClosed(t *testing.T) {
 func TestGatesKeepFailClosedPolicy(t *testing.T) {
 	closed := config.Default()
 	closed.Artifacts.Fail, closed.Scratchpad.Fail, closed.Guard.Fail = config.FailClosed, config.FailClosed, config.FailClosed
+	closed.Artifacts.Enabled, closed.Scratchpad.Enabled = true, true
 	for _, tt := range []struct {
 		event hooks.Event
 		input string

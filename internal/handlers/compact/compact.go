@@ -110,7 +110,7 @@ func (s Saver) PreCompact(_ context.Context, ev *hooks.PreCompact) (hooks.Result
 	if !s.call.Config().Compact.Enabled {
 		return hooks.Result{}, nil
 	}
-	cfg := s.call.Config()
+	cfg := s.call.Effective() // the scratchpad and PDCA only where they run
 	dir := s.call.Root()
 	path, err := File(dir, ev.SessionID)
 	if err != nil {

@@ -91,6 +91,7 @@ func TestSaveAndBrief(t *testing.T) {
 				e[k] = v
 			}
 			cfg := config.Default()
+			cfg.Scratchpad.Enabled, cfg.PDCA.Enabled = true, true // the workflows this project turned on
 			if _, err := saver(cfg, dir, env(e), func() time.Time { return now }).Handle(context.Background(), preCompact("s1")); err != nil {
 				t.Fatal(err)
 			}
@@ -116,6 +117,31 @@ func TestSaveAndBrief(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Where the scratchpad chain and PDCA do not run, the briefing names no
+// scratchpad (the model would write one) and no PDCA phase.
+func TestBriefingNamesOnlyWorkflowsThatRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".hookwright"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".hookwright", "pdca.json"), []byte(`{"features":{"login":{"phase":"Do","updated":"2026-03-01T09:00:00Z"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	if _, err := saver(cfg, dir, env(nil), func() time.Time { return now }).Handle(context.Background(), preCompact("s1")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := briefer(cfg, dir).Handle(context.Background(), sessionStart("s1", "compact"))
+	if err != nil || res.Context == "" {
+		t.Fatalf("no briefing: %+v, %v", res, err)
+	}
+	for _, absent := range []string{"scratchpad", "PDCA"} {
+		if strings.Contains(res.Context, absent) {
+			t.Errorf("the briefing names %s, which does not run here:\n%s", absent, res.Context)
+		}
 	}
 }
 

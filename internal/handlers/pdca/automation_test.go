@@ -41,7 +41,7 @@ func TestAutomation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.level)+" "+tt.subject, func(t *testing.T) {
 			project := t.TempDir()
-			cfg := config.Default().PDCA
+			cfg := pdcaOn()
 			cfg.Automation = tt.level
 			a := pdca.Advancer{Config: cfg, Dir: project, Getenv: func(string) string { return "" }, Now: func() time.Time { return t0 }}
 			res, err := a.Handle(context.Background(), completedTask("1", tt.subject))
@@ -76,7 +76,7 @@ func TestNextTaskFullAutomation(t *testing.T) {
 		t.Run(string(tt.level), func(t *testing.T) {
 			home, project := t.TempDir(), t.TempDir()
 			writeTasks(t, filepath.Join(home, ".claude", "tasks", "core"), tasks...)
-			cfg := config.Default().PDCA
+			cfg := pdcaOn()
 			cfg.Automation = tt.level
 			tag, _, _ := state.Parse("[Do] login: build")
 			state.Record(filepath.Join(project, cfg.State), tag, "core/1", "[Do] login: build", t0)
@@ -114,7 +114,7 @@ func TestNextTaskSkipsTasksTakenByActiveTeammates(t *testing.T) {
 			if err := teamstatus.Set(project, team, teamstatus.Teammate{State: tt.aliceState, TaskID: "1", LastSeen: t0}); err != nil {
 				t.Fatal(err)
 			}
-			h := pdca.NextTask{Config: config.Default().PDCA, Dir: project, Getenv: func(k string) string {
+			h := pdca.NextTask{Config: pdcaOn(), Dir: project, Getenv: func(k string) string {
 				if k == "HOME" {
 					return home
 				}

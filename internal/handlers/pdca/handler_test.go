@@ -41,7 +41,7 @@ func deliver(t *testing.T, project, home, file string, fired hooks.Event) (hooks
 		}
 		in = adapted
 	}
-	a := pdca.Advancer{Config: config.Default().PDCA, Dir: project, Getenv: func(k string) string {
+	a := pdca.Advancer{Config: pdcaOn(), Dir: project, Getenv: func(k string) string {
 		if k == "HOME" {
 			return home
 		}
@@ -128,13 +128,13 @@ func TestAdvancerUntaggedAndDisabled(t *testing.T) {
 	project := t.TempDir()
 	ev := &hooks.TaskCompleted{Common: hooks.Common{SessionID: "s", Cwd: project, HookEventName: hooks.EventTaskCompleted}}
 	ev.TaskID, ev.TaskSubject = "1", "write docs"
-	a := pdca.Advancer{Config: config.Default().PDCA, Dir: project, Getenv: func(string) string { return "" }}
+	a := pdca.Advancer{Config: pdcaOn(), Dir: project, Getenv: func(string) string { return "" }}
 	if res, err := a.Handle(context.Background(), ev); !res.Empty() || err != nil {
 		t.Fatalf("untagged: %+v %v", res, err)
 	}
-	ev.TaskSubject = "[Do] ../../etc: x"
+	ev.TaskSubject = "[Do] a\x1b[2Jb: x"
 	if res, err := a.Handle(context.Background(), ev); err != nil || !strings.Contains(res.SystemMessage, "feature") {
-		t.Fatalf("unsafe: %+v %v", res, err)
+		t.Fatalf("control characters: %+v %v", res, err)
 	}
 	ev.TaskSubject = "[Do] ok"
 	a.Config.Enabled = false
@@ -144,4 +144,12 @@ func TestAdvancerUntaggedAndDisabled(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(project, ".hookwright")); !os.IsNotExist(err) {
 		t.Fatal("state written when it should not be")
 	}
+}
+
+// pdcaOn is the default PDCA section with the workflow on, as the runtime
+// builds it where the project turned PDCA on (package workflow).
+func pdcaOn() config.PDCA {
+	c := config.Default().PDCA
+	c.Enabled = true
+	return c
 }

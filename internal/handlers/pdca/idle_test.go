@@ -10,7 +10,6 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
-	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
 )
 
@@ -59,7 +58,7 @@ func TestNextTask(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			home, project := t.TempDir(), t.TempDir()
 			writeTasks(t, filepath.Join(home, ".claude", "tasks", "my-team"), tt.tasks...)
-			h := pdca.NextTask{Config: config.Default().PDCA, Dir: project, Getenv: func(k string) string {
+			h := pdca.NextTask{Config: pdcaOn(), Dir: project, Getenv: func(k string) string {
 				if k == "HOME" {
 					return home
 				}
@@ -82,7 +81,7 @@ func TestNextTask(t *testing.T) {
 }
 
 func TestNextTaskOutsideTeam(t *testing.T) {
-	h := pdca.NextTask{Config: config.Default().PDCA, Dir: t.TempDir(), Getenv: func(string) string { return "" }}
+	h := pdca.NextTask{Config: pdcaOn(), Dir: t.TempDir(), Getenv: func(string) string { return "" }}
 	for _, team := range []hooks.Team{{}, {TeamName: "t"}} { // no team; the lead
 		ev := &hooks.TeammateIdle{Team: team}
 		if res, err := h.Handle(context.Background(), ev); !res.Empty() || err != nil {
@@ -96,7 +95,7 @@ func TestNextTaskOutsideTeam(t *testing.T) {
 func TestNextTaskFindsTheSessionList(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	writeTasks(t, filepath.Join(home, ".claude", "tasks", "sess-1"), tasklist.Task{ID: "1", Subject: "[Check] parser: review", Status: "pending"})
-	h := pdca.NextTask{Config: config.Default().PDCA, Dir: project, Getenv: func(k string) string {
+	h := pdca.NextTask{Config: pdcaOn(), Dir: project, Getenv: func(k string) string {
 		return map[string]string{"HOME": home}[k]
 	}}
 	ev := &hooks.TeammateIdle{Common: hooks.Common{SessionID: "sess-1", HookEventName: hooks.EventTeammateIdle}}

@@ -31,7 +31,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +39,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/statefile"
@@ -118,7 +118,15 @@ func toolsFor(ext string) []int {
 	return out
 }
 
-// Checker is the PostToolUse handler.
+// Checker is the PostToolUse handler. It is registered twice: as the
+// synchronous call every release runs, and as the asynchronous one
+// (Async; "async": true in hooks.json, with asyncRewake from 2.1.64),
+// which Claude Code runs in the background on releases that have async
+// hooks ([DeliveryFor]). The synchronous call formats; it lints too where
+// its registration has no asynchronous partner (Paired), or the release
+// is known to run no hook in the background. The asynchronous call lints,
+// within [AsyncBudget], and does nothing where the release is known to run
+// it in the foreground.
 type Checker struct {
 	Config config.Quality
 	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
@@ -127,10 +135,83 @@ type Checker struct {
 	Getenv func(string) string
 	// LookPath finds a program; nil is exec.LookPath.
 	LookPath func(string) (string, error)
+	// Release is the Claude Code release running the call (call.Running);
+	// nil, or ok false, when it cannot be told.
+	Release func() (hooks.Release, bool)
+	// Async: this is the asynchronous registration (hookwright
+	// PostToolUse --async).
+	Async bool
+	// Paired: the synchronous registration says an asynchronous one ships
+	// beside it (hookwright PostToolUse --with-async). Only then does the
+	// synchronous call leave linting to it; a registration written by hand
+	// (a settings file copied from a source design) lints in the
+	// foreground on every release.
+	Paired bool
 }
 
 // Name names the handler in reports.
-func (Checker) Name() string { return "quality" }
+func (c Checker) Name() string {
+	if c.Async {
+		return "quality-async"
+	}
+	return "quality"
+}
+
+// Delivery is how the findings of the asynchronous check reach the model
+// on a release.
+type Delivery int
+
+// The deliveries, as real releases were seen to behave (compat/FACTS.md,
+// "Asynchronous hooks"; internal/live TestAsyncHookProbe and
+// TestAsyncRewakeProbe).
+const (
+	// DeliverNone: the release runs no hook in the background (before
+	// 2.1.15, or the release is not known): the synchronous call lints.
+	DeliverNone Delivery = iota
+	// DeliverOutput: the hook's JSON output (additionalContext and
+	// systemMessage) is added to the model's next request after the hook
+	// ends (2.1.15 to 2.1.44).
+	DeliverOutput
+	// DeliverPending: the release runs the hook in the background but
+	// drops its output (2.1.45 to 2.1.63): the findings wait in
+	// [PendingFile] for the session's next tool call ([Courier]).
+	DeliverPending
+	// DeliverRewake: asyncRewake (from 2.1.64): an exit 2's stderr reaches
+	// the model at its next request, or wakes it when its turn is over.
+	DeliverRewake
+)
+
+// asyncOutputDropped is the first release seen to drop an async hook's
+// output: 2.1.44 delivers it, 2.1.45 does not (2.1.46 was never
+// published); 2.1.47 to 2.1.118 drop it too, 2.1.139 delivers it again,
+// but from 2.1.64 asyncRewake is used instead.
+var asyncOutputDropped = hooks.Release{2, 1, 45}
+
+// DeliveryFor is the delivery on release r (ok false: not known).
+func DeliveryFor(r hooks.Release, ok bool) Delivery {
+	asyncSince, _ := hooks.KeySince("handler", "async")
+	rewakeSince, _ := hooks.KeySince("handler", "asyncRewake")
+	switch {
+	case !ok || r.Less(asyncSince):
+		return DeliverNone
+	case !r.Less(rewakeSince):
+		return DeliverRewake
+	case r.Less(asyncOutputDropped):
+		return DeliverOutput
+	}
+	return DeliverPending
+}
+
+// delivery is how the asynchronous call's findings reach the model: by
+// the release, and through the next tool call ([Courier]) where the
+// release still cannot be told.
+func (c Checker) delivery() Delivery {
+	r, ok := c.release()
+	if !ok {
+		return DeliverPending
+	}
+	return DeliveryFor(r, true)
+}
 
 // run is one command to run on the file.
 type run struct {
@@ -180,11 +261,31 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 	if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() {
 		return hooks.Result{}, nil
 	}
+	// Which passes this call runs: the synchronous one formats, and lints
+	// where no asynchronous call will; the asynchronous one lints.
+	// Which passes this call runs: the synchronous one formats, and lints
+	// where no asynchronous partner will (no partner in the manifest, or a
+	// release known to run no hook in the background); the asynchronous
+	// one lints, unless the release is known to run it in the foreground.
+	// A release not known yet (2.1.33 writes its version to the transcript
+	// after the first tool call) is waited for a moment by the partner, in
+	// the background, and counts as one that runs async hooks.
+	var doFormat, doLint bool
+	if c.Async {
+		if r, ok := c.waitRelease(ctx); ok && DeliveryFor(r, true) == DeliverNone {
+			return hooks.Result{}, nil // the release runs this call in the foreground: the synchronous one linted
+		}
+		doLint = c.Config.Lint
+	} else {
+		r, ok := c.release()
+		doFormat = c.Config.Format
+		doLint = c.Config.Lint && (!c.Paired || ok && DeliveryFor(r, true) == DeliverNone)
+	}
 	var notes []string
 	var runs []run
 	for _, i := range builtin {
 		t := Builtin[i]
-		if (t.Format && !c.Config.Format) || (!t.Format && !c.Config.Lint) {
+		if (t.Format && !doFormat) || (!t.Format && !doLint) {
 			continue
 		}
 		if prog, ok := c.program(dir, t); ok {
@@ -196,7 +297,7 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 			argv   []string
 			format bool
 		}{{q.Format, true}, {q.Lint, false}} {
-			if len(r.argv) == 0 || (r.format && !c.Config.Format) || (!r.format && !c.Config.Lint) {
+			if len(r.argv) == 0 || (r.format && !doFormat) || (!r.format && !doLint) {
 				continue
 			}
 			argv := make([]string, len(r.argv))
@@ -220,7 +321,14 @@ func (c Checker) PostToolUse(ctx context.Context, ev *hooks.PostToolUse) (hooks.
 	}
 	text := b.String()
 	if len(text) > MaxFeedback {
-		text = text[:MaxFeedback] + "\n… (trimmed)"
+		cut := MaxFeedback
+		for cut > 0 && text[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		text = text[:cut] + "\n… (trimmed)"
+	}
+	if c.Async && c.delivery() == DeliverPending {
+		return hooks.Result{}, c.leave(dir, ev.SessionID, text)
 	}
 	return hooks.Context(text), nil
 }
@@ -269,11 +377,10 @@ func (c Checker) program(dir string, t Tool) (string, bool) {
 
 // runAll runs the commands, formatters first, under one budget; it returns
 // the findings and adds what went wrong with a tool to notes.
-func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, notes *[]string) []string {
+func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, notes *[]string) (findings []string) {
 	budget := c.budget()
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	var findings []string
 	for _, pass := range []bool{true, false} {
 		for _, r := range runs {
 			if r.format != pass {
@@ -299,12 +406,143 @@ func (c Checker) runAll(ctx context.Context, dir, session string, runs []run, no
 	return findings
 }
 
-// budget is quality.timeout, else Budget.
+// release is the running release, ok false when it cannot be told.
+func (c Checker) release() (hooks.Release, bool) {
+	if c.Release == nil {
+		return hooks.Release{}, false
+	}
+	return c.Release()
+}
+
+// releaseWait bounds how long the asynchronous call waits for the release
+// to be told (the transcript's version), and releaseStep how often it
+// looks. Variables for tests.
+var (
+	releaseWait = 3 * time.Second
+	releaseStep = 100 * time.Millisecond
+)
+
+// waitRelease is the running release, looked for again for up to
+// releaseWait while it cannot be told: the asynchronous call runs in the
+// background where it matters, so the wait holds nobody.
+func (c Checker) waitRelease(ctx context.Context) (hooks.Release, bool) {
+	deadline := time.Now().Add(releaseWait)
+	for {
+		if r, ok := c.release(); ok || time.Now().After(deadline) {
+			return r, ok
+		}
+		select {
+		case <-ctx.Done():
+			return c.release()
+		case <-time.After(releaseStep):
+		}
+	}
+}
+
+// budget is the call's time budget: quality.timeout (else Budget) for the
+// synchronous call, quality.async_timeout (else AsyncBudget) for the
+// asynchronous one.
 func (c Checker) budget() time.Duration {
+	if c.Async {
+		return AsyncBudgetOf(c.Config)
+	}
 	if t := c.Config.Timeout; t > 0 {
 		return time.Duration(min(t, config.MaxQualityTimeout)) * time.Second
 	}
 	return Budget
+}
+
+// AsyncBudget is the time all the linters of one edit may take together
+// in the asynchronous call, unless quality.async_timeout says otherwise: a
+// cold go vet took 14 s on the build machine.
+const AsyncBudget = 60 * time.Second
+
+// AsyncBudgetOf is cfg's asynchronous budget.
+func AsyncBudgetOf(cfg config.Quality) time.Duration {
+	if t := cfg.AsyncTimeout; t > 0 {
+		return time.Duration(min(t, config.MaxQualityAsyncTimeout)) * time.Second
+	}
+	return AsyncBudget
+}
+
+// PendingFile holds, per session, the findings of asynchronous checks on
+// releases that drop an async hook's output (DeliverPending), until the
+// session's next tool call hands them over ([Courier]).
+const PendingFile = config.Dir + "/quality-pending.json"
+
+// maxPending bounds what one session keeps waiting.
+const maxPending = 4 * MaxFeedback
+
+// leave adds text to session's pending findings.
+func (c Checker) leave(dir, session, text string) error {
+	p, err := project.Path(dir, PendingFile)
+	if err != nil {
+		return err
+	}
+	return statefile.Update(p, func(old []byte) ([]byte, error) {
+		st := map[string]string{}
+		if len(old) > 0 && json.Unmarshal(old, &st) != nil {
+			st = map[string]string{}
+		}
+		if len(st) >= maxSessions {
+			clear(st)
+		}
+		next := strings.TrimPrefix(st[session]+"\n\n"+text, "\n\n")
+		if len(next) > maxPending {
+			next = next[len(next)-maxPending:]
+		}
+		st[session] = next
+		return json.Marshal(st)
+	})
+}
+
+// Courier is the PostToolUse handler, for every tool, that hands the
+// session the findings an asynchronous check left pending (on releases
+// that drop an async hook's output): at the session's next tool call.
+// Register it for PostToolUse with the matcher "".
+type Courier struct {
+	Config config.Quality
+	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
+	Dir    string
+	Getenv func(string) string
+}
+
+// Name names the handler in reports.
+func (Courier) Name() string { return "quality-courier" }
+
+// Handle serves [Courier.PostToolUse] and ignores every other event.
+func (k Courier) Handle(ctx context.Context, in hooks.Input) (hooks.Result, error) {
+	return hooks.For(k.PostToolUse).Handle(ctx, in)
+}
+
+// PostToolUse hands over and forgets the session's pending findings. A
+// project without any costs one stat.
+func (k Courier) PostToolUse(_ context.Context, ev *hooks.PostToolUse) (hooks.Result, error) {
+	if !k.Config.Lint {
+		return hooks.Result{}, nil
+	}
+	dir := project.Dir(k.Dir, ev, project.Getenv(k.Getenv))
+	p, err := project.Path(dir, PendingFile)
+	if err != nil {
+		return hooks.Result{}, nil
+	}
+	if _, err := os.Lstat(p.String()); err != nil {
+		return hooks.Result{}, nil
+	}
+	var text string
+	err = statefile.Update(p, func(old []byte) ([]byte, error) {
+		st := map[string]string{}
+		if len(old) == 0 || json.Unmarshal(old, &st) != nil || st[ev.SessionID] == "" {
+			return nil, statefile.ErrNoChange
+		}
+		text = st[ev.SessionID]
+		delete(st, ev.SessionID)
+		return json.Marshal(st)
+	})
+	if err != nil || text == "" {
+		return hooks.Result{}, err
+	}
+	return hooks.Context(text), nil
 }
 
 // runOne runs argv in dir without a shell, its output capped.
@@ -337,8 +575,12 @@ func (c *capped) Write(p []byte) (int, error) {
 
 func (c *capped) String() string { return c.b.String() }
 
-// maxSessions bounds the sessions the state file remembers.
-const maxSessions = 200
+// maxSessions bounds the sessions the state file remembers, and maxKeys
+// what it remembers of one.
+const (
+	maxSessions = 200
+	maxKeys     = 100
+)
 
 // once reports whether key is new for session (and records it); an
 // unreadable state reports it again rather than never.
@@ -364,6 +606,9 @@ func (c Checker) once(dir, session, key string) bool {
 			clear(st)
 		}
 		st[session] = append(st[session], key)
+		if n := len(st[session]); n > maxKeys {
+			st[session] = st[session][n-maxKeys:]
+		}
 		first = true
 		return json.Marshal(st)
 	})

@@ -49,10 +49,19 @@
 //
 // # Never looping forever
 //
-// Both gates honour stop_hook_active: when Claude Code is already
-// continuing because of a stop hook, they let the agent stop and only leave
-// a system message that the scratchpad is still missing. So an agent is
-// asked at most once per stop.
+// By default ("fail": "open") both gates honour stop_hook_active: when
+// Claude Code is already continuing because of a stop hook, they let the
+// agent stop and only leave a system message that the scratchpad is still
+// missing. So an agent is asked once per stop.
+//
+// With "fail": "closed" the chain is what seed 004 claims, an agent cannot
+// skip writing, within a bound: the gates block a repeated stop too, up to
+// "max_blocks" (5) blocked stops of one agent in a row, each reason saying
+// "block N of at most M"; the next stop goes through with a system message
+// that the bound let it go. The counts live in .hookwright/scratchpad.json
+// (per session and agent id); a complete scratchpad clears its count, and a
+// count that cannot be kept lets the agent go. An agent that cannot write
+// (no Write tool, a read-only folder) is held at most max_blocks times.
 //
 // # Errors
 //
@@ -141,12 +150,19 @@ func (o Options) agentDir(project, agent string) (string, error) {
 	return p, nil
 }
 
-// failed turns an internal error into the gate's answer under its policy.
-func (o Options) failed(err error) (hooks.Result, error) {
-	if o.Config.Fail == config.FailClosed {
-		return hooks.Blocked(fmt.Sprintf("hookwright scratchpad: could not check the scratchpad (%v); the gate is set to fail closed.", err)), nil
+// failed turns an internal error into the gate's answer under its policy:
+// fail open reports it; fail closed blocks, counted as any held stop of
+// key in the project dir, so a scratchpad that can never be checked holds
+// the agent at most max_blocks times too.
+func (o Options) failed(dir, key string, err error) (hooks.Result, error) {
+	if o.Config.Fail != config.FailClosed {
+		return hooks.Result{}, err
 	}
-	return hooks.Result{}, err
+	n, ok := o.hold(dir, key)
+	if !ok {
+		return hooks.Result{SystemMessage: fmt.Sprintf("hookwright scratchpad: could not check the scratchpad (%v); let the stop go after %d blocked stops: the scratchpad.max_blocks bound.", err, o.maxBlocks())}, nil
+	}
+	return hooks.Blocked(fmt.Sprintf("hookwright scratchpad: could not check the scratchpad (%v); the gate is set to fail closed.%s", err, o.holdNote(n))), nil
 }
 
 // Startup is the SessionStart handler: the briefing of a new session.
@@ -277,9 +293,10 @@ func (h SubagentGate) SubagentStop(ctx context.Context, ev *hooks.SubagentStop) 
 		return hooks.Result{}, nil // older releases do not say which agent stops
 	}
 	project, date := h.project(ev), h.today()
+	key := holdKey(ev.SessionID, ev.AgentID, ev.AgentType)
 	rel, abs, err := h.agentFile(project, ev.AgentType, date)
 	if err != nil {
-		return h.failed(err)
+		return h.failed(project, key, err)
 	}
 	missing, err := MissingHeadings(abs, h.Config.Headings)
 	exists := true
@@ -287,12 +304,23 @@ func (h SubagentGate) SubagentStop(ctx context.Context, ev *hooks.SubagentStop) 
 		exists, missing, err = false, h.Config.Headings, nil
 	}
 	if err != nil {
-		return h.failed(err)
+		return h.failed(project, key, err)
 	}
 	if len(missing) == 0 {
+		if h.closed() {
+			h.release(project, key)
+		}
 		return hooks.Result{}, nil
 	}
-	if ev.StopHookActive {
+	note := ""
+	switch {
+	case h.closed():
+		n, ok := h.hold(project, key)
+		if !ok {
+			return hooks.Result{SystemMessage: fmt.Sprintf("hookwright scratchpad: let %s stop without a complete scratchpad (%s is %s) after %d blocked stops: the scratchpad.max_blocks bound.", ev.AgentType, rel, describe(exists, missing), h.maxBlocks())}, nil
+		}
+		note = h.holdNote(n)
+	case ev.StopHookActive:
 		return hooks.Result{SystemMessage: fmt.Sprintf("hookwright scratchpad: %s stopped without a complete scratchpad (%s is %s).", ev.AgentType, rel, describe(exists, missing))}, nil
 	}
 	var b strings.Builder
@@ -304,7 +332,7 @@ func (h SubagentGate) SubagentStop(ctx context.Context, ev *hooks.SubagentStop) 
 	for _, hd := range missing {
 		fmt.Fprintf(&b, "## %s\n", hd)
 	}
-	b.WriteString("Then finish again.")
+	b.WriteString("Then finish again." + note)
 	return hooks.Blocked(b.String()), nil
 }
 
@@ -351,23 +379,35 @@ func (h CoordinatorGate) Stop(ctx context.Context, ev *hooks.Stop) (hooks.Result
 		return hooks.Result{}, nil
 	}
 	project, date := h.project(ev), h.today()
+	key := holdKey(ev.SessionID, "", h.Config.Coordinator)
 	rel, abs, err := h.agentFile(project, h.Config.Coordinator, date)
 	if err != nil {
-		return h.failed(err)
+		return h.failed(project, key, err)
 	}
 	if _, err := os.Stat(abs); err == nil {
+		if h.closed() {
+			h.release(project, key)
+		}
 		return hooks.Result{}, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return h.failed(err)
+		return h.failed(project, key, err)
 	}
 	others, err := h.wroteToday(project, date)
 	if err != nil {
-		return h.failed(err)
+		return h.failed(project, key, err)
 	}
 	if len(others) == 0 {
 		return hooks.Result{}, nil
 	}
-	if ev.StopHookActive {
+	note := ""
+	switch {
+	case h.closed():
+		n, ok := h.hold(project, key)
+		if !ok {
+			return hooks.Result{SystemMessage: fmt.Sprintf("hookwright scratchpad: let the coordinator stop without writing %s (%s wrote theirs today) after %d blocked stops: the scratchpad.max_blocks bound.", rel, strings.Join(others, ", "), h.maxBlocks())}, nil
+		}
+		note = h.holdNote(n)
+	case ev.StopHookActive:
 		return hooks.Result{SystemMessage: fmt.Sprintf("hookwright scratchpad: the coordinator stopped without writing %s (%s wrote theirs today).", rel, strings.Join(others, ", "))}, nil
 	}
 	var b strings.Builder
@@ -375,7 +415,7 @@ func (h CoordinatorGate) Stop(ctx context.Context, ev *hooks.Stop) (hooks.Result
 	for _, hd := range h.Config.Headings {
 		fmt.Fprintf(&b, "## %s\n", hd)
 	}
-	b.WriteString("Then finish again.")
+	b.WriteString("Then finish again." + note)
 	return hooks.Blocked(b.String()), nil
 }
 
@@ -474,6 +514,7 @@ func Headings(data []byte) []string {
 		out   []string
 		fence string
 	)
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a byte order mark is no part of the first line
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {

@@ -19,7 +19,7 @@ var today = time.Date(2026, 3, 1, 15, 4, 5, 0, time.Local)
 const complete = "# Notes\n## What I did\nx\n## Cross-agent observations\ny\n### Unresolved:\nz\n"
 
 func opts(project string) Options {
-	return Options{Config: config.Default().Scratchpad, Project: project, Now: func() time.Time { return today }}
+	return Options{Config: scratchpadOn(), Project: project, Now: func() time.Time { return today }}
 }
 
 // files creates project-relative files with their content, all with the
@@ -328,5 +328,130 @@ func TestTail(t *testing.T) {
 	}
 	if got, _ := Tail(filepath.Join(dir, "e"), 2); len(got) != 0 {
 		t.Errorf("Tail of blank file = %q", got)
+	}
+}
+
+// scratchpadOn is the default scratchpad section with the chain on, as the
+// runtime builds it where the project turned it on (package workflow).
+func scratchpadOn() config.Scratchpad {
+	c := config.Default().Scratchpad
+	c.Enabled = true
+	return c
+}
+
+// With fail "closed" the gates hold an agent that stops again without its
+// scratchpad (stop_hook_active), up to max_blocks blocked stops in a row,
+// each reason naming the count and the bound; the next stop goes through
+// with a message that says the bound let it go. A complete scratchpad
+// clears the count. Each agent (and the coordinator) counts on its own.
+func TestFailClosedHoldsBoundedly(t *testing.T) {
+	dir := t.TempDir()
+	o := opts(dir)
+	o.Config.Fail, o.Config.MaxBlocks = config.FailClosed, 3
+	stop := func(agentID string, active bool) (hooks.Result, error) {
+		in := &hooks.SubagentStop{StopHookActive: active}
+		in.HookEventName, in.AgentType, in.SessionID, in.AgentID = hooks.EventSubagentStop, "Explore", "s1", agentID
+		return SubagentGate{o}.Handle(context.Background(), in)
+	}
+	for i, active := range []bool{false, true, true} {
+		res, err := stop("a1", active)
+		if err != nil || res.Decision != hooks.Block || !strings.Contains(res.Reason, fmt.Sprintf("block %d of at most 3", i+1)) ||
+			!strings.Contains(res.Reason, "scratchpad.max_blocks") {
+			t.Fatalf("stop %d (stop_hook_active %v): %+v, %v", i+1, active, res, err)
+		}
+	}
+	// another agent has its own count
+	if res, _ := stop("a2", true); res.Decision != hooks.Block || !strings.Contains(res.Reason, "block 1 of at most 3") {
+		t.Fatalf("a2's first stop: %+v", res)
+	}
+	res, err := stop("a1", true)
+	if err != nil || res.Decision == hooks.Block || !strings.Contains(res.SystemMessage, "after 3 blocked stops") ||
+		!strings.Contains(res.SystemMessage, "scratchpad.max_blocks") {
+		t.Fatalf("the stop past the bound: %+v, %v", res, err)
+	}
+	// The count starts again after a complete scratchpad.
+	files(t, dir, map[string]string{".claude/scratchpad/Explore/2026-03-01.md": complete})
+	if res, _ := stop("a1", true); !res.Empty() {
+		t.Fatalf("complete: %+v", res)
+	}
+	if err := os.Remove(filepath.Join(dir, ".claude/scratchpad/Explore/2026-03-01.md")); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := stop("a1", true); res.Decision != hooks.Block || !strings.Contains(res.Reason, "block 1 of at most 3") {
+		t.Fatalf("after a complete scratchpad the count restarts: %+v", res)
+	}
+
+	// The coordinator is held the same way.
+	files(t, dir, map[string]string{".claude/scratchpad/Plan/2026-03-01.md": complete})
+	coord := func(active bool) hooks.Result {
+		in := &hooks.Stop{StopHookActive: active}
+		in.HookEventName, in.SessionID = hooks.EventStop, "s1"
+		res, err := CoordinatorGate{o}.Handle(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for i := range 3 {
+		if res := coord(i > 0); res.Decision != hooks.Block || !strings.Contains(res.Reason, fmt.Sprintf("block %d of at most 3", i+1)) {
+			t.Fatalf("coordinator stop %d: %+v", i+1, res)
+		}
+	}
+	if res := coord(true); res.Decision == hooks.Block || !strings.Contains(res.SystemMessage, "after 3 blocked stops") {
+		t.Fatalf("coordinator past the bound: %+v", res)
+	}
+
+	// Fail open (the default) keeps the design's one reminder.
+	o.Config.Fail = config.FailOpen
+	in := &hooks.SubagentStop{StopHookActive: true}
+	in.HookEventName, in.AgentType, in.SessionID, in.AgentID = hooks.EventSubagentStop, "Explore", "s1", "a9"
+	if res, _ := (SubagentGate{o}).Handle(context.Background(), in); res.Decision == hooks.Block {
+		t.Fatalf("fail open held a repeated stop: %+v", res)
+	}
+}
+
+// A count that cannot be kept lets the agent go (never held forever).
+func TestFailClosedCountUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".hookwright"), []byte("a file, not a folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := opts(dir)
+	o.Config.Fail, o.Config.MaxBlocks = config.FailClosed, 3
+	in := &hooks.SubagentStop{StopHookActive: true}
+	in.HookEventName, in.AgentType, in.SessionID, in.AgentID = hooks.EventSubagentStop, "Explore", "s1", "a1"
+	res, err := SubagentGate{o}.Handle(context.Background(), in)
+	if res.Decision == hooks.Block {
+		t.Fatalf("an unkeepable count held the agent: %+v, %v", res, err)
+	}
+}
+
+// With fail closed, a scratchpad that cannot be checked (an unsafe agent
+// type) holds the agent at most max_blocks times too.
+func TestFailClosedCannotCheckIsBounded(t *testing.T) {
+	o := opts(t.TempDir())
+	o.Config.Fail, o.Config.MaxBlocks = config.FailClosed, 2
+	in := &hooks.SubagentStop{StopHookActive: true}
+	in.HookEventName, in.AgentType, in.SessionID = hooks.EventSubagentStop, "a/b", "s1"
+	for i := range 2 {
+		if res, _ := (SubagentGate{o}).Handle(context.Background(), in); res.Decision != hooks.Block || !strings.Contains(res.Reason, "could not check") {
+			t.Fatalf("stop %d: %+v", i+1, res)
+		}
+	}
+	res, _ := SubagentGate{o}.Handle(context.Background(), in)
+	if res.Decision == hooks.Block || !strings.Contains(res.SystemMessage, "scratchpad.max_blocks") {
+		t.Fatalf("past the bound: %+v", res)
+	}
+}
+
+// A UTF-8 byte order mark before the first heading (Windows editors) does
+// not hide it.
+func TestHeadingAfterBOM(t *testing.T) {
+	dir := t.TempDir()
+	files(t, dir, map[string]string{".claude/scratchpad/Explore/2026-03-01.md": "\ufeff## What I did\nx\n## Cross-agent observations\n## Unresolved\n"})
+	in := &hooks.SubagentStop{}
+	in.HookEventName, in.AgentType = hooks.EventSubagentStop, "Explore"
+	if res, err := (SubagentGate{opts(dir)}).Handle(context.Background(), in); err != nil || !res.Empty() {
+		t.Fatalf("BOM: %+v, %v", res, err)
 	}
 }

@@ -63,8 +63,8 @@ func Sum(dir, session string, since, now time.Time) state.Totals {
 			}
 			switch hooks.Event(e.Event) {
 			case hooks.EventPostToolUse, hooks.EventPostToolUseFailure:
-				if e.Via != "" {
-					break // a fallback's line, not a tool call of its own
+				if e.Via != "" || e.Async {
+					break // a fallback's line, or the asynchronous call's: not a tool call of its own
 				}
 				name := e.Tool
 				if _, known := t.Tools[name]; !known && len(t.Tools) >= MaxTools {

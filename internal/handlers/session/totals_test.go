@@ -98,3 +98,22 @@ func TestEnderWritesTotals(t *testing.T) {
 		t.Errorf("totals = %+v", tt)
 	}
 }
+
+// The asynchronous quality call's line (async) is a hook call, not a tool
+// call of its own: the Write it checks is counted once.
+func TestSumAsyncLineIsNoToolCall(t *testing.T) {
+	now := time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	for _, e := range []journal.Entry{
+		{Time: now, Session: "s1", Event: "PostToolUse", Tool: "Write", ToolMillis: 5, Outcome: "success", Micros: 1000},
+		{Time: now, Session: "s1", Event: "PostToolUse", Async: true, Tool: "Write", Micros: 14000000},
+	} {
+		if err := journal.Append(dir, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := Sum(dir, "s1", now, now)
+	if got.Calls != 2 || got.Tools["Write"] != 1 || got.ToolCalls() != 1 {
+		t.Fatalf("totals = %+v", got)
+	}
+}

@@ -5,9 +5,9 @@
 // # What it injects
 //
 // Register [Injector] on SubagentStart with the matcher "". When a team is
-// active it adds, as additionalContext:
+// active it adds, as additionalContext, with ADR-003's tag:
 //
-//	Active team: core. Current GC: GC-v3. Verify your injected context version matches.
+//	[DIA-HOOK] Active team: core. Current GC: GC-v3. Verify your injected context version matches.
 //
 // When no team is active it says nothing.
 //
@@ -35,14 +35,16 @@
 //
 //	.agent/teams/{team}/global-context.md   (the root is the artifacts root)
 //
-// and its version is the highest "GC-v<N>" written anywhere in it, so a file
-// that keeps a changelog of older versions still reads as the newest. A team
+// and its version is the highest "GC-v<N>" written anywhere in it (any
+// letter case), or on a line "version: <N>" of its own (front matter), so a
+// file that keeps a changelog of older versions still reads as the newest. A team
 // with no such file, or no GC-v<N> in it, is reported as "Current GC:
 // unknown" with the path the agent should look at.
 //
 // # Errors
 //
-// Everything fails open: an unreadable config is skipped, and the team name
+// The injector runs where the artifacts workflow runs (Enabled; package
+// workflow decides). Everything fails open: an unreadable config is skipped, and the team name
 // goes through package safepath before it becomes a path (an unsafe name is
 // an error the runtime reports, and nothing is injected).
 package teamctx
@@ -64,6 +66,10 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/teams"
 )
 
+// Tag starts the injected line, as ADR-003 writes it, so an agent (and a
+// reader of the transcript) knows which hook said it.
+const Tag = "[DIA-HOOK]"
+
 // GlobalContextFile is the name of a team's global-context file.
 const GlobalContextFile = "global-context.md"
 
@@ -72,6 +78,9 @@ const maxGC = 1 << 20
 
 // Injector is the SubagentStart handler.
 type Injector struct {
+	// Enabled runs it: the artifacts workflow is on in the project
+	// (package workflow). The zero Injector says nothing.
+	Enabled bool
 	// TeamsDir holds Claude Code's team configs. Empty means
 	// $CLAUDE_CONFIG_DIR/teams, or ~/.claude/teams.
 	TeamsDir string
@@ -95,6 +104,9 @@ func (j Injector) Handle(ctx context.Context, in hooks.Input) (hooks.Result, err
 
 // SubagentStart injects the active team and its GC version.
 func (j Injector) SubagentStart(_ context.Context, ev *hooks.SubagentStart) (hooks.Result, error) {
+	if !j.Enabled {
+		return hooks.Result{}, nil
+	}
 	dir := project.Dir(j.Project, ev, j.Getenv)
 	teamsDir, err := j.teamsDir()
 	if err != nil {
@@ -124,9 +136,9 @@ func (j Injector) SubagentStart(_ context.Context, ev *hooks.SubagentStart) (hoo
 		return hooks.Result{}, err
 	}
 	if gc == "" {
-		return hooks.Context(fmt.Sprintf("Active team: %s. Current GC: unknown (no GC-v<N> in %s). Verify your injected context version matches.", team, filepath.ToSlash(rel))), nil
+		return hooks.Context(fmt.Sprintf("%s Active team: %s. Current GC: unknown (no GC-v<N> in %s). Verify your injected context version matches.", Tag, team, filepath.ToSlash(rel))), nil
 	}
-	return hooks.Context(fmt.Sprintf("Active team: %s. Current GC: %s. Verify your injected context version matches.", team, gc)), nil
+	return hooks.Context(fmt.Sprintf("%s Active team: %s. Current GC: %s. Verify your injected context version matches.", Tag, team, gc)), nil
 }
 
 func (j Injector) teamsDir() (string, error) {
@@ -136,12 +148,23 @@ func (j Injector) teamsDir() (string, error) {
 	return teams.Dir(project.Getenv(j.Getenv))
 }
 
-// gcToken is compiled on first use: the runtime starts on every hook call and
-// must not pay for a regexp that this event never needs.
-var gcToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bGC-v(\d{1,9})\b`) })
+// gcToken and versionLine are compiled on first use: the runtime starts on
+// every hook call and must not pay for a regexp that this event never
+// needs. gcToken is "GC-v<N>" in any letter case; versionLine a line of
+// its own that says "version: <N>" (front matter), the number bare,
+// quoted, or as GC-v<N>.
+var (
+	gcToken     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bGC-v(\d{1,9})\b`) })
+	versionLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)^[ \t]*version[ \t]*:[ \t]*["']?(?:gc-v)?(\d{1,9})["']?[ \t]*$`)
+	})
+)
 
-// Version returns the highest "GC-v<N>" in the file at path, or "" when
-// there is none. A missing file is an error wrapping fs.ErrNotExist.
+// Version returns the highest GC version the file at path names, as
+// "GC-v<N>", or "" when it names none. It reads "GC-v<N>" anywhere (any
+// letter case: gc-v10 is GC-v10) and a line "version: <N>" (the front
+// matter's key; "version: 9", "version: \"GC-v9\""). A missing file is an
+// error wrapping fs.ErrNotExist.
 func Version(path string) (string, error) {
 	f, _, err := safepath.Open(safepath.At(path))
 	if err != nil {
@@ -153,9 +176,11 @@ func Version(path string) (string, error) {
 		return "", err
 	}
 	best := -1
-	for _, m := range gcToken().FindAllSubmatch(data, -1) {
-		if v, err := strconv.Atoi(string(m[1])); err == nil && v > best {
-			best = v
+	for _, re := range []*regexp.Regexp{gcToken(), versionLine()} {
+		for _, m := range re.FindAllSubmatch(data, -1) {
+			if v, err := strconv.Atoi(string(m[1])); err == nil && v > best {
+				best = v
+			}
 		}
 	}
 	if best < 0 {

@@ -65,7 +65,15 @@ func TestInjector(t *testing.T) {
 		{name: "no teams folder"},
 		{name: "one team, GC-v3", teams: []team{{folder: "core", name: "core", cwds: []string{"@project"}}},
 			gc:   map[string]string{"core": "# Global context GC-v3\n"},
-			want: "Active team: core. Current GC: GC-v3. Verify your injected context version matches."},
+			want: "[DIA-HOOK] Active team: core. Current GC: GC-v3. Verify your injected context version matches."},
+		{name: "lower case gc-v10", teams: []team{{folder: "core", name: "core"}},
+			gc: map[string]string{"core": "current: gc-v10\n- GC-v9 before\n"}, want: "Current GC: GC-v10."},
+		{name: "front matter version: 9", teams: []team{{folder: "core", name: "core"}},
+			gc: map[string]string{"core": "---\nversion: 9\nteam: core\n---\n# Global context\n"}, want: "Current GC: GC-v9."},
+		{name: "quoted version and GC-v in it", teams: []team{{folder: "core", name: "core"}},
+			gc: map[string]string{"core": "---\nversion: \"GC-v14\"\n---\nGC-v3 was the first\n"}, want: "Current GC: GC-v14."},
+		{name: "a version in prose is not the GC version", teams: []team{{folder: "core", name: "core"}},
+			gc: map[string]string{"core": "Uses Go version: 1.22 of the toolchain\n"}, want: "Current GC: unknown"},
 		{name: "highest version wins", teams: []team{{folder: "core", name: "core"}},
 			gc:   map[string]string{"core": "GC-v12 (current)\n\n## Changelog\n- GC-v11: x\n- GC-v2: y\n"},
 			want: "Current GC: GC-v12."},
@@ -101,7 +109,7 @@ func TestInjector(t *testing.T) {
 				os.MkdirAll(filepath.Dir(p), 0o755)
 				os.WriteFile(p, []byte(text), 0o644)
 			}
-			j := Injector{TeamsDir: teamsDir, Project: project}
+			j := Injector{Enabled: true, TeamsDir: teamsDir, Project: project}
 			res, err := j.Handle(context.Background(), start())
 			if (err != nil) != tt.errors {
 				t.Fatalf("err = %v, want error %v", err, tt.errors)
@@ -115,6 +123,15 @@ func TestInjector(t *testing.T) {
 			if !strings.Contains(res.Context, tt.want) {
 				t.Fatalf("context %q\ndoes not contain %q", res.Context, tt.want)
 			}
+			if !strings.HasPrefix(res.Context, "[DIA-HOOK] ") {
+				t.Fatalf("context %q lacks ADR-003's [DIA-HOOK] tag", res.Context)
+			}
+			// Where the artifacts workflow is off, the injector says nothing.
+			off := j
+			off.Enabled = false
+			if res, err := off.Handle(context.Background(), start()); err != nil || !res.Empty() {
+				t.Fatalf("off: %+v, %v", res, err)
+			}
 		})
 	}
 }
@@ -123,14 +140,14 @@ func TestTeamsDirFromClaudeConfigDir(t *testing.T) {
 	project, cfgDir := t.TempDir(), t.TempDir()
 	setup(t, project, filepath.Join(cfgDir, "teams"), []team{{folder: "core", name: "core"}})
 	t.Setenv("CLAUDE_CONFIG_DIR", cfgDir)
-	res, err := Injector{Project: project, Getenv: os.Getenv}.Handle(context.Background(), start())
+	res, err := Injector{Enabled: true, Project: project, Getenv: os.Getenv}.Handle(context.Background(), start())
 	if err != nil || !strings.Contains(res.Context, "Active team: core.") {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}
 }
 
 func TestOtherEventsSayNothing(t *testing.T) {
-	res, err := Injector{TeamsDir: t.TempDir()}.Handle(context.Background(), &hooks.Stop{})
+	res, err := Injector{Enabled: true, TeamsDir: t.TempDir()}.Handle(context.Background(), &hooks.Stop{})
 	if err != nil || !res.Empty() {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}

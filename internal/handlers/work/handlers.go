@@ -18,14 +18,19 @@
 //
 // # The gate
 //
-// [Gate] runs on PreToolUse. It is registered for "Bash|Write|Edit|MultiEdit"
-// alongside the guard, but acts only on Write, Edit and MultiEdit. When the
+// [Gate] runs on PreToolUse for every tool that edits the project: Write,
+// Edit, MultiEdit, NotebookEdit, and Bash commands that write a file in
+// it ([BashEdits]: redirects, tee, sed -i, cp, mv, rm, ...). When the
 // session has no active work unit, config work.mode decides:
 //
-//   - "strict": the edit is denied, and the reason says how to start a unit;
-//   - "warn" (the default): the edit goes on, and the model is told once per
+//   - "strict": the edit is denied, and the reason says how to start a
+//     unit (with work.auto_create, the default, a ready command under a
+//     generated id);
+//   - "warn": the edit goes on, its journal line is marked untracked_edit
+//     (hwctl events --kind untracked_edit), and the model is told once per
 //     session, as additionalContext, how to start a unit;
-//   - "off": nothing is checked or recorded.
+//   - "off" (the default: work units are a workflow a project turns on,
+//     package workflow): nothing is checked or recorded.
 //
 // Every failure (an unreadable work.json, say) fails open.
 package work
@@ -39,6 +44,7 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/internal/runtime/tasklist"
@@ -47,7 +53,8 @@ import (
 )
 
 // Gate is the PreToolUse handler that checks an edit belongs to a work
-// unit. Register it for PreToolUse with "Bash|Write|Edit|MultiEdit".
+// unit. Register it for PreToolUse with
+// "Bash|Write|Edit|MultiEdit|NotebookEdit".
 type Gate struct {
 	Config config.Work
 	// Dir is the project folder; empty means $CLAUDE_PROJECT_DIR or cwd.
@@ -56,6 +63,10 @@ type Gate struct {
 	Getenv func(string) string
 	// Now is the clock (main's project.Env); nil reads as the zero time.
 	Now func() time.Time
+	// Mark records the call's journal kind (call.Call.Mark): warn mode
+	// marks every edit outside a work unit journal.KindUntrackedEdit. Nil
+	// marks nothing.
+	Mark func(kind string)
 }
 
 // Name names the handler in reports.
@@ -69,11 +80,16 @@ const Hint = "hookwright work: this edit belongs to no active work unit. " +
 
 // StrictReason is the strict block's reason for session: the hint, ending
 // with the command that opens a unit under the id [UnitID] generates, so
-// the model (or the user) can run it as it stands.
-func StrictReason(session string) string {
-	return "hookwright work: this edit belongs to no active work unit (work.mode strict). " +
+// the model (or the user) can run it as it stands; with autoCreate off
+// (work.auto_create false) it says only how to start one.
+func StrictReason(session string, autoCreate bool) string {
+	r := "hookwright work: this edit belongs to no active work unit (work.mode strict). " +
 		"Start one first: create a task (TaskCreate) and set it in progress " +
-		"(TaskUpdate status \"in_progress\"), or run: hwctl work start " + UnitID(session)
+		"(TaskUpdate status \"in_progress\"), or "
+	if !autoCreate {
+		return r + "ask the user to run `hwctl work start <name>`."
+	}
+	return r + "run: hwctl work start " + UnitID(session)
 }
 
 // UnitID is the generated id of the work unit the strict block proposes
@@ -96,12 +112,19 @@ func (g Gate) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Result,
 	if g.Config.Mode == config.WorkOff {
 		return hooks.Result{}, nil
 	}
+	dir := project.Dir(g.Dir, ev, project.Getenv(g.Getenv))
 	switch ev.ToolName {
-	case "Write", "Edit", "MultiEdit":
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	case "Bash":
+		var in struct {
+			Command string `json:"command"`
+		}
+		if toolinput.Decode(ev.ToolInput, &in) != nil || !BashEdits(in.Command, ev.Cwd, dir) {
+			return hooks.Result{}, nil
+		}
 	default:
 		return hooks.Result{}, nil
 	}
-	dir := project.Dir(g.Dir, ev, project.Getenv(g.Getenv))
 	st, err := state.Load(dir)
 	if err != nil {
 		return hooks.Result{}, err
@@ -110,7 +133,10 @@ func (g Gate) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Result,
 		return hooks.Result{}, nil
 	}
 	if g.Config.Mode == config.WorkStrict {
-		return hooks.Blocked(StrictReason(ev.SessionID)), nil
+		return hooks.Blocked(StrictReason(ev.SessionID, g.Config.AutoCreate)), nil
+	}
+	if g.Mark != nil {
+		g.Mark(journal.KindUntrackedEdit)
 	}
 	if _, done := st.Warned[ev.SessionID]; done {
 		return hooks.Result{}, nil

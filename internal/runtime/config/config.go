@@ -25,11 +25,11 @@
 //	  "artifacts": {"enabled": true, "root": ".agent/teams", "fail": "open",
 //	                "files": [{"name": "L1-index.yaml", "min_bytes": 50},
 //	                          {"name": "L2-summary.md", "min_bytes": 100}]},
-//	  "scratchpad": {"enabled": true, "dir": ".claude/scratchpad", "fail": "open",
+//	  "scratchpad": {"enabled": true, "dir": ".claude/scratchpad", "fail": "open", "max_blocks": 5,
 //	                 "coordinator": "coordinator", "ego": "ego",
 //	                 "headings": ["What I did", "Cross-agent observations", "Unresolved"]},
 //	  "pdca":      {"enabled": true, "state": ".hookwright/pdca.json", "automation": "semi"},
-//	  "work":      {"mode": "warn"},
+//	  "work":      {"mode": "strict", "auto_create": true},
 //	  "journal":   {"enabled": true},
 //	  "native":    {"switch": true},        (ignored: kept so older configs stay valid)
 //	  "loop":      {"enabled": false, "check": "make test", "promise": "DONE",
@@ -38,6 +38,11 @@
 //	  "team":      {"enabled": true},
 //	  "quality":   {"lint": false, "format": false}
 //	}
+//
+// The team workflows (scratchpad, artifacts, pdca, work, loop) are off
+// unless a config file turns them on or the project already uses the
+// workflow's own folder; package workflow decides, from the merged config
+// and the keys each layer set ([Layers.Keys]).
 package config
 
 import (
@@ -104,14 +109,22 @@ type Quality struct {
 	// that trust they are reported and ignored, because a cloned
 	// repository must not run commands on the next edit.
 	Commands []QualityCommand `json:"commands,omitempty"`
-	// Timeout is the time budget in seconds for all the tools of one edit:
-	// 0 means 4, at most MaxQualityTimeout (the plugin's PostToolUse hook
-	// has 10 s).
+	// Timeout is the time budget in seconds for all the tools of one edit
+	// in the synchronous call, which holds the model: 0 means 4, at most
+	// MaxQualityTimeout (the plugin's PostToolUse hook has 10 s).
 	Timeout int `json:"timeout,omitempty"`
+	// AsyncTimeout is the budget in seconds of the asynchronous call, which
+	// runs the linters in the background on releases with async hooks
+	// (2.1.15+): 0 means 60, at most MaxQualityAsyncTimeout.
+	AsyncTimeout int `json:"async_timeout,omitempty"`
 }
 
 // MaxQualityTimeout caps quality.timeout, in seconds.
 const MaxQualityTimeout = 8
+
+// MaxQualityAsyncTimeout caps quality.async_timeout, in seconds; the
+// asynchronous registration's own timeout in hooks.json is 300 s.
+const MaxQualityAsyncTimeout = 280
 
 // QualityCommand is one added formatter or linter: argv, never a shell.
 type QualityCommand struct {
@@ -198,7 +211,10 @@ type ArtifactFile struct {
 	MinBytes int64  `json:"min_bytes"`
 }
 
-// Artifacts configures the L1/L2 artifact gate (package artifacts).
+// Artifacts configures the L1/L2 artifact gate (package artifacts) and
+// the GC-version injection (package teamctx). It is a workflow: off unless
+// "enabled" is true, the section is configured, or the project has the
+// artifacts root (package workflow).
 type Artifacts struct {
 	Enabled bool `json:"enabled"`
 	// Root is the project-relative folder of the team folders; the GC
@@ -211,7 +227,9 @@ type Artifacts struct {
 	Fail Fail `json:"fail"`
 }
 
-// Scratchpad configures the scratchpad chain (package scratchpad).
+// Scratchpad configures the scratchpad chain (package scratchpad). It is a
+// workflow: off unless "enabled" is true, the section is configured, or the
+// project keeps ego notes in the scratchpad folder (package workflow).
 type Scratchpad struct {
 	Enabled bool `json:"enabled"`
 	// Dir is the project-relative folder of the per-agent scratchpads.
@@ -223,11 +241,22 @@ type Scratchpad struct {
 	// Headings must all appear, as Markdown headings, in a subagent's
 	// scratchpad before it may stop.
 	Headings []string `json:"headings"`
-	// Fail is what the stop gates do when they cannot check.
+	// Fail is what the stop gates do when they cannot check, and, when
+	// "closed", whether they keep blocking an agent that stops again
+	// without its scratchpad (stop_hook_active): at most MaxBlocks times.
 	Fail Fail `json:"fail"`
+	// MaxBlocks bounds, with Fail "closed", the stops of one agent the
+	// gates block in a row; the next stop goes through and says so, so an
+	// agent that cannot write is not held forever.
+	MaxBlocks int `json:"max_blocks"`
 }
 
-// PDCA configures task auto-advance.
+// MaxScratchpadBlocks caps scratchpad.max_blocks.
+const MaxScratchpadBlocks = 100
+
+// PDCA configures task auto-advance. It is a workflow: off unless
+// "enabled" is true, the section is configured, or the project keeps the
+// PDCA documents' folder (package workflow).
 type PDCA struct {
 	Enabled bool   `json:"enabled"`
 	State   string `json:"state"`
@@ -245,9 +274,15 @@ const (
 	WorkOff    WorkMode = "off"
 )
 
-// Work configures work-unit tracking.
+// Work configures work-unit tracking. It is a workflow: "off" by default;
+// a config that names a mode, or has a work section, turns it on (package
+// workflow).
 type Work struct {
 	Mode WorkMode `json:"mode"`
+	// AutoCreate (PAL Kit's tracking.auto_create): a strict block proposes
+	// a ready command that opens a unit under a generated id (true, the
+	// default); false says only how to start one.
+	AutoCreate bool `json:"auto_create"`
 }
 
 // Journal configures the per-call event log.
@@ -264,26 +299,27 @@ type Native struct {
 	Switch bool `json:"switch"`
 }
 
-// Default returns the configuration used when there is no file.
+// Default returns the configuration used when there is no file: the
+// guard, the journal and the records on; the team workflows off (package
+// workflow turns them on where the project asks).
 func Default() Config {
 	return Config{
 		Guard: Guard{Enabled: true, Level: GuardStandard, Fail: FailOpen},
 		Artifacts: Artifacts{
-			Enabled: true,
-			Root:    ".agent/teams",
-			Files:   []ArtifactFile{{"L1-index.yaml", 50}, {"L2-summary.md", 100}},
-			Fail:    FailOpen,
+			Root:  ".agent/teams",
+			Files: []ArtifactFile{{"L1-index.yaml", 50}, {"L2-summary.md", 100}},
+			Fail:  FailOpen,
 		},
 		Scratchpad: Scratchpad{
-			Enabled:     true,
 			Dir:         ".claude/scratchpad",
 			Coordinator: "coordinator",
 			Ego:         "ego",
 			Headings:    []string{"What I did", "Cross-agent observations", "Unresolved"},
 			Fail:        FailOpen,
+			MaxBlocks:   5,
 		},
-		PDCA:    PDCA{Enabled: true, State: Dir + "/pdca.json", Automation: AutomationSemi},
-		Work:    Work{Mode: WorkWarn},
+		PDCA:    PDCA{State: Dir + "/pdca.json", Automation: AutomationSemi},
+		Work:    Work{Mode: WorkOff, AutoCreate: true},
 		Journal: Journal{Enabled: true},
 		Native:  Native{Switch: true},
 		Loop:    Loop{MaxRounds: 5, StallRounds: 3, Timeout: 60},
@@ -376,6 +412,9 @@ func (c Config) Validate() error {
 	if c.Quality.Timeout < 0 || c.Quality.Timeout > MaxQualityTimeout {
 		return fmt.Errorf("quality.timeout: %d is not 0 to %d seconds", c.Quality.Timeout, MaxQualityTimeout)
 	}
+	if c.Quality.AsyncTimeout < 0 || c.Quality.AsyncTimeout > MaxQualityAsyncTimeout {
+		return fmt.Errorf("quality.async_timeout: %d is not 0 to %d seconds", c.Quality.AsyncTimeout, MaxQualityAsyncTimeout)
+	}
 	for i, q := range c.Quality.Commands {
 		if _, err := filepath.Match(q.Match, "x"); err != nil || strings.TrimSpace(q.Match) == "" {
 			return fmt.Errorf("quality.commands[%d].match: %q is not a file name glob", i, q.Match)
@@ -393,6 +432,9 @@ func (c Config) Validate() error {
 		if strings.TrimSpace(p) == "" {
 			return fmt.Errorf("guard.secrets[%d]: empty", i)
 		}
+	}
+	if c.Scratchpad.MaxBlocks < 1 || c.Scratchpad.MaxBlocks > MaxScratchpadBlocks {
+		return fmt.Errorf("scratchpad.max_blocks: %d is not between 1 and %d", c.Scratchpad.MaxBlocks, MaxScratchpadBlocks)
 	}
 	switch c.Work.Mode {
 	case WorkStrict, WorkWarn, WorkOff:

@@ -13,7 +13,8 @@ func TestLoad(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	dir := t.TempDir()
 	cfg, err := Load(dir)
-	if err != nil || !cfg.Guard.Enabled || cfg.Work.Mode != WorkWarn || cfg.Artifacts.Files[1].MinBytes != 100 {
+	if err != nil || !cfg.Guard.Enabled || cfg.Work.Mode != WorkOff || cfg.Artifacts.Files[1].MinBytes != 100 ||
+		cfg.Scratchpad.Enabled || cfg.Artifacts.Enabled || cfg.PDCA.Enabled || cfg.Loop.Enabled {
 		t.Fatalf("defaults: %+v, %v", cfg, err)
 	}
 	write := func(s string) {
@@ -56,7 +57,7 @@ func TestLoad(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), mention) || !strings.Contains(err.Error(), "using defaults") {
 			t.Errorf("%s: err = %v, want it to mention %q", bad, err, mention)
 		}
-		if cfg.Work.Mode != WorkWarn || !cfg.Guard.Enabled {
+		if cfg.Work.Mode != WorkOff || !cfg.Guard.Enabled {
 			t.Errorf("%s: an invalid file did not fall back to the defaults: %+v", bad, cfg)
 		}
 	}
@@ -96,6 +97,12 @@ func TestReadmeExampleIsValid(t *testing.T) {
 		t.Errorf("the README's example no longer shows the guard's secrets, rules, commands and tools: %+v", cfg.Guard)
 	}
 	cfg.Guard.Deny, cfg.Guard.Protect, cfg.Guard.Secrets, cfg.Guard.Rules, cfg.Guard.Commands, cfg.Guard.Tools, cfg.Guard.Packs = nil, nil, nil, nil, nil, nil, nil
+	// The example may switch the team workflows on (they are off by
+	// default, package workflow); every other value is the default's.
+	cfg.Scratchpad.Enabled, cfg.Artifacts.Enabled, cfg.PDCA.Enabled = false, false, false
+	if cfg.Work.Mode != WorkOff {
+		cfg.Work.Mode = WorkOff
+	}
 	if !reflect.DeepEqual(cfg, Default()) {
 		t.Fatalf("the README's example is not the defaults:\n got %+v\nwant %+v", cfg, Default())
 	}
@@ -126,6 +133,9 @@ func TestLifecycleSections(t *testing.T) {
 		`{"loop":{"timeout":101}}`:                      "loop.timeout",
 		`{"loop":{"promise":"<b>"}}`:                    "loop.promise",
 		`{"compact":{"keep":0}}`:                        "compact.keep",
+		`{"scratchpad":{"max_blocks":0}}`:               "scratchpad.max_blocks",
+		`{"scratchpad":{"max_blocks":101}}`:             "scratchpad.max_blocks",
+		`{"work":{"auto_create":"yes"}}`:                "auto_create",
 		`{"loop":{"enabled":true,"check":"x","max":1}}`: "max",
 		`{"team":{"enabled":true,"file":"x"}}`:          "file",
 	} {
@@ -145,5 +155,20 @@ func TestToolsValidate(t *testing.T) {
 		if _, err := Parse([]byte(in)); (err == nil) != ok {
 			t.Errorf("Parse(%s): error %v, want ok %v", in, err, ok)
 		}
+	}
+}
+
+// The design keys the workflows need are read: PAL Kit's auto_create and
+// the scratchpad's bound, each next to its section's other keys.
+func TestWorkflowKeys(t *testing.T) {
+	cfg, err := Parse([]byte(`{"work":{"mode":"strict","auto_create":false},"scratchpad":{"fail":"closed","max_blocks":3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Work.Mode != WorkStrict || cfg.Work.AutoCreate || cfg.Scratchpad.Fail != FailClosed || cfg.Scratchpad.MaxBlocks != 3 {
+		t.Fatalf("%+v %+v", cfg.Work, cfg.Scratchpad)
+	}
+	if d := Default(); !d.Work.AutoCreate || d.Scratchpad.MaxBlocks != 5 {
+		t.Fatalf("defaults: %+v %+v", d.Work, d.Scratchpad)
 	}
 }

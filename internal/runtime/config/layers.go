@@ -94,6 +94,71 @@ type Layers struct {
 	// Changes lists, layer by layer, every guarded field that a layer
 	// changed, and the loosenings that were ignored.
 	Changes []Change
+	// Keys maps each key a config file set, a section ("scratchpad") or a
+	// field of one ("scratchpad.enabled"), to the last layer that set it.
+	// Package workflow reads it: a workflow is on where a file says so.
+	Keys map[string]Source
+}
+
+// Set returns the layer that set the key at path ("scratchpad",
+// "work.mode"), and whether any did.
+func (l Layers) Set(path string) (Source, bool) {
+	s, ok := l.Keys[path]
+	return s, ok
+}
+
+// SetUnder returns the last layer that set a field of section
+// ("scratchpad.fail"), and whether any did: an empty section sets
+// nothing.
+func (l Layers) SetUnder(section string) (Source, bool) {
+	var src Source
+	found := false
+	for k, s := range l.Keys {
+		if strings.HasPrefix(k, section+".") {
+			if !found || s == SourceProject {
+				src = s
+			}
+			found = true
+		}
+	}
+	return src, found
+}
+
+// File returns the file of layer src, "" for the defaults and the
+// environment.
+func (l Layers) File(src Source) string {
+	switch src {
+	case SourceUser:
+		return l.UserFile
+	case SourceProject:
+		return l.ProjectFile
+	}
+	return ""
+}
+
+// recordKeys notes, for src, every section of the config object data and
+// every field of those sections.
+func (l *Layers) recordKeys(data []byte, src Source) {
+	kvs, err := objectKeys(bytes.TrimSpace(data))
+	if err != nil {
+		return
+	}
+	if l.Keys == nil {
+		l.Keys = map[string]Source{}
+	}
+	for _, kv := range kvs {
+		if kv.key == "trust" {
+			continue
+		}
+		l.Keys[kv.key] = src
+		fields, err := objectKeys(bytes.TrimSpace(kv.value))
+		if err != nil {
+			continue
+		}
+		for _, f := range fields {
+			l.Keys[kv.key+"."+f.key] = src
+		}
+	}
 }
 
 // Ignored returns the changes that did not take effect.
@@ -155,6 +220,7 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 			}
 			l.Changes = append(l.Changes, diff(l.Config, user, SourceUser)...)
 			l.Config, trust = user, tr
+			l.recordKeys(data, SourceUser)
 		}
 	}
 	// 3. the project config
@@ -180,6 +246,7 @@ func LoadLayers(dir string, getenv func(string) string) (Layers, error) {
 			var changes []Change
 			l.Config, changes = Tighten(l.Config, proj, l.Trusted)
 			l.Changes = append(l.Changes, changes...)
+			l.recordKeys(data, SourceProject)
 		}
 	}
 	return l, errors.Join(errs...)
@@ -371,10 +438,11 @@ var TightenRules = map[string]TightenRule{
 	"journal.enabled": {Kind: KindOn},
 	// A project may switch the built-in checks on or off and set their
 	// budget; a command it adds runs on the next edit, so it needs trust.
-	"quality.lint":     {Kind: KindFree},
-	"quality.format":   {Kind: KindFree},
-	"quality.timeout":  {Kind: KindFree},
-	"quality.commands": {Kind: KindFixed},
+	"quality.lint":          {Kind: KindFree},
+	"quality.format":        {Kind: KindFree},
+	"quality.timeout":       {Kind: KindFree},
+	"quality.async_timeout": {Kind: KindFree},
+	"quality.commands":      {Kind: KindFixed},
 	// The Stop loop: a project may switch it on and set its rounds; its
 	// check is a shell command run at every stop, so it needs trust.
 	"loop.enabled":      {Kind: KindFree},

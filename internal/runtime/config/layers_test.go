@@ -354,3 +354,31 @@ func TestProjectLoopCheckNeedsTrust(t *testing.T) {
 		t.Errorf("trusted: loop %+v", l.Config.Loop)
 	}
 }
+
+// LoadLayers records which keys each file set: the sections and their
+// fields, the project's over the user's; trust is no key.
+func TestLayersRecordKeys(t *testing.T) {
+	w := newWorld(t)
+	w.user(t, `{"trust": ["/x"], "scratchpad": {"enabled": true}, "pdca": {"automation": "full"}}`)
+	w.projectConfig(t, `{"scratchpad": {"enabled": false, "fail": "closed"}, "work": {}}`)
+	l, err := LoadLayers(w.project, w.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]Source{
+		"scratchpad": SourceProject, "scratchpad.enabled": SourceProject, "scratchpad.fail": SourceProject,
+		"pdca": SourceUser, "pdca.automation": SourceUser, "work": SourceProject,
+	} {
+		if got, ok := l.Set(path); !ok || got != want {
+			t.Errorf("%s: set by %q (%v), want %q", path, got, ok, want)
+		}
+	}
+	for _, path := range []string{"trust", "pdca.enabled", "work.mode", "artifacts", "loop"} {
+		if got, ok := l.Set(path); ok {
+			t.Errorf("%s: set by %q, want unset", path, got)
+		}
+	}
+	if l.Config.Scratchpad.Enabled || l.File(SourceProject) != l.ProjectFile || l.File(SourceDefault) != "" {
+		t.Errorf("merged %+v, files %q", l.Config.Scratchpad, l.File(SourceProject))
+	}
+}

@@ -17,8 +17,9 @@
 // [MaxIndex] bytes, and the walk visits at most [MaxVisit] commits.
 // Anything it cannot read ends the list where it is; no input makes it
 // fail other than by returning less. Worktrees (.git as a "gitdir:" file,
-// commondir) are followed. Alternates, grafts, replace refs and shallow
-// boundaries are not read.
+// commondir) are followed. Object ids are SHA-1 or, in a repository whose
+// config says extensions.objectformat = sha256, SHA-256. Alternates,
+// grafts, replace refs and shallow boundaries are not read.
 package gitlog
 
 import (
@@ -49,6 +50,10 @@ const (
 
 var errBad = errors.New("gitlog: unreadable object")
 
+// oid is an object id: the 20 bytes of a SHA-1 id or the 32 of a SHA-256
+// one, zero-padded (a repository has one kind; [repo.hashLen] says which).
+type oid [32]byte
+
 // Log returns up to n commits of the repository at dir, newest first, one
 // "<abbreviated id> <subject>" line each; "" when dir is no repository or
 // nothing can be read.
@@ -67,7 +72,7 @@ func Log(dir string, n int) string {
 	}
 	var lines []string
 	q := &queue{}
-	seen := map[[20]byte]bool{head: true}
+	seen := map[oid]bool{head: true}
 	if c, ok := r.commit(head); ok {
 		heap.Push(q, c)
 	}
@@ -90,6 +95,7 @@ func Log(dir string, n int) string {
 // repo is an open repository.
 type repo struct {
 	gitDir, common string
+	hashLen        int // 20 (SHA-1) or 32 (SHA-256)
 	packs          []*pack
 	packsRead      bool
 	found          int // commits read so far, for the walk's tie-break
@@ -121,7 +127,25 @@ func open(dir string) (*repo, bool) {
 		}
 		common = c
 	}
-	return &repo{gitDir: gitDir, common: common}, true
+	return &repo{gitDir: gitDir, common: common, hashLen: hashLen(readSmall(filepath.Join(common, "config")))}, true
+}
+
+// hashLen is the object id length of the repository whose config is
+// cfg: 32 bytes where [extensions] sets objectformat = sha256, else 20.
+func hashLen(cfg []byte) int {
+	section := ""
+	for line := range bytes.Lines(cfg) {
+		l := strings.ToLower(strings.TrimSpace(string(line)))
+		if strings.HasPrefix(l, "[") {
+			section = strings.Trim(l, "[] \t")
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
+		if ok && section == "extensions" && strings.TrimSpace(k) == "objectformat" && strings.Trim(strings.TrimSpace(v), `"`) == "sha256" {
+			return 32
+		}
+	}
+	return 20
 }
 
 func (r *repo) close() {
@@ -133,15 +157,15 @@ func (r *repo) close() {
 }
 
 // head resolves HEAD to a commit id.
-func (r *repo) head() ([20]byte, bool) {
+func (r *repo) head() (oid, bool) {
 	s := strings.TrimSpace(string(readSmall(filepath.Join(r.gitDir, "HEAD"))))
 	for range 5 { // a symbolic ref may point at another
 		ref, isRef := strings.CutPrefix(s, "ref: ")
 		if !isRef {
-			return parseID(s)
+			return r.parseID(s)
 		}
 		if !strings.HasPrefix(ref, "refs/") || strings.Contains(ref, "..") {
-			return [20]byte{}, false
+			return oid{}, false
 		}
 		s = ""
 		for _, d := range []string{r.gitDir, r.common} {
@@ -158,28 +182,29 @@ func (r *repo) head() ([20]byte, bool) {
 			}
 		}
 	}
-	return parseID(s)
+	return r.parseID(s)
 }
 
-func parseID(s string) ([20]byte, bool) {
-	var id [20]byte
-	if len(s) != 40 {
+// parseID reads a hex object id of the repository's length.
+func (r *repo) parseID(s string) (oid, bool) {
+	var id oid
+	if len(s) != 2*r.hashLen {
 		return id, false
 	}
-	_, err := hex.Decode(id[:], []byte(s))
+	_, err := hex.Decode(id[:r.hashLen], []byte(s))
 	return id, err == nil
 }
 
 // commit is one parsed commit.
 type commit struct {
-	id      [20]byte
-	parents [][20]byte
+	id      oid
+	parents []oid
 	date    int64
 	subject string
 	order   int
 }
 
-func (r *repo) commit(id [20]byte) (*commit, bool) {
+func (r *repo) commit(id oid) (*commit, bool) {
 	typ, data, err := r.object(id, 0)
 	if err != nil || typ != objCommit {
 		return nil, false
@@ -191,7 +216,7 @@ func (r *repo) commit(id [20]byte) (*commit, bool) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		switch {
 		case bytes.HasPrefix(line, []byte("parent ")):
-			if p, ok := parseID(string(line[len("parent "):])); ok {
+			if p, ok := r.parseID(string(line[len("parent "):])); ok {
 				c.parents = append(c.parents, p)
 			}
 		case bytes.HasPrefix(line, []byte("committer ")):
@@ -235,11 +260,11 @@ const (
 )
 
 // object reads the object id, loose or packed.
-func (r *repo) object(id [20]byte, depth int) (int, []byte, error) {
+func (r *repo) object(id oid, depth int) (int, []byte, error) {
 	if depth > MaxDelta {
 		return 0, nil, errBad
 	}
-	h := hex.EncodeToString(id[:])
+	h := hex.EncodeToString(id[:r.hashLen])
 	if f, _, err := safepath.Open(safepath.At(filepath.Join(r.common, "objects", h[:2], h[2:]))); err == nil {
 		defer f.Close()
 		return loose(f)
@@ -288,7 +313,8 @@ type pack struct {
 	f       *os.File
 	size    int64
 	fanout  [256]uint32
-	names   []byte // 20 bytes each
+	hashLen int    // bytes of an id
+	names   []byte // hashLen bytes each
 	offsets []byte // 4 bytes each
 	large   []byte // 8 bytes each
 }
@@ -308,30 +334,31 @@ func (r *repo) allPacks() []*pack {
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if p, ok := readPack(filepath.Join(dir, base)); ok {
+		if p, ok := readPack(filepath.Join(dir, base), r.hashLen); ok {
 			r.packs = append(r.packs, p)
 		}
 	}
 	return r.packs
 }
 
-func readPack(base string) (*pack, bool) {
+func readPack(base string, hashLen int) (*pack, bool) {
 	idx, err := safepath.ReadFileAt(base+".idx", MaxIndex)
 	if err != nil || len(idx) < 8+256*4 || !bytes.Equal(idx[:8], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
 		return nil, false
 	}
-	p := &pack{}
+	p := &pack{hashLen: hashLen}
 	for i := range p.fanout {
 		p.fanout[i] = binary.BigEndian.Uint32(idx[8+4*i:])
 	}
 	n := int64(p.fanout[255])
 	rest := idx[8+256*4:]
-	if int64(len(rest)) < n*(20+4+4) {
+	hl := int64(hashLen)
+	if int64(len(rest)) < n*(hl+4+4) {
 		return nil, false
 	}
-	p.names = rest[:n*20]
-	p.offsets = rest[n*24 : n*28]
-	p.large = rest[n*28:]
+	p.names = rest[:n*hl]
+	p.offsets = rest[n*(hl+4) : n*(hl+8)]
+	p.large = rest[n*(hl+8):]
 	f, info, err := safepath.Open(safepath.At(base + ".pack"))
 	if err != nil {
 		return nil, false
@@ -344,7 +371,7 @@ func readPack(base string) (*pack, bool) {
 func (p *pack) count() int { return int(p.fanout[255]) }
 
 // find returns the offset of id in the pack.
-func (p *pack) find(id [20]byte) (int64, bool) {
+func (p *pack) find(id oid) (int64, bool) {
 	lo, hi := 0, int(p.fanout[id[0]])
 	if id[0] > 0 {
 		lo = int(p.fanout[id[0]-1])
@@ -354,7 +381,7 @@ func (p *pack) find(id [20]byte) (int64, bool) {
 	}
 	for lo < hi {
 		m := (lo + hi) / 2
-		switch c := bytes.Compare(p.names[m*20:m*20+20], id[:]); {
+		switch c := bytes.Compare(p.names[m*p.hashLen:(m+1)*p.hashLen], id[:p.hashLen]); {
 		case c == 0:
 			off := int64(binary.BigEndian.Uint32(p.offsets[m*4:]))
 			if off&0x80000000 != 0 {
@@ -376,15 +403,15 @@ func (p *pack) find(id [20]byte) (int64, bool) {
 
 // prefixIDs adds to ids the objects in the index whose hex id starts
 // with id's first hexLen digits.
-func (p *pack) prefixIDs(id [20]byte, hexLen int, ids map[string]bool) {
+func (p *pack) prefixIDs(id oid, hexLen int, ids map[string]bool) {
 	lo := 0
 	if id[0] > 0 {
 		lo = int(p.fanout[id[0]-1])
 	}
 	hi := min(int(p.fanout[id[0]]), p.count())
-	want := hex.EncodeToString(id[:])[:hexLen]
+	want := hex.EncodeToString(id[:p.hashLen])[:hexLen]
 	for i := lo; i < hi; i++ {
-		if h := hex.EncodeToString(p.names[i*20 : i*20+20]); h[:hexLen] == want {
+		if h := hex.EncodeToString(p.names[i*p.hashLen : (i+1)*p.hashLen]); h[:hexLen] == want {
 			ids[h] = true
 		}
 	}
@@ -395,7 +422,7 @@ func (r *repo) packed(p *pack, off int64, depth int) (int, []byte, error) {
 	if depth > MaxDelta {
 		return 0, nil, errBad
 	}
-	var hdr [32]byte
+	var hdr [64]byte // type and size, then a delta's base: an offset or an id
 	n, _ := p.f.ReadAt(hdr[:], off)
 	if n == 0 {
 		return 0, nil, errBad
@@ -438,12 +465,12 @@ func (r *repo) packed(p *pack, off int64, depth int) (int, []byte, error) {
 		}
 		baseType, base, err = r.packed(p, off-rel, depth+1)
 	case objRefDelta:
-		if i+20 > n {
+		if i+p.hashLen > n {
 			return 0, nil, errBad
 		}
-		var id [20]byte
-		copy(id[:], hdr[i:i+20])
-		i += 20
+		var id oid
+		copy(id[:], hdr[i:i+p.hashLen])
+		i += p.hashLen
 		baseType, base, err = r.object(id, depth+1)
 	case objCommit, objTree, objBlob, objTag:
 	default:
@@ -539,7 +566,7 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 }
 
 // abbrev shortens id as git log --oneline does by default.
-func (r *repo) abbrev(id [20]byte) string {
+func (r *repo) abbrev(id oid) string {
 	var count int
 	for _, p := range r.allPacks() {
 		count += p.count()
@@ -549,8 +576,8 @@ func (r *repo) abbrev(id [20]byte) string {
 		bits++
 	}
 	n := max((bits+1)/2, 7)
-	h := hex.EncodeToString(id[:])
-	for ; n < 40; n++ {
+	h := hex.EncodeToString(id[:r.hashLen])
+	for ; n < len(h); n++ {
 		if r.matches(id, h[:n]) <= 1 {
 			break
 		}
@@ -560,14 +587,14 @@ func (r *repo) abbrev(id [20]byte) string {
 
 // matches counts the objects whose id starts with prefix, packed or
 // loose, each once.
-func (r *repo) matches(id [20]byte, prefix string) int {
+func (r *repo) matches(id oid, prefix string) int {
 	ids := map[string]bool{}
 	for _, p := range r.allPacks() {
 		p.prefixIDs(id, len(prefix), ids)
 	}
 	if entries, err := os.ReadDir(filepath.Join(r.common, "objects", prefix[:2])); err == nil {
 		for _, e := range entries {
-			if len(e.Name()) == 38 && strings.HasPrefix(e.Name(), prefix[2:]) {
+			if len(e.Name()) == 2*r.hashLen-2 && strings.HasPrefix(e.Name(), prefix[2:]) {
 				ids[prefix[:2]+e.Name()] = true
 			}
 		}

@@ -24,10 +24,10 @@ func git(t *testing.T, dir string, args ...string) string {
 
 // history builds a repository with a branch and a merge, commits whose
 // dates interleave, a multi-line subject, and a file large enough that a
-// repack stores deltas.
-func history(t *testing.T) string {
+// repack stores deltas; init takes more options (--object-format=sha256).
+func history(t *testing.T, init ...string) string {
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, append([]string{"init", "-q", "-b", "main"}, init...)...)
 	big := strings.Repeat("line of text that repeats\n", 2000)
 	for i := range 12 {
 		os.WriteFile(filepath.Join(dir, "f.txt"), []byte(big+fmt.Sprint(i)), 0o644)
@@ -72,6 +72,33 @@ func TestLogMatchesGit(t *testing.T) {
 	if got, want := Log(wt, 5), git(t, wt, "log", "--oneline", "--no-color", "-5"); got != want {
 		t.Errorf("worktree:\ngot\n%s\nwant\n%s", got, want)
 	}
+}
+
+// A repository of SHA-256 object ids (git init --object-format=sha256)
+// lists its commits too, loose and packed.
+func TestLogSHA256(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	probe := t.TempDir()
+	cmd := exec.Command("git", "init", "-q", "--object-format=sha256", probe)
+	if err := cmd.Run(); err != nil {
+		t.Skip("this git has no SHA-256 repositories")
+	}
+	dir := history(t, "--object-format=sha256")
+	check := func(what string) {
+		t.Helper()
+		for _, n := range []int{1, 5, 20} {
+			want := git(t, dir, "log", "--oneline", "--no-color", fmt.Sprintf("-%d", n))
+			if got := Log(dir, n); got != want {
+				t.Errorf("%s, -%d:\ngot\n%s\nwant\n%s", what, n, got, want)
+			}
+		}
+	}
+	check("SHA-256, loose objects")
+	git(t, dir, "repack", "-a", "-d", "-q", "--depth=10")
+	git(t, dir, "pack-refs", "--all")
+	check("SHA-256, packed, with deltas and packed refs")
 }
 
 func TestLogOfNothing(t *testing.T) {

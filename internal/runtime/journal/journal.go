@@ -35,6 +35,10 @@ type Entry struct {
 	// Claude Code fired, when a fallback adapted it.
 	Event string `json:"event"`
 	Via   string `json:"via,omitempty"`
+	// Async marks the asynchronous registration's call (hookwright
+	// <event> --async), which Claude Code ran in the background: not a
+	// tool call of its own.
+	Async bool `json:"async,omitempty"`
 	// Kind is what happened, where Claude Code shows it: one of the
 	// Kind* constants, or "" for a call of no kind ([KindOf]).
 	Kind string `json:"kind,omitempty"`
@@ -85,10 +89,20 @@ const (
 	KindQualityWarning  = "quality_warning"  // a quality check after an edit found something
 	KindBlock           = "block"            // any call that blocked
 	KindAsk             = "ask"              // any call that asked the user
+	// KindUntrackedEdit: an edit outside a work unit that work.mode
+	// "warn" let through (PAL Kit's untracked_edit).
+	KindUntrackedEdit = "untracked_edit"
+	// KindContextLoaded: a session start whose reply gave the model
+	// context (a briefing: the scratchpad's, the compaction's).
+	KindContextLoaded = "context_loaded"
+	// KindDependencyResolved: a task completed whose completion made
+	// another task of the list ready (every task it was blocked by done).
+	KindDependencyResolved = "dependency_resolved"
 )
 
 // Kinds lists every kind, for filters that check a value.
-var Kinds = []string{KindAgentStarted, KindAgentStopped, KindCheckpoint, KindContextOverflow, KindQualityWarning, KindBlock, KindAsk}
+var Kinds = []string{KindAgentStarted, KindAgentStopped, KindCheckpoint, KindContextOverflow, KindQualityWarning,
+	KindUntrackedEdit, KindContextLoaded, KindDependencyResolved, KindBlock, KindAsk}
 
 // KindOf is the kind of a call: block and ask by its decision first (a
 // blocked SubagentStop did not stop), then by its event; "" for the rest.

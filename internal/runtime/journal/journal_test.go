@@ -49,7 +49,7 @@ func TestAppendLineMatchesEncodingJSON(t *testing.T) {
 	weird := []string{"", "plain", `quote " and \ backslash`, "new\nline\ttab\rcr", "\x00\x01\x1f\x7f", "<a href='x'>&amp;</a>",
 		"line\u2028sep\u2029para", "ünïcødé ✓ 😀", "bad \xff\xfe utf8", "\xe2\x82"}
 	for _, s := range weird {
-		e := Entry{Time: ts, Session: s, Event: "PreToolUse" + s, Via: s, Kind: s, Target: s, Tool: s, Agent: s, Team: s, Band: s,
+		e := Entry{Time: ts, Session: s, Event: "PreToolUse" + s, Via: s, Async: s != "", Kind: s, Target: s, Tool: s, Agent: s, Team: s, Band: s,
 			Decision: s, Reason: s, Handler: s, Exit: 2, Micros: -7, ToolMillis: 41, Outcome: s, Error: s, Faults: []string{s, "x"}}
 		got := appendLine(nil, e)
 		if !json.Valid(got) {

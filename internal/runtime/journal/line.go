@@ -21,6 +21,9 @@ func appendLine(b []byte, e Entry) []byte {
 	b = append(b, `,"event":`...)
 	b = jsonline.AppendString(b, e.Event)
 	b = jsonline.AppendField(b, "via", e.Via)
+	if e.Async {
+		b = append(b, `,"async":true`...)
+	}
 	b = jsonline.AppendField(b, "kind", e.Kind)
 	b = jsonline.AppendField(b, "target", e.Target)
 	b = jsonline.AppendField(b, "tool", e.Tool)

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"unicode"
 )
 
 // The phases, in the order of one PDCA round.
@@ -18,8 +17,8 @@ const (
 	Report = "Report"
 )
 
-// maxFeature caps a feature name.
-const maxFeature = 64
+// MaxFeature caps a feature name, in characters: a longer one is cut.
+const MaxFeature = 100
 
 // Tag is a parsed task subject.
 type Tag struct {
@@ -27,7 +26,7 @@ type Tag struct {
 	Phase string
 	// Round is N for "Act-N", 1 for a plain "Act", 0 for other phases.
 	Round int
-	// Feature is the lower-cased feature name.
+	// Feature is the feature name, lower-cased, its spaces collapsed.
 	Feature string
 }
 
@@ -39,43 +38,57 @@ func (t Tag) Label() string {
 	return t.Phase
 }
 
-// Parse reads a task subject. ok is false when the subject carries no
-// phase tag (such tasks are not PDCA tasks); err is set when it carries a
-// tag but the feature name is missing or unsafe.
+// Parse reads a task subject as bkit's PDCA patterns do
+// (/\[Plan\]\s+(.+)/ and the like): the first phase tag anywhere in the
+// subject ("[Do] parser", "Fix: [Do] parser"), white space, and the
+// feature, the rest of the subject in any script ("[Report] 로그인 기능",
+// "[Plan] My Feature"), up to a colon, which starts what the task does
+// ("[Do] login-flow: write the handler"; a full-width ： too). The name is
+// lower-cased with its spaces collapsed, so "[Plan] My Feature" and "[Do]
+// my feature" are one feature, and cut to [MaxFeature] characters.
+//
+// ok is false when the subject carries no phase tag (such tasks are not
+// PDCA tasks); err is set when it carries one but no feature name follows,
+// or the name holds control or bidirectional characters, or no letter or
+// digit. A feature name is a label, never a path.
 func Parse(subject string) (tag Tag, ok bool, err error) {
-	s := strings.TrimLeft(subject, " \t")
-	if !strings.HasPrefix(s, "[") {
-		return tag, false, nil
+	rest, found := "", false
+	for i := 0; i < len(subject); i++ {
+		if subject[i] != '[' {
+			continue
+		}
+		end := strings.IndexByte(subject[i:], ']')
+		if end < 0 {
+			break
+		}
+		if parsePhase(subject[i+1:i+end], &tag) {
+			rest, found = subject[i+end+1:], true
+			break
+		}
 	}
-	end := strings.IndexByte(s, ']')
-	if end < 0 {
-		return tag, false, nil
+	if !found {
+		return Tag{}, false, nil
 	}
-	if !parsePhase(s[1:end], &tag) {
-		return tag, false, nil
-	}
-	rest := s[end+1:]
-	trimmed := strings.TrimLeft(rest, " \t")
+	trimmed := strings.TrimLeftFunc(rest, unicode.IsSpace)
 	if len(trimmed) == len(rest) {
 		return tag, false, fmt.Errorf("pdca: %q: a space must follow [%s]", subject, tag.Label())
 	}
-	rest = trimmed
-	n := 0
-	for n < len(rest) && featureByte(rest[n], n == 0) {
-		n++
+	if i := strings.IndexAny(trimmed, ":："); i >= 0 {
+		trimmed = trimmed[:i]
 	}
-	if n == 0 {
+	name := strings.Join(strings.Fields(strings.ToLower(trimmed)), " ")
+	if r := []rune(name); len(r) > MaxFeature {
+		name = strings.TrimSpace(string(r[:MaxFeature]))
+	}
+	letters := false
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+			return tag, false, fmt.Errorf("pdca: %q: a feature name may not hold control or bidirectional characters", subject)
+		}
+		letters = letters || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	if name == "" || !letters {
 		return tag, false, fmt.Errorf("pdca: %q: no feature name after [%s] (want e.g. \"[%s] login-flow: ...\")", subject, tag.Label(), tag.Label())
-	}
-	if n < len(rest) && rest[n] != ':' && rest[n] != ' ' && rest[n] != '\t' {
-		return tag, false, fmt.Errorf("pdca: %q: feature names use letters, digits, '-', '_' and '.' only", subject)
-	}
-	name := strings.ToLower(rest[:n])
-	if len(name) > maxFeature {
-		return tag, false, fmt.Errorf("pdca: %q: feature name longer than %d bytes", subject, maxFeature)
-	}
-	if err := safepath.Name("feature name", name); err != nil {
-		return tag, false, fmt.Errorf("pdca: %w", err)
 	}
 	tag.Feature = name
 	return tag, true, nil
@@ -100,11 +113,6 @@ func parsePhase(s string, tag *Tag) bool {
 		return true
 	}
 	return false
-}
-
-func featureByte(c byte, first bool) bool {
-	alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-	return alnum || !first && (c == '-' || c == '_' || c == '.')
 }
 
 // Next names the phase that usually follows label: Plan → Design → Do →

@@ -52,6 +52,7 @@ function sessionLink(tr, id) {
 function eventRow(e, withSession) {
   const tr = document.createElement("tr");
   if (e.decision === "block" || e.decision === "ask") tr.className = e.decision;
+  else if (e.kind === "untracked_edit") tr.className = "untracked";
   tr.dataset.id = e.id;
   cell(tr, fmtTime(e.ts), "mono");
   if (withSession) sessionLink(tr, e.session);
@@ -59,7 +60,7 @@ function eventRow(e, withSession) {
   cell(tr, e.tool || e.target, "name");
   cell(tr, e.subject, "name what mono");
   cell(tr, e.agent ? (e.team ? e.team + "/" : "") + e.agent : "", "name");
-  cell(tr, e.decision, "decision");
+  cell(tr, e.decision || (e.kind === "untracked_edit" ? "untracked edit" : ""), "decision");
   cell(tr, ((e.us || 0) / 1000).toFixed(1), "num");
   if (withSession) cell(tr, e.handler);
   cell(tr, e.rule, "name mono rule");

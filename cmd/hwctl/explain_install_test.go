@@ -42,8 +42,8 @@ func TestExplainInstall(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{
-		"Claude Code 2.1.330: 15 hooks from hooks/hooks.json + hooks/2.0.44.json + hooks/2.0.56.json + hooks/2.1.33.json; every event native",
-		"Claude Code 2.0.30: 11 hooks from hooks/hooks.json (skips hooks/2.0.44.json, hooks/2.0.56.json, hooks/2.1.33.json)",
+		"Claude Code 2.1.330: 16 hooks from hooks/hooks.json + hooks/2.0.44.json + hooks/2.0.56.json + hooks/2.1.33.json; every event native",
+		"Claude Code 2.0.30: 12 hooks from hooks/hooks.json (skips hooks/2.0.44.json, hooks/2.0.56.json, hooks/2.1.33.json)",
 		"TeammateIdle via Stop + SubagentStop",
 	} {
 		if !strings.Contains(out, want) {

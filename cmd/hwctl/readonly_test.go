@@ -150,10 +150,3 @@ func TestHelpSaysHowTheProjectIsFound(t *testing.T) {
 		}
 	}
 }
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}

@@ -131,7 +131,7 @@ func TestDefaultsRunNoWorkflow(t *testing.T) {
 		}
 	}
 	day := time.Now().UTC().Format(time.DateOnly)
-	want := []string{".hookwright/journal/" + day + ".jsonl", ".hookwright/sessions/" + day + ".jsonl", ".hookwright/workflows-notice"}
+	want := []string{".hookwright/.gitignore", ".hookwright/journal/" + day + ".jsonl", ".hookwright/sessions/" + day + ".jsonl", ".hookwright/workflows-notice"}
 	if strings.Join(added, " ") != strings.Join(want, " ") {
 		t.Errorf("written by the session: %q, want only hookwright's records %q", added, want)
 	}

@@ -145,7 +145,7 @@ func TestDefaultsRunNoWorkflowLive(t *testing.T) {
 				switch {
 				case f == "general.marker", strings.HasPrefix(f, ".git/"),
 					strings.HasPrefix(f, ".hookwright/journal/"), strings.HasPrefix(f, ".hookwright/sessions/"),
-					f == ".hookwright/workflows-notice", strings.HasPrefix(f, ".hookwright/compact/"):
+					f == ".hookwright/workflows-notice", f == ".hookwright/.gitignore", strings.HasPrefix(f, ".hookwright/compact/"):
 				default:
 					t.Errorf("written into the project by a workflow nobody turned on: %s", f)
 				}

@@ -61,19 +61,19 @@ func TestReadConfinesSources(t *testing.T) {
 	for _, p := range m.Plugins {
 		got[p.Name] = p
 	}
-	if p := got["ok"]; p.Skip != "" || p.Err != nil || string(p.Hooks) != `{"hooks":{}}` || string(p.Manifest) != `{"name":"ok"}` {
+	if p := got["ok"]; p.Skip != "" || p.Err != nil || string(p.Files.Hooks) != `{"hooks":{}}` || string(p.Files.Manifest) != `{"name":"ok"}` {
 		t.Errorf("ok = %+v", p)
 	}
 	for _, name := range []string{"up", "abs", "sneaky", "link-out"} {
-		if p := got[name]; !strings.Contains(p.Skip, "leaves the marketplace root") && !strings.Contains(p.Skip, "not a relative path") || p.Hooks != nil {
-			t.Errorf("%s: skip %q, %d bytes read; want it refused", name, p.Skip, len(p.Hooks))
+		if p := got[name]; !strings.Contains(p.Skip, "leaves the marketplace root") && !strings.Contains(p.Skip, "not a relative path") || p.Files.Hooks != nil {
+			t.Errorf("%s: skip %q, %d bytes read; want it refused", name, p.Skip, len(p.Files.Hooks))
 		}
 	}
-	if p := got["linked-file"]; p.Hooks != nil || !errors.Is(p.Err, ErrUnsafe) {
-		t.Errorf("linked-file: %d bytes, err %v; want the link out refused", len(p.Hooks), p.Err)
+	if p := got["linked-file"]; p.Files.Hooks != nil || !errors.Is(p.Err, ErrUnsafe) {
+		t.Errorf("linked-file: %d bytes, err %v; want the link out refused", len(p.Files.Hooks), p.Err)
 	}
-	if p := got["fifo"]; p.Hooks != nil || p.Err == nil || !strings.Contains(p.Err.Error(), "not a regular file") {
-		t.Errorf("fifo: %d bytes, err %v; want not a regular file", len(p.Hooks), p.Err)
+	if p := got["fifo"]; p.Files.Hooks != nil || p.Err == nil || !strings.Contains(p.Err.Error(), "not a regular file") {
+		t.Errorf("fifo: %d bytes, err %v; want not a regular file", len(p.Files.Hooks), p.Err)
 	}
 	if p := got["remote"]; !strings.Contains(p.Skip, "remote") {
 		t.Errorf("remote: %+v", p)
@@ -104,7 +104,7 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		for _, p := range m.Plugins {
-			if p.Hooks != nil || p.Manifest != nil {
+			if p.Files.Hooks != nil || p.Files.Manifest != nil {
 				t.Fatalf("read files of %q from an empty marketplace", p.Source)
 			}
 		}

@@ -90,6 +90,19 @@ const EntriesTolerated = "2.1.257"
 // from [EntriesTolerated] on, instead of being dropped.
 var GuardEvents = []string{"PreToolUse", "PermissionRequest"}
 
+// GuardDepth is how deep under another key 2.1.257's check looks for
+// PreToolUse/PermissionRequest hooks declared outside "hooks" (a guard at
+// the top level is depth 0 of its own key; [RuleTopLevelGuard]).
+const GuardDepth = 3
+
+// HooksUnscanned are the hooks.json top-level keys 2.1.330's check does
+// not search for guard hooks (its code's list).
+var HooksUnscanned = []string{"mcpServers", "managedMcpServers", "lspServers", "pluginConfigs", "enabledPlugins", "extraKnownMarketplaces", "env", "skillOverrides", "modelSettings"}
+
+// PluginUnscanned are the plugin.json keys 2.1.330's check does not
+// search for guard hooks (its code's list; "experimental" is searched).
+var PluginUnscanned = []string{"metadata", "mcpServers", "lspServers"}
+
 // The rule IDs.
 const (
 	RuleNotJSON          = "not-json"                    // the file is not JSON, or not an object

@@ -72,3 +72,21 @@ var HandlerRequired = map[string][]string{
 // LongTimeout is the timeout, in seconds, above which the oracle says a
 // value looks like milliseconds (a lint: no release bounds it).
 const LongTimeout = 3600
+
+// A handler's "url" is zod's string().url(), which is `new URL(s)` (the
+// WHATWG URL parser): around the URL, white space is dropped; a special
+// scheme (http, https, ws, wss, ftp) needs a host free of the forbidden
+// code points and a port of at most 65535; a path, query or fragment may
+// hold anything (spaces are encoded); any other scheme takes anything
+// after its colon. Node v20.20.2's answers for the cases of
+// compat/testdata/urls.json agree (TestURLPatternsAgreeWithNode). Tabs
+// and line breaks inside a URL, which the parser deletes, are not
+// modelled. The oracle and the JSON Schemas both apply these patterns the
+// same way: a URL that matches URLSpecialScheme must match URLSpecial, any
+// other must match URLGeneric. They are RE2 and ECMA-262 alike, so an
+// editor reading the schemas applies them too.
+const (
+	URLSpecialScheme = `^[\x00-\x20]*(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp]):`
+	URLSpecial       = `^[\x00-\x20]*(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp]):[/\\]*(?:[^/\\?#]*@)?(?:\[[0-9A-Fa-f:.]+\]|[^\x00-\x20#/:<>?@\[\\\]^|%]+)(?::0*(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})?)?(?:[/\\?#].*)?[\x00-\x20]*$`
+	URLGeneric       = `^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.\-]*:.*$`
+)

@@ -23,11 +23,12 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/marketplace"
+	"github.com/hookwright/hookwright/internal/oracle"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/native"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
-	"github.com/hookwright/hookwright/schemas"
 )
 
 // Options says what to inspect.
@@ -145,7 +146,7 @@ func plugin(o Options) Report {
 		add("plugin", true, "", "%s (%s)", root, o.PluginHow)
 	}
 	hooksPath := filepath.Join(root, "hooks", "hooks.json")
-	data, err := readPluginFile(root, filepath.Join("hooks", "hooks.json"))
+	_, err := readPluginFile(root, filepath.Join("hooks", "hooks.json"))
 	switch {
 	case err != nil:
 		add("manifest", false, "reinstall the plugin", "%v", err)
@@ -162,14 +163,27 @@ func plugin(o Options) Report {
 			add("manifest", true, "", "%s is %s", hooksPath, what)
 			break
 		}
-		vs, verr := schemas.Validate(o.Version, data)
+		// The oracle's verdict on the whole plugin, as hookgen validate
+		// gives it: what the release refuses (the plugin, a hooks file,
+		// every hook) is a problem; drops and lints are not.
+		var refusals []string
+		p, verr := marketplace.ReadPlugin(root)
+		if verr == nil {
+			var vd oracle.Verdict
+			if vd, verr = oracle.Judge(o.Version, p); verr == nil {
+				for _, f := range vd.Findings {
+					if f.Consequence == compat.Rejected {
+						refusals = append(refusals, f.String())
+					}
+				}
+			}
+		}
 		want := ""
 		if b, err := compat.BandOf(o.Version); err == nil {
 			want = b.String()
 		}
-		vs = schemas.Errors(vs) // warnings: the release loads the file
 		switch {
-		case verr != nil || len(vs) > 0:
+		case verr != nil || len(refusals) > 0:
 			fix := fmt.Sprintf("hookgen --cc-version %s -o %q (or reinstall the plugin)", o.Version, hooksPath)
 			if band := filepath.Join(root, "hooks", "bands", want+".json"); want != "" && ok {
 				if _, err := os.Stat(band); err == nil {
@@ -177,7 +191,7 @@ func plugin(o Options) Report {
 				}
 			}
 			add("manifest", false, fix,
-				"%s (%s) would be rejected by Claude Code %s: %v%v", hooksPath, what, o.Version, vs, errString(verr))
+				"%s (%s) would be refused by Claude Code %s: %s%v", hooksPath, what, o.Version, strings.Join(refusals, "; "), errString(verr))
 		case ok && want != "" && (!direct || edge.String() != want):
 			add("manifest", true, "", "%s is %s, which Claude Code %s loads; the runtime switches it to band %s, calling the binary directly, at the first Stop of a session", hooksPath, what, o.Version, want)
 		default:

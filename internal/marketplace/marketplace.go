@@ -126,8 +126,9 @@ func readPlugin(root, pluginRoot string, i int, raw json.RawMessage) Plugin {
 // .claude-plugin/plugin.json and the other hooks files plugin.json names
 // (see oracle.HooksPaths), each confined to dir, regular and bounded, and
 // notes whether it declares MCP servers (.mcp.json). A file that does not
-// exist is left out; a named file that cannot be read safely is left out
-// too (the release would not load it either) and reported in the error.
+// exist is left out; so is a named file that cannot be read safely (a
+// link out, a FIFO, a path that leaves the folder): the oracle reports it
+// as not in the plugin.
 func ReadPlugin(dir string) (oracle.Plugin, error) {
 	var p oracle.Plugin
 	real, err := filepath.EvalSymlinks(dir)
@@ -157,26 +158,23 @@ func ReadPlugin(dir string) (oracle.Plugin, error) {
 	if p.Missing == nil && p.Manifest != nil {
 		p.Missing = map[string]bool{} // looked, none missing
 	}
-	var errs []error
 	for _, name := range oracle.HooksPaths(p.Manifest) {
 		clean := oracle.CleanPath(name)
 		if clean == oracle.StandardHooks || p.Files[clean] != nil {
 			continue
 		}
 		b, err := readOptional(real, clean)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", clip(name), err))
+		if err != nil || b == nil {
+			// Missing, or not a regular file inside the plugin: the oracle
+			// reports a named file it was not given as not there.
 			continue
-		}
-		if b == nil {
-			continue // missing: the release logs it and loads the rest
 		}
 		if p.Files == nil {
 			p.Files = map[string][]byte{}
 		}
 		p.Files[clean] = b
 	}
-	return p, errors.Join(errs...)
+	return p, nil
 }
 
 // resolve turns a relative source into a folder inside root, following

@@ -110,3 +110,42 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// ReadPlugin reads the hooks files plugin.json names, inside the plugin
+// only, notes the component paths it names that are not there, and
+// whether it declares MCP servers; a marketplace entry comes along.
+func TestReadPluginNamedFiles(t *testing.T) {
+	outside := t.TempDir()
+	write(t, outside, "secret.json", `{"hooks":{}}`)
+	dir := t.TempDir()
+	write(t, dir, ".claude-plugin/plugin.json", `{"name":"p","hooks":["./hooks/a.json","./hooks/../hooks/a.json","./hooks/missing.json","./../`+filepath.Base(outside)+`/secret.json","./hooks/link.json"],"skills":["./skills","./here"],"commands":"./nope.md"}`)
+	write(t, dir, "hooks/a.json", `{"hooks":{}}`)
+	write(t, dir, "here/SKILL.md", "x")
+	write(t, dir, ".mcp.json", `{}`)
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(dir, "hooks", "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadPlugin(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || string(p.Files["hooks/a.json"]) != `{"hooks":{}}` {
+		t.Errorf("Files = %q; want hooks/a.json alone (no missing file, nothing outside, no link out)", p.Files)
+	}
+	if !p.Missing["skills"] || !p.Missing["nope.md"] || p.Missing["here"] || len(p.Missing) != 2 {
+		t.Errorf("Missing = %v", p.Missing)
+	}
+	if !p.MCP {
+		t.Error("MCP = false with a .mcp.json")
+	}
+	root := t.TempDir()
+	write(t, root, "plugins/p/hooks/hooks.json", `{"hooks":{}}`)
+	write(t, root, ".claude-plugin/marketplace.json", `{"name":"m","plugins":[{"name":"p","source":"./plugins/p","strict":false,"hooks":{"Stop":[]}}]}`)
+	m, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := string(m.Plugins[0].Files.Entry); !strings.Contains(e, `"strict":false`) {
+		t.Errorf("Entry = %s", e)
+	}
+}

@@ -147,7 +147,7 @@ func (c *checker) topLevel(top map[string]any) {
 		case k == "modules":
 			c.add(compat.RuleUnknownKey, p, "", prevOf(compat.HooksModulesSince),
 				`"modules" (hooks modules) is read past: the module never loads`, "declare the hooks under \"hooks\" for these releases")
-		case isGuardEntry(k, val) || !slices.Contains(hooksUnscanned, k) && holdsGuard(val, 3):
+		case isGuardEntry(k, val) || !slices.Contains(hooksUnscanned, k) && holdsGuard(val, compat.GuardDepth):
 			c.add(compat.RuleTopLevelGuard, p, "", "",
 				fmt.Sprintf("%s hooks sit outside \"hooks\"", k)+c.guardTail(), `move them under "hooks"`)
 		case isEvent(k):
@@ -190,8 +190,8 @@ func (c *checker) guardTail() string {
 }
 
 // hooksUnscanned are the hooks.json top-level keys 2.1.330 does not
-// search for guard hooks (its code's list).
-var hooksUnscanned = []string{"mcpServers", "managedMcpServers", "lspServers", "pluginConfigs", "enabledPlugins", "extraKnownMarketplaces", "env", "skillOverrides", "modelSettings"}
+// search for guard hooks.
+var hooksUnscanned = compat.HooksUnscanned
 
 // isGuardEntry reports whether key k with value v is a PreToolUse or
 // PermissionRequest entry that counts: not null and not an empty list.
@@ -289,7 +289,7 @@ func (c *checker) events(val any, base string, inline bool) {
 		p := ptr(base, name)
 		ev, known := compat.Lookup(compat.KindEvent, name)
 		if !known || c.v.LessThan(ev.Version()) {
-			if r, _ := compat.RuleAt(compat.RuleUnknownEvent, c.v); r.Consequence == compat.Dropped && holdsGuard(m[name], 3) {
+			if r, _ := compat.RuleAt(compat.RuleUnknownEvent, c.v); r.Consequence == compat.Dropped && holdsGuard(m[name], compat.GuardDepth) {
 				c.add(compat.RuleTopLevelGuard, p, "", "", fmt.Sprintf("%q is not an event this release knows, but it holds PreToolUse/PermissionRequest hooks, so the whole plugin is refused", clip(name, 40)), "move those hooks under a known event")
 				continue
 			}
@@ -552,32 +552,18 @@ func valueProblem(k string, val any) (string, string) {
 	return "", ""
 }
 
-// scheme matches a URL scheme and the rest.
-var scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:(.*)$`)
+// The URL patterns of compat (the JSON Schemas apply the same ones).
+var (
+	urlSpecialScheme = regexp.MustCompile(compat.URLSpecialScheme)
+	urlSpecial       = regexp.MustCompile(compat.URLSpecial)
+	urlGeneric       = regexp.MustCompile(compat.URLGeneric)
+)
 
-// validURL approximates zod's string().url(), which is `new URL(s)`: an
-// absolute URL with a scheme; the special schemes need a host.
+// validURL is zod's string().url(), which is `new URL(s)`, as compat's
+// URL patterns write it.
 func validURL(s string) bool {
-	s = strings.TrimSpace(s)
-	m := scheme.FindStringSubmatch(s)
-	if m == nil || strings.ContainsAny(s, " \t\n") {
-		return false
+	if urlSpecialScheme.MatchString(s) {
+		return urlSpecial.MatchString(s)
 	}
-	sch := strings.ToLower(s[:strings.IndexByte(s, ':')])
-	switch sch {
-	case "http", "https", "ws", "wss", "ftp":
-		rest := strings.TrimLeft(m[1], "/\\")
-		host := rest
-		if i := strings.IndexAny(rest, "/\\?#"); i >= 0 {
-			host = rest[:i]
-		}
-		if j := strings.LastIndexByte(host, '@'); j >= 0 {
-			host = host[j+1:]
-		}
-		if h, _, ok := strings.Cut(host, ":"); ok && !strings.HasPrefix(host, "[") {
-			host = h
-		}
-		return host != "" && !strings.ContainsAny(host, "<>^|%")
-	}
-	return true
+	return urlGeneric.MatchString(s)
 }

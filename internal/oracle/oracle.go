@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -350,49 +349,9 @@ func droppedUnder(dropped map[string]bool, p string, deep bool) bool {
 	return false
 }
 
-// Edges returns the releases where anything the oracle knows changes:
-// every band's first release (compat.Bands), the first and last release of
-// every rule row, each handler type's validator and plugin.json key, and
-// the other edges compat names. Checking these covers every verdict the
-// oracle can give.
-func Edges() []*semver.Version {
-	return slices.Clone(edges())
-}
-
-// edges computes [Edges] once: the tables do not change.
-var edges = sync.OnceValue(func() []*semver.Version {
-	seen := map[string]bool{}
-	var out []*semver.Version
-	addV := func(s string) {
-		if s == "" || seen[s] {
-			return
-		}
-		v, err := semver.NewVersion(s)
-		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
-			return
-		}
-		seen[s] = true
-		out = append(out, v)
-	}
-	for _, b := range compat.Bands() {
-		addV(b.String())
-	}
-	for _, r := range compat.Rules {
-		addV(r.First)
-		addV(r.Last)
-	}
-	for _, s := range compat.HandlerValidatorSince {
-		addV(s)
-	}
-	for _, k := range compat.PluginKeys {
-		addV(k.Since)
-	}
-	for _, s := range []string{compat.SkillsDotSince, compat.HooksModulesSince, compat.SurfaceReadPastUntil, compat.StandardNamedErrorUntil} {
-		addV(s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
-	return out
-})
+// Edges returns the releases where anything the oracle knows changes
+// (compat.Edges).
+func Edges() []*semver.Version { return compat.Edges() }
 
 // HooksPaths returns the hooks files a plugin.json names in "hooks": its
 // strings that start with "./" and end in .json (the only ones the

@@ -62,7 +62,7 @@ func checkPlugin(v *semver.Version, doc []byte, exists func(string) bool) []Find
 	}
 	if r, ok := compat.RuleAt(compat.RuleTopLevelGuard, v); ok && r.Consequence == compat.Rejected {
 		for _, k := range sortedKeys(m) {
-			if k != "hooks" && (isGuardEntry(k, m[k]) || !slices.Contains(pluginUnscanned, k) && holdsGuard(m[k], 3)) {
+			if k != "hooks" && (isGuardEntry(k, m[k]) || !slices.Contains(pluginUnscanned, k) && holdsGuard(m[k], compat.GuardDepth)) {
 				c.add(compat.RuleTopLevelGuard, ptr("", k), "", "", fmt.Sprintf("PreToolUse/PermissionRequest hooks sit outside \"hooks\" (under %q)%s", clip(k, 30), refused), `move them under "hooks"`)
 			}
 		}
@@ -172,8 +172,8 @@ func inlineServers(k string, x any) string {
 }
 
 // pluginUnscanned are the plugin.json keys 2.1.330 does not search for
-// guard hooks (its code's list; "experimental" is searched on its own).
-var pluginUnscanned = []string{"metadata", "mcpServers", "lspServers"}
+// guard hooks.
+var pluginUnscanned = compat.PluginUnscanned
 
 // asList returns v as a list: itself when it is one, else a list of it.
 func asList(v any) []any {

@@ -133,7 +133,7 @@ func (r Range) Releases() []*semver.Version {
 // sameSpan reports whether a and b (a before b) fall between the same two
 // edges, so every verdict is the same on both.
 func sameSpan(a, b *semver.Version) bool {
-	for _, e := range edges() {
+	for _, e := range compat.Edges() {
 		if a.LessThan(e) && !b.LessThan(e) {
 			return false
 		}

@@ -530,23 +530,25 @@ func summary(a audit, level compat.Consequence) string {
 		lints += oracle.Count(r.merged, compat.Lint) + oracle.Count(r.merged, compat.Ignored)
 	}
 	var parts []string
+	words := map[string][2]string{
+		cellLoads:             {"loads everywhere", "load everywhere"},
+		"with drops":          {"loads with entries dropped", "load with entries dropped"},
+		"hooks file refused":  {"has a hooks file refused on some release", "have a hooks file refused on some release"},
+		"no hook runs":        {"runs no hook on some release", "run no hook on some release"},
+		"plugin refused":      {"is refused on some release", "are refused on some release"},
+		"marketplace refused": {"cannot be installed on some release (marketplace refused)", "cannot be installed on some release (marketplace refused)"},
+		cellSkipped:           {"was skipped", "were skipped"},
+	}
 	for _, k := range []string{cellLoads, "with drops", "hooks file refused", "no hook runs", "plugin refused", "marketplace refused", cellSkipped} {
-		if counts[k] > 0 {
-			what := k
-			switch k {
-			case cellLoads:
-				what = "load everywhere"
-			case "with drops":
-				what = "load with entries dropped"
-			case cellSkipped:
-				what = "skipped"
-			default:
-				what = "get \"" + k + "\" somewhere"
+		if n := counts[k]; n > 0 {
+			w := words[k][1]
+			if n == 1 {
+				w = words[k][0]
 			}
-			parts = append(parts, fmt.Sprintf("%d %s", counts[k], what))
+			parts = append(parts, fmt.Sprintf("%d %s", n, w))
 		}
 	}
-	s := fmt.Sprintf("%d plugins on %s (%d releases judged): %s.", len(a.rows), a.ranges, len(a.columns.Releases), strings.Join(parts, ", "))
+	s := fmt.Sprintf("%d plugins judged on %s (%d releases, one per span of releases with the same rules): %s.", len(a.rows), a.ranges, len(a.columns.Releases), strings.Join(parts, ", "))
 	if lints > 0 && level.Rank() < compat.Ignored.Rank() {
 		s += fmt.Sprintf(" %d lints and ignored keys not shown (--fail-on lint shows them).", lints)
 	}

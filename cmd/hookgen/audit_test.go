@@ -115,7 +115,7 @@ func TestAuditTable(t *testing.T) {
 		"judged on 2.0.30, 2.1.252, 2.1.330 (--cc-version)",
 		"lints and ignored keys not shown (--fail-on lint shows them)",
 	} {
-		if !strings.Contains(out.String(), w) {
+		if !strings.Contains(strings.ReplaceAll(out.String(), "\n", " "), w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
@@ -306,4 +306,74 @@ func copyDir(src, dst string) error {
 		}
 		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	})
+}
+
+// TestMatrixFits: hookgen matrix fits the width by default (five
+// columns), --wide adds the evidence whatever the width.
+func TestMatrixFits(t *testing.T) {
+	for _, width := range []int{defaultWidth, 80, 60} {
+		e, out, _ := fakeEnv(t)
+		if code := hookgen(t, e, "matrix", "--width", fmt.Sprint(width)); code != exitOK {
+			t.Fatalf("exit %d", code)
+		}
+		for _, l := range strings.Split(out.String(), "\n") {
+			if utf8.RuneCountInString(l) > width {
+				t.Errorf("width %d: a line of %d: %q", width, utf8.RuneCountInString(l), l)
+			}
+		}
+		if !strings.HasPrefix(out.String(), "KIND ") || !strings.Contains(out.String(), "PreToolUse") || strings.Contains(out.String(), "WITNESS") {
+			t.Errorf("width %d:\n%s", width, out)
+		}
+	}
+	e, out, _ := fakeEnv(t)
+	hookgen(t, e, "matrix", "--wide", "--width", "60")
+	if !strings.Contains(strings.Split(out.String(), "\n")[0], "WITNESS") || !strings.Contains(out.String(), "probe") {
+		t.Errorf("--wide lacks the evidence:\n%s", out)
+	}
+}
+
+// TestDocsAuditExample: the audit docs/validate.md shows is what the
+// command prints for its marketplace (three fixtures under other names).
+func TestDocsAuditExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "validate.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "```\n$ hookgen audit .\n")
+	block, _, _ = strings.Cut(block, "```\n")
+	if !ok || block == "" {
+		t.Fatal("docs/validate.md shows no audit")
+	}
+	root := t.TempDir()
+	for name, fixture := range map[string]string{"guard": "top-level-guard", "notifier": "unknown-event", "teams": "ph-edge-files"} {
+		if err := copyDir(filepath.Join(fixtures, "plugins", fixture), filepath.Join(root, "plugins", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".claude-plugin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".claude-plugin", "marketplace.json"), []byte(`{"name":"my-market","owner":{"name":"me"},"plugins":[{"name":"guard","source":"./plugins/guard"},{"name":"notifier","source":"./plugins/notifier"},{"name":"teams","source":"./plugins/teams"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, out, _ := fakeEnv(t)
+	hookgen(t, e, "audit", root)
+	if out.String() != block {
+		t.Errorf("docs/validate.md shows:\n%s\nthe audit prints:\n%s", block, out)
+	}
+}
+
+// TestAuditLints: lints show with --fail-on lint (and fail the run), and
+// only then.
+func TestAuditLints(t *testing.T) {
+	const line = "long-timeout: lint on 2.0.12 and later: hooks.json /hooks/SessionEnd/0/hooks/0/timeout: timeout is in seconds"
+	e, out, _ := fakeEnv(t)
+	hookgen(t, e, "audit", "--cc-version", "2.1.330", fixtures)
+	if strings.Contains(out.String(), line) {
+		t.Errorf("a lint shown without --fail-on lint:\n%s", out)
+	}
+	e, out, _ = fakeEnv(t)
+	if code := hookgen(t, e, "audit", "--fail-on", "lint", "--cc-version", "2.1.330", fixtures); code != exitInvalid || !strings.Contains(out.String(), line) {
+		t.Errorf("--fail-on lint: exit %d, the lint shown %v:\n%s", code, strings.Contains(out.String(), line), out)
+	}
 }

@@ -33,7 +33,7 @@ func TestCompatOnABrokenPlugin(t *testing.T) {
 			skip++
 		}
 	}
-	if want := fmt.Sprintf("31 cases: %d passed, %d failed, %d warned, %d skipped", pass, fail, warn, skip); lines[len(lines)-1] != want {
+	if want := fmt.Sprintf("31 cases on 2.0.30 (--cc-version): %d passed, %d failed, %d warned, %d skipped", pass, fail, warn, skip); lines[len(lines)-1] != want {
 		t.Errorf("summary %q, want %q", lines[len(lines)-1], want)
 	}
 	if !strings.Contains(out.String(), "FAIL HWC-01: hooks/hooks.json on 2.0.30: /hooks/TeammateIdle event TeammateIdle arrives in 2.1.33") {

@@ -213,7 +213,7 @@ func TestExplainAndMatrix(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if code := hookgen(t, e, "matrix"); code != exitOK {
+	if code := hookgen(t, e, "matrix", "--wide"); code != exitOK {
 		t.Fatalf("matrix: exit %d: %s", code, errb)
 	}
 	for _, want := range []string{"TeammateIdle", "2.1.33", "statusMessage", "Bands (plugin floor 2.0.12): 2.0.12 ", " 2.1.257",

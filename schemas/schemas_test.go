@@ -170,18 +170,8 @@ func badValue(k string) string {
 	return "null"
 }
 
-// commandWith is a valid command handler carrying field name.
-func commandWith(name string) string {
-	val := map[string]string{"timeout": "10", "once": "true", "async": "true", "asyncRewake": "true", "shell": `"bash"`, "args": `["a"]`, "holdsTools": "true", "cloud": `"device"`, "onFailure": `"block"`}[name]
-	if val == "" {
-		val = `"x"`
-	}
-	if name == "type" || name == "command" {
-		return okHandler
-	}
-	return fmt.Sprintf(`{"type":"command","command":"true",%q:%s}`, name, val)
-}
-
+// check validates d against release band's schema and wants it accepted
+// (no violation at all) or not.
 func check(t *testing.T, band, what string, d []byte, wantOK bool) {
 	t.Helper()
 	vs, err := Validate(mustVersion(t, band), d)

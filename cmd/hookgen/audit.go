@@ -510,7 +510,6 @@ func refusalWords(r compat.Refusal) string {
 // verdict.
 func summary(a audit, level compat.Consequence) string {
 	counts := map[string]int{}
-	var order []string
 	lints := 0
 	for _, r := range a.rows {
 		worst := cellLoads
@@ -522,9 +521,6 @@ func summary(a audit, level compat.Consequence) string {
 		}
 		if strings.HasSuffix(worst, " dropped") {
 			worst = "with drops"
-		}
-		if counts[worst] == 0 {
-			order = append(order, worst)
 		}
 		counts[worst]++
 		lints += oracle.Count(r.merged, compat.Lint) + oracle.Count(r.merged, compat.Ignored)

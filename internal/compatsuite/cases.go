@@ -533,22 +533,6 @@ func (s *Session) pluginJSON() (map[string]any, error) {
 	return doc, nil
 }
 
-// matrixWitness is the matrix's evidence for a row: the releases and the probe
-// or live run that showed it.
-func matrixWitness(kind compat.Kind, name string) string {
-	f, _ := compat.Lookup(kind, name)
-	return f.Witness
-}
-
-func sortedAny(m map[string]any) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
 // marketplacePath finds the marketplace.json that lists the plugin.
 func (s *Session) marketplacePath() (string, bool) {
 	if s.cfg.Marketplace != "" {

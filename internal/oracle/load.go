@@ -530,7 +530,9 @@ func entryHooksProblem(v *semver.Version, hv any) string {
 	if hv == nil {
 		return "hooks is null"
 	}
-	strict := semver.MustParse("2.1.252")
+	// The whole-entry parse of the releases before per-entry tolerance.
+	tol, _ := compat.Lookup(compat.KindLoader, compat.UnknownEventsTolerated)
+	strict := semver.MustParse(tol.Before)
 	if v.LessThan(strict) {
 		strict = v
 	}

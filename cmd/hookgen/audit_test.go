@@ -377,3 +377,29 @@ func TestAuditLints(t *testing.T) {
 		t.Errorf("--fail-on lint: exit %d, the lint shown %v:\n%s", code, strings.Contains(out.String(), line), out)
 	}
 }
+
+// TestValidateRanges: the releases judged come from engines by default,
+// else every release from the floor; --since and --releases narrow them;
+// the summary names the range and labels each span inside it; a release
+// where every hook is dropped fails as a refusal.
+func TestValidateRanges(t *testing.T) {
+	httpVar := filepath.Join(fixtures, "plugins", "http-var")
+	for _, tt := range []struct {
+		args    []string
+		code    int
+		summary string
+	}{
+		{[]string{httpVar}, exitInvalid, "judged 2.0.12 and later (every release that loads plugins): 2.0.12–2.1.256: hooks file refused · 2.1.257 and later: 1 dropped"},
+		{[]string{"--since", "2.1.257", httpVar}, exitOK, "judged 2.1.257 and later (--since): 1 dropped on every release judged"},
+		{[]string{"--releases", ">=2.1.100 <2.1.300", httpVar}, exitInvalid, "2.1.100–2.1.256: hooks file refused · 2.1.257 and later in the range: 1 dropped"},
+		{[]string{"--releases", "<2.1.0 || >=2.1.300", httpVar}, exitInvalid, "(and the range's releases after): hooks file refused · 2.1.300 and later: 1 dropped"},
+		{[]string{"--cc-version", "2.1.330", filepath.Join(fixtures, "plugins", "ph-only-unknown")}, exitInvalid, "judged 2.1.330 (--cc-version): no hook runs"},
+		{[]string{filepath.Join(fixtures, "plugins", "engines-later")}, exitOK, `judged 9.0.0 and later (plugin.json engines["claude-code"])`},
+	} {
+		e, out, errb := fakeEnv(t)
+		code := hookgen(t, e, append([]string{"validate"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(out.String(), tt.summary) {
+			t.Errorf("validate %v: exit %d, want %d; want %q in:\n%s%s", tt.args, code, tt.code, tt.summary, out, errb)
+		}
+	}
+}

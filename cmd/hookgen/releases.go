@@ -177,12 +177,18 @@ func (j judged) label(s span) string {
 		if j.Open {
 			return first + " and later"
 		}
-		if s.From == s.To {
-			return first
-		}
-		return first + "–" + j.Releases[s.To].String()
+		return first + " and later in the range"
 	}
-	if last := before(j.Releases[s.To+1]); last != first {
+	last := before(j.Releases[s.To+1])
+	if v, err := semver.NewVersion(last); err != nil || !j.Range.Contains(v) {
+		// The range has a gap before the next span: name the releases
+		// judged, which the range bounds.
+		if s.From == s.To {
+			return first + " (the range's releases from it)"
+		}
+		return first + "–" + j.Releases[s.To].String() + " (and the range's releases after)"
+	}
+	if last != first {
 		return first + "–" + last
 	}
 	return first

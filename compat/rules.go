@@ -138,6 +138,7 @@ const (
 	RuleEntryOverrides   = "market-entry-overrides"      // entry hooks replace the plugin's hooks of the same events
 	RuleEntryHooksForm   = "market-entry-hooks-form"     // entry hooks given as a path or a list
 	RulePathMissing      = "plugin-path-missing"         // a commands/agents/skills path that is not there
+	RuleLaterFile        = "hooks-file-for-later"        // a named hooks file refused only for names later releases know
 	RuleDuplicateKey     = "duplicate-key"               // an object names a key twice: JSON.parse keeps the last
 )
 
@@ -216,6 +217,8 @@ var Rules = []Rule{
 		Witness: "seen: 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.330 log \"Hooks file ... specified in manifest but not found\" and load the plugin's other hooks"},
 	{ID: RulePathMissing, Consequence: Dropped, First: PluginFloor,
 		Witness: "seen: 2.0.30 to 2.1.330 log \"Path not found\" for a skills, commands or agents path plugin.json names that is not there, register the plugin's hooks, and keep its MCP servers off"},
+	{ID: RuleLaterFile, Consequence: Dropped, First: PluginFloor, Last: "2.1.252",
+		Witness: "seen: 2.0.30 skips a hooks file plugin.json names over TeammateIdle (\"Failed to load hooks from …\") and runs the plugin's other files (ph-edge-files); the same file loads on 2.1.33 to 2.1.330. It is dropped, not a refusal: a plugin may name one file per event edge on purpose"},
 	{ID: RuleMCPOff, Consequence: Dropped, First: PluginFloor,
 		Witness: "seen: 2.0.30 to 2.1.330 log \"Plugin not available for MCP: <plugin> - error type: hook-load-failed\" (or path-not-found) for a plugin with any hooks load error; 2.1.330's \"entry ignored\" warnings do not count"},
 	{ID: RuleNoHookRuns, Consequence: Rejected, First: PluginFloor, Refuses: RefusesAllHooks,

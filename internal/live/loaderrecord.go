@@ -131,7 +131,7 @@ func predictFrom(vd oracle.Verdict, name string, p oracle.Plugin, fired []string
 	files := map[string]bool{}
 	for _, f := range vd.Findings {
 		switch {
-		case f.Consequence == compat.Rejected && f.Refuses == compat.RefusesFile:
+		case f.Consequence == compat.Rejected && f.Refuses == compat.RefusesFile, f.Rule == compat.RuleLaterFile:
 			files[fileOf(f.File)] = true
 		case f.Rule == compat.RuleHooksFileMissing:
 			r.Log = appendOnce(r.Log, LogFileMissing)

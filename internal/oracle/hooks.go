@@ -56,6 +56,15 @@ func (c *checker) add(id, pointer, lo, hi, what, fix string) {
 	c.out = append(c.out, f)
 }
 
+// markLater marks the findings added since index n as about a name a
+// later release knows (an event or a handler type that arrives later),
+// when later is true.
+func (c *checker) markLater(n int, later bool) {
+	for i := n; later && i < len(c.out); i++ {
+		c.out[i].later = true
+	}
+}
+
 // refusedTail says what a rejection here refuses, for a finding's text.
 func (c *checker) refusedTail() string {
 	switch {
@@ -293,7 +302,9 @@ func (c *checker) events(val any, base string, inline bool) {
 				c.add(compat.RuleTopLevelGuard, p, "", "", fmt.Sprintf("%q is not an event this release knows, but it holds PreToolUse/PermissionRequest hooks, so the whole plugin is refused", clip(name, 40)), "move those hooks under a known event")
 				continue
 			}
+			n := len(c.out)
 			c.unknownEvent(p, name, ev, known, inline)
+			c.markLater(n, known)
 			continue
 		}
 		groups, ok := m[name].([]any)
@@ -384,7 +395,9 @@ func (c *checker) handler(event, p string, h any) {
 		if known {
 			what = fmt.Sprintf("handler type %q arrives in %s", typ, vs)
 		}
+		n := len(c.out)
 		c.invalidUpTo(event, ptr(p, "type"), compat.HandlerValidatorBefore[typ], what, "use a \"command\" handler for these releases")
+		c.markLater(n, known)
 		return
 	}
 	c.lo = vs

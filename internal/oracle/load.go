@@ -230,13 +230,13 @@ func (j *judge) run() {
 			if loaded[clean] && !twice {
 				continue // skipped; the lint is plugin.json's
 			}
-			fs := checkHooksFile(v, file, doc)
+			fs, later := forLaterReleases(v, checkHooksFile(v, file, doc))
 			if !loaded[clean] {
 				j.add(fs...)
 				j.declare(doc, "/hooks")
 			}
 			loaded[clean] = true
-			if refusesFile(fs) {
+			if later || refusesFile(fs) {
 				continue
 			}
 			if top, ok := decodeObject(doc); ok {
@@ -399,6 +399,45 @@ func refusesFile(fs []Finding) bool {
 		}
 	}
 	return false
+}
+
+// forLaterReleases turns the rejections of a hooks file plugin.json names
+// into one skip, when each of them is about a name a later release knows
+// (an event or handler type that arrives later): such a file is written
+// for later releases (a plugin may name one file per event edge), and the
+// release skips it and loads the rest. It reports whether it did.
+func forLaterReleases(v *semver.Version, fs []Finding) ([]Finding, bool) {
+	r, ok := compat.RuleAt(compat.RuleLaterFile, v)
+	if !ok || !refusesFile(fs) {
+		return fs, false
+	}
+	for _, f := range fs {
+		if f.Consequence == compat.Rejected && !f.later {
+			return fs, false
+		}
+	}
+	var names []string
+	skip := Finding{Consequence: r.Consequence, Rule: compat.RuleLaterFile, From: r.First, To: ""}
+	out := make([]Finding, 0, len(fs))
+	for _, f := range fs {
+		if f.Consequence != compat.Rejected {
+			out = append(out, f)
+			continue
+		}
+		skip.File = f.File
+		if c := firstClause(f.What); !slices.Contains(names, c) {
+			names = append(names, c)
+		}
+		if f.To != "" && (skip.To == "" || lessV(skip.To, f.To)) {
+			skip.To = f.To
+		}
+	}
+	if skip.To == "" || r.Last != "" && lessV(r.Last, skip.To) {
+		skip.To = r.Last
+	}
+	skip.What = clip(strings.Join(names, "; "), 120) + ", so this release skips the file, written for later releases: none of its hooks runs here"
+	skip.Fix = "nothing, if the file is meant for those releases; else move what it needs into hooks/hooks.json"
+	return append(out, skip), true
 }
 
 // droppingRules are the rules whose dropped findings drop handlers.
@@ -647,7 +686,7 @@ func loadError(f Finding, v *semver.Version) bool {
 	switch {
 	case f.Consequence == compat.Rejected && f.Refuses == compat.RefusesFile:
 		return true
-	case f.Rule == compat.RuleHooksFileMissing, f.Rule == compat.RulePathMissing:
+	case f.Rule == compat.RuleHooksFileMissing, f.Rule == compat.RulePathMissing, f.Rule == compat.RuleLaterFile:
 		return true
 	case f.Rule == compat.RuleNamedTwice || f.Rule == compat.RuleStandardHooks || f.Rule == compat.RuleEntryHooksForm:
 		r, ok := compat.RuleAt(f.Rule, v)

@@ -48,6 +48,9 @@ type Finding struct {
 	What     string // what happens, in an author's words
 	Fix      string // how to fix it
 	Rule     string // the compat rule ID, for --json
+	// later marks a finding about a name a later release knows (an event
+	// or a handler type that arrives later).
+	later bool
 }
 
 // maxLine bounds a rendered line.

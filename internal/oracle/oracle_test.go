@@ -251,6 +251,8 @@ func TestJudgeNamedShapes(t *testing.T) {
 		{"the hooks.json form inline refuses 2.1.33", "2.1.33", Plugin{Manifest: []byte(`{"name": "p", "hooks": {"hooks": ` + ssInline + `}}`)}, "plugin refused", 0},
 		{"hooks null refuses 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": null}`), Hooks: []byte(ssHooks)}, "plugin refused", 0},
 		{"a refused named file leaves the rest", "2.1.100", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/bad.json", "./hooks/a.json"]}`), Hooks: []byte(ssHooks), Files: files}, "hooks file refused", 2},
+		{"a named file for later releases is skipped, not a refusal", "2.0.30", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/a.json", "./hooks/teams.json"]}`), Files: map[string][]byte{"hooks/a.json": []byte(ssHooks), "hooks/teams.json": []byte(`{"hooks": {"TeammateIdle": [{"hooks": [{"type": "command", "command": "t"}]}]}}`)}}, "1 dropped", 1},
+		{"the standard file with a later event is still refused", "2.0.30", Plugin{Hooks: []byte(`{"hooks": {"TeammateIdle": [{"hooks": [{"type": "command", "command": "t"}]}]}}`)}, "hooks file refused", 0},
 		{"a missing named file leaves the rest", "2.1.33", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/missing.json", "./hooks/a.json"]}`), Files: files}, "1 dropped", 1},
 		{"the same file twice runs twice on 2.0.30", "2.0.30", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/a.json", "./hooks/../hooks/a.json"]}`), Files: files}, "loads", 2},
 		{"the same file twice loads once on 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/a.json", "./hooks/a.json"]}`), Files: files}, "loads", 1},

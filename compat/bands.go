@@ -3,7 +3,9 @@ package compat
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"sync"
 
 	"github.com/Masterminds/semver/v3"
 )
@@ -16,6 +18,11 @@ var ErrBelowFloor = errors.New("release predates plugin hooks")
 // first version in [Matrix] is an edge; edges below the floor fold into it.
 // The result is a fresh slice the caller may keep.
 func Bands() []*semver.Version {
+	return slices.Clone(bands())
+}
+
+// bands computes [Bands] once.
+var bands = sync.OnceValue(func() []*semver.Version {
 	floor := mustVersion(PluginFloor)
 	seen := map[string]bool{floor.String(): true}
 	out := []*semver.Version{floor}
@@ -29,12 +36,12 @@ func Bands() []*semver.Version {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
 	return out
-}
+})
 
 // BandOf returns the band edge of release v: the greatest edge at or below
 // it. Releases older than [PluginFloor] are an error wrapping [ErrBelowFloor].
 func BandOf(v *semver.Version) (*semver.Version, error) {
-	bands := Bands()
+	bands := bands()
 	if v.LessThan(bands[0]) {
 		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", ErrBelowFloor, v, PluginFloor)
 	}

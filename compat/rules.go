@@ -33,6 +33,26 @@ func (c Consequence) Rank() int {
 	return 3
 }
 
+// Refusal says what a rejection refuses: the reason an author reads first
+// ("plugin refused", "hooks file refused").
+type Refusal string
+
+// What a rejection refuses, gravest first.
+const (
+	// RefusesMarketplace: marketplace.json does not parse, so no plugin of
+	// the marketplace can be added or installed.
+	RefusesMarketplace Refusal = "marketplace"
+	// RefusesPlugin: nothing of the plugin loads (its manifest is refused,
+	// or an unloadable PreToolUse/PermissionRequest guard refuses it).
+	RefusesPlugin Refusal = "plugin"
+	// RefusesAllHooks: the plugin loads, but every hook it declares is
+	// refused or dropped on the release, so none of them runs.
+	RefusesAllHooks Refusal = "all hooks"
+	// RefusesFile: one hooks file is refused; the plugin's other hooks
+	// files and its inline hooks still load.
+	RefusesFile Refusal = "hooks file"
+)
+
 // Rule is one check the loader applies to a plugin's files, with the
 // releases it holds on and the evidence. Several rows may share an ID, one
 // per span of releases where the consequence differs.
@@ -42,6 +62,11 @@ type Rule struct {
 	// First and Last are the first and last release the row holds on;
 	// Last "" means every release since First that has been looked at.
 	First, Last string
+	// Refuses is what a rejection of this row refuses, where the row
+	// alone decides it ("" for rows whose rejection refuses the file they
+	// are found in: hooks.json's rules refuse that hooks file, the same
+	// rules in plugin.json's inline hooks refuse the plugin).
+	Refuses Refusal
 	// Witness is the evidence: the releases' code (probe) or a live load
 	// (seen). compat/FACTS.md, "The loader's rules", holds the details.
 	Witness string
@@ -65,31 +90,56 @@ const EntriesTolerated = "2.1.257"
 // from [EntriesTolerated] on, instead of being dropped.
 var GuardEvents = []string{"PreToolUse", "PermissionRequest"}
 
+// GuardDepth is how deep under another key 2.1.257's check looks for
+// PreToolUse/PermissionRequest hooks declared outside "hooks" (a guard at
+// the top level is depth 0 of its own key; [RuleTopLevelGuard]).
+const GuardDepth = 3
+
+// HooksUnscanned are the hooks.json top-level keys 2.1.330's check does
+// not search for guard hooks (its code's list).
+var HooksUnscanned = []string{"mcpServers", "managedMcpServers", "lspServers", "pluginConfigs", "enabledPlugins", "extraKnownMarketplaces", "env", "skillOverrides", "modelSettings"}
+
+// PluginUnscanned are the plugin.json keys 2.1.330's check does not
+// search for guard hooks (its code's list; "experimental" is searched).
+var PluginUnscanned = []string{"metadata", "mcpServers", "lspServers"}
+
 // The rule IDs.
 const (
-	RuleNotJSON         = "not-json"                    // the file is not JSON, or not an object
-	RuleHooksShape      = "hooks-shape"                 // "hooks" missing or not an object; description not a string
-	RuleUnknownEvent    = "unknown-event"               // an event the release does not know
-	RuleEntryInvalid    = "entry-invalid"               // a matcher group or handler the validator refuses
-	RuleGuardInvalid    = "guard-invalid"               // the same under PreToolUse/PermissionRequest
-	RuleTypeNotRun      = "type-not-run"                // a handler type the validator takes but plugins do not run yet
-	RuleTypeUnproven    = "type-unproven"               // a handler type the validator takes, never seen running
-	RuleTopLevelGuard   = "top-level-guard"             // PreToolUse/PermissionRequest hooks outside "hooks"
-	RuleTopLevelEvent   = "top-level-event"             // another event outside "hooks"
-	RuleUnknownKey      = "unknown-key"                 // a key hooks.json's validator strips
-	RuleArgsDropped     = "args-dropped"                // "args" before 2.1.139
-	RuleLongTimeout     = "long-timeout"                // a timeout that looks like milliseconds
-	RuleIgnoredMatcher  = "ignored-matcher"             // a matcher on an event that takes none
-	RuleEmptyCommand    = "empty-command"               // "command": ""
-	RulePluginShape     = "plugin-shape"                // plugin.json not an object, name or a typed field wrong
-	RulePluginKeyStrict = "plugin-unknown-key"          // a key plugin.json's schema lacks
-	RuleNameControl     = "plugin-name-control"         // a control or bidi character in the plugin name
-	RuleModules         = "hooks-modules"               // "modules" of more than one entry, or not strings
-	RuleSurfaceGone     = "hooks-surface"               // hooks.json "surface", refused from 2.1.330
-	RuleDisplayKey      = "plugin-display-key"          // a bad value of a display-only plugin.json key
-	RuleStandardHooks   = "plugin-standard-hooks"       // plugin.json's hooks names hooks/hooks.json again
-	RuleStandardTwice   = "plugin-standard-hooks-twice" // ... and the release loads it twice
-	RuleEngines         = "plugin-engines"              // engines["claude-code"] excludes the release
+	RuleNotJSON          = "not-json"                    // the file is not JSON, or not an object
+	RuleHooksShape       = "hooks-shape"                 // "hooks" missing or not an object; description not a string
+	RuleUnknownEvent     = "unknown-event"               // an event the release does not know
+	RuleEntryInvalid     = "entry-invalid"               // a matcher group or handler the validator refuses
+	RuleGuardInvalid     = "guard-invalid"               // the same under PreToolUse/PermissionRequest
+	RuleTypeNotRun       = "type-not-run"                // a handler type the validator takes but plugins do not run yet
+	RuleTypeUnproven     = "type-unproven"               // a handler type the validator takes, never seen running
+	RuleTopLevelGuard    = "top-level-guard"             // PreToolUse/PermissionRequest hooks outside "hooks"
+	RuleTopLevelEvent    = "top-level-event"             // another event outside "hooks"
+	RuleUnknownKey       = "unknown-key"                 // a key hooks.json's validator strips
+	RuleArgsDropped      = "args-dropped"                // "args" before 2.1.139
+	RuleLongTimeout      = "long-timeout"                // a timeout that looks like milliseconds
+	RuleIgnoredMatcher   = "ignored-matcher"             // a matcher on an event that takes none
+	RuleEmptyCommand     = "empty-command"               // "command": ""
+	RulePluginShape      = "plugin-shape"                // plugin.json not an object, name or a typed field wrong
+	RulePluginKeyStrict  = "plugin-unknown-key"          // a key plugin.json's schema lacks
+	RuleNameControl      = "plugin-name-control"         // a control or bidi character in the plugin name
+	RuleModules          = "hooks-modules"               // "modules" of more than one entry, or not strings
+	RuleSurfaceGone      = "hooks-surface"               // hooks.json "surface", refused from 2.1.330
+	RuleDisplayKey       = "plugin-display-key"          // a bad value of a display-only plugin.json key
+	RuleStandardHooks    = "plugin-standard-hooks"       // plugin.json's hooks names hooks/hooks.json again
+	RuleStandardTwice    = "plugin-standard-hooks-twice" // ... and the release loads it twice
+	RuleEngines          = "plugin-engines"              // engines["claude-code"] excludes the release
+	RuleNamedTwice       = "plugin-hooks-file-twice"     // plugin.json's hooks names one file twice
+	RuleHooksFileMissing = "plugin-hooks-file-missing"   // plugin.json's hooks names a file that is not there
+	RuleMCPOff           = "plugin-mcp-off"              // a load error keeps the plugin's MCP servers off
+	RuleNoHookRuns       = "no-hook-runs"                // every hook the plugin declares is refused or dropped
+	RuleEntryHooks       = "market-entry-hooks"          // a marketplace entry's hooks fail the entry schema
+	RuleEntryConflict    = "market-entry-conflict"       // strict: false, a plugin.json, and components in the entry
+	RuleEntryReplaces    = "market-entry-replaces"       // entry hooks without a plugin.json replace hooks/hooks.json
+	RuleEntryOverrides   = "market-entry-overrides"      // entry hooks replace the plugin's hooks of the same events
+	RuleEntryHooksForm   = "market-entry-hooks-form"     // entry hooks given as a path or a list
+	RulePathMissing      = "plugin-path-missing"         // a commands/agents/skills path that is not there
+	RuleLaterFile        = "hooks-file-for-later"        // a named hooks file refused only for names later releases know
+	RuleDuplicateKey     = "duplicate-key"               // an object names a key twice: JSON.parse keeps the last
 )
 
 // PluginDisplayKeys are the plugin.json keys whose bad values 2.1.330
@@ -103,6 +153,8 @@ var PluginDisplayKeys = []string{"$schema", "displayName", "description", "autho
 var Rules = []Rule{
 	{ID: RuleNotJSON, Consequence: Rejected, First: PluginFloor,
 		Witness: "probe: every release parses the file with JSON.parse and a zod object schema"},
+	{ID: RuleDuplicateKey, Consequence: Dropped, First: PluginFloor,
+		Witness: "probe: every release reads its files with JSON.parse, which keeps the last of two equal keys; the first one's hooks never register"},
 	{ID: RuleHooksShape, Consequence: Rejected, First: PluginFloor,
 		Witness: "probe: {description?: string, hooks: record} in 2.0.30, 2.1.33, 2.1.100 and 2.1.252's code; from 2.1.252 \"modules\" may stand in for \"hooks\""},
 	{ID: RuleUnknownEvent, Consequence: Rejected, First: PluginFloor, Last: "2.1.252",
@@ -115,7 +167,7 @@ var Rules = []Rule{
 		Witness: "probe: 2.1.257 and 2.1.330 check each entry and log \"Invalid <type> hook ...; entry ignored\"; seen on 2.1.330"},
 	{ID: RuleGuardInvalid, Consequence: Rejected, First: PluginFloor, Last: "2.1.252",
 		Witness: "as entry-invalid: the whole file is refused"},
-	{ID: RuleGuardInvalid, Consequence: Rejected, First: EntriesTolerated,
+	{ID: RuleGuardInvalid, Consequence: Rejected, First: EntriesTolerated, Refuses: RefusesPlugin,
 		Witness: "probe: 2.1.257 and 2.1.330 keep an invalid PreToolUse/PermissionRequest entry as an unloadable guard and refuse the plugin"},
 	{ID: RuleTypeNotRun, Consequence: Dropped, First: "2.0.30", Last: "2.0.30",
 		Witness: "probe: 2.0.30's plugin-hook loader keeps only type \"command\" (2.1.33's keeps every type); seen: 2.0.30 registered 1 of 3 hooks of a plugin with prompt handlers"},
@@ -123,7 +175,7 @@ var Rules = []Rule{
 		Witness: "probe: the validator takes the type; no live run has shown a plugin's handler of it run before the matrix's edge"},
 	{ID: RuleTopLevelGuard, Consequence: Dropped, First: PluginFloor, Last: "2.1.252",
 		Witness: "probe: the file schema is a zod object, which strips unknown keys, so the hooks never register"},
-	{ID: RuleTopLevelGuard, Consequence: Rejected, First: EntriesTolerated,
+	{ID: RuleTopLevelGuard, Consequence: Rejected, First: EntriesTolerated, Refuses: RefusesPlugin,
 		Witness: "probe: 2.1.257 and 2.1.330 (\"PreToolUse/PermissionRequest hooks are declared outside \\\"hooks\\\"\", severity fatal); 2.1.252 lacks it; seen refusing the plugin on 2.1.330"},
 	{ID: RuleTopLevelEvent, Consequence: Dropped, First: PluginFloor,
 		Witness: "probe: the file schema strips keys other than description and hooks, so the hooks never register"},
@@ -153,8 +205,38 @@ var Rules = []Rule{
 		Witness: "probe: 2.1.330's manifest schema says a release outside engines[\"claude-code\"] does not install, update or load the plugin; seen: --plugin-dir loads it anyway on 2.1.330, so no refusal is proven"},
 	{ID: RuleStandardTwice, Consequence: Lint, First: PluginFloor, Last: "2.0.30",
 		Witness: "seen: 2.0.30 registered the standard hooks.json's hooks twice when plugin.json's hooks named it; its code has no duplicate check"},
-	{ID: RuleStandardHooks, Consequence: Lint, First: "2.1.33",
-		Witness: "probe: 2.1.33, 2.1.100 and 2.1.330 skip the duplicate (\"Skipping duplicate hooks file\"); seen registering once on 2.1.33 to 2.1.330"},
+	{ID: RuleStandardHooks, Consequence: Lint, First: "2.1.33", Last: StandardNamedErrorUntil,
+		Witness: "seen: 2.1.33, 2.1.100 and 2.1.252 register the hooks once, log \"Hook load failed: Duplicate hooks file detected\" and keep the plugin's MCP servers off (\"Plugin not available for MCP\"); probe: the error is in the code up to 2.1.278"},
+	{ID: RuleStandardHooks, Consequence: Lint, First: "2.1.280",
+		Witness: "probe: from 2.1.280 the code loads it once and says so without an error (2.1.278 logs the error; 2.1.279 was never published); seen once and quiet on 2.1.330"},
+	{ID: RuleNamedTwice, Consequence: Lint, First: PluginFloor, Last: "2.0.30",
+		Witness: "seen: 2.0.30 ran every hook of a hooks file plugin.json names twice when it is named twice (also as ./hooks/../hooks/a.json); its code has no duplicate check"},
+	{ID: RuleNamedTwice, Consequence: Lint, First: "2.1.33",
+		Witness: "seen: 2.1.33, 2.1.100, 2.1.252 and 2.1.330 load the file once and log \"Hook load failed: Duplicate hooks file detected\", which keeps the plugin's MCP servers off"},
+	{ID: RuleHooksFileMissing, Consequence: Dropped, First: PluginFloor,
+		Witness: "seen: 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.330 log \"Hooks file ... specified in manifest but not found\" and load the plugin's other hooks"},
+	{ID: RulePathMissing, Consequence: Dropped, First: PluginFloor,
+		Witness: "seen: 2.0.30 to 2.1.330 log \"Path not found\" for a skills, commands or agents path plugin.json names that is not there, register the plugin's hooks, and keep its MCP servers off"},
+	{ID: RuleLaterFile, Consequence: Dropped, First: PluginFloor, Last: "2.1.252",
+		Witness: "seen: 2.0.30 skips a hooks file plugin.json names over TeammateIdle (\"Failed to load hooks from …\") and runs the plugin's other files (ph-edge-files); the same file loads on 2.1.33 to 2.1.330. It is dropped, not a refusal: a plugin may name one file per event edge on purpose"},
+	{ID: RuleMCPOff, Consequence: Dropped, First: PluginFloor,
+		Witness: "seen: 2.0.30 to 2.1.330 log \"Plugin not available for MCP: <plugin> - error type: hook-load-failed\" (or path-not-found) for a plugin with any hooks load error; 2.1.330's \"entry ignored\" warnings do not count"},
+	{ID: RuleNoHookRuns, Consequence: Rejected, First: PluginFloor, Refuses: RefusesAllHooks,
+		Witness: "seen: 2.0.30 registered none of a plugin whose only hooks are prompt handlers; 2.1.330 registered none of a plugin whose only event it does not know (\"Registered N hooks\")"},
+	{ID: RuleEntryHooks, Consequence: Rejected, First: PluginFloor, Last: "2.1.138", Refuses: RefusesMarketplace,
+		Witness: "seen: 2.0.30, 2.1.33, 2.1.100 and 2.1.101 to 2.1.138 refuse to add the whole marketplace (\"Invalid schema: plugins.N.hooks: Invalid input\"); bisected live: 2.1.138 refuses it, 2.1.139 adds it"},
+	{ID: RuleEntryHooks, Consequence: Rejected, First: "2.1.139", Refuses: RefusesPlugin,
+		Witness: "seen: 2.1.139 to 2.1.330 add the marketplace and refuse to install that plugin (\"This plugin's marketplace entry is invalid: hooks: ...\"); on 2.1.330 too for a bad Stop entry, which plugin.json would only drop"},
+	{ID: RuleEntryConflict, Consequence: Rejected, First: PluginFloor, Refuses: RefusesPlugin,
+		Witness: "seen: 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.330 install the plugin and then refuse to load it (\"has both plugin.json and marketplace manifest entries ... This is a conflict\")"},
+	{ID: RuleEntryReplaces, Consequence: Dropped, First: PluginFloor,
+		Witness: "seen: 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.330 run the entry's hooks and none of hooks/hooks.json's when the plugin has no plugin.json (strict or not)"},
+	{ID: RuleEntryOverrides, Consequence: Dropped, First: PluginFloor,
+		Witness: "seen: 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.330 replace the plugin's hooks of an event the entry also declares ({...plugin, ...entry}); the plugin's other events still run"},
+	{ID: RuleEntryHooksForm, Consequence: Dropped, First: PluginFloor, Last: "2.1.197",
+		Witness: "seen: 2.0.30, 2.1.33, 2.1.100 and 2.1.101 to 2.1.197 take the path or list as the hooks themselves, so none registers; without a plugin.json, hooks/hooks.json's are lost too; bisected live: 2.1.197 loses them, 2.1.198 keeps them"},
+	{ID: RuleEntryHooksForm, Consequence: Dropped, First: "2.1.198",
+		Witness: "seen: 2.1.198, 2.1.200, 2.1.252 and 2.1.330 ignore it (\"the file-path and array forms are not yet supported in a marketplace entry\") and load the plugin's own hooks"},
 	{ID: RulePluginKeyStrict, Consequence: Rejected, First: PluginFloor, Last: "2.1.75",
 		Witness: "seen: 2.1.33 refused a plugin over plugin.json's displayName (\"Unrecognized key\"); probe: .strict() in 2.0.30 and 2.1.33"},
 	{ID: RulePluginKeyStrict, Consequence: Ignored, First: "2.1.76",
@@ -208,6 +290,12 @@ const HooksModulesSince = "2.1.252"
 // past (the module never loads): the edge is not bisected, so the releases
 // between 2.1.100 and it are assumed to lack modules.
 const HooksModulesBefore = "2.1.251"
+
+// StandardNamedErrorUntil is the last release that logs "Hook load
+// failed: Duplicate hooks file detected" when plugin.json's hooks names
+// the standard hooks/hooks.json (probe: 2.1.278 has the error, 2.1.280
+// loads it once quietly; 2.1.279 was never published).
+const StandardNamedErrorUntil = "2.1.278"
 
 // SurfaceReadPastUntil is the last release that reads a top-level
 // "surface" in hooks.json past; from the next, [RuleSurfaceGone] refuses

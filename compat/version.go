@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/Masterminds/semver/v3"
 )
@@ -45,11 +46,21 @@ const NewestKnown = "2.1.330"
 // NewerThanKnown reports whether v is newer than [NewestKnown].
 func NewerThanKnown(v *semver.Version) bool { return v.GreaterThan(mustVersion(NewestKnown)) }
 
-// mustVersion parses a version written in this package's own tables.
+// parsed caches the versions of this package's own tables: they are read
+// for every rule and event of every file an audit judges.
+var parsed sync.Map
+
+// mustVersion parses a version written in this package's own tables. The
+// result is shared: callers must not change it (semver.Version has no
+// setters, so they cannot).
 func mustVersion(s string) *semver.Version {
+	if v, ok := parsed.Load(s); ok {
+		return v.(*semver.Version)
+	}
 	v, err := ParseVersion(s)
 	if err != nil {
 		panic(err)
 	}
+	parsed.Store(s, v)
 	return v
 }

@@ -300,7 +300,7 @@ func TestParseSpecRejects(t *testing.T) {
 		`{"handlers":[]}`: "no handlers",
 		`{"handlers":[{"event":"Stop","command":"x"}]} {}`:            "trailing data",
 		`{"$schema":"x","handlers":[{"event":"Stop","command":"x"}]}`: "unknown field",
-		`{"handlers":[{"event":"Stop","command":"x","timeout":-1}]}`:  "at least 1",
+		`{"handlers":[{"event":"Stop","command":"x","timeout":-1}]}`:  "positive number of seconds",
 	}
 	for in, want := range cases {
 		_, err := ParseSpec([]byte(in))

@@ -138,7 +138,7 @@ func (h Handler) check() error {
 	case h.Timeout != 0 && h.Timeout > schemas.MaxTimeout:
 		return fmt.Errorf("timeout is in seconds, at most %d; %d looks like milliseconds", schemas.MaxTimeout, h.Timeout)
 	case h.Timeout < 0:
-		return fmt.Errorf("timeout %d: must be at least %d second", h.Timeout, schemas.MinTimeout)
+		return fmt.Errorf("timeout %d: must be a positive number of seconds (0 leaves it unset)", h.Timeout)
 	case h.AsyncRewake && !h.Async:
 		return errors.New("asyncRewake without async")
 	}

@@ -1,46 +1,56 @@
 // Package schemas holds the JSON Schemas of a Claude Code plugin's
-// hooks.json, one per version band, and validates a file against the band
-// of a given release.
+// hooks.json, one per span of releases where no rule of the loader
+// changes, and validates a file against the one of a given release.
 //
 // # What the schemas say
 //
-// Each schema is generated from the compat matrix ([Build]) and embedded in
-// the binary; a test proves the embedded files equal what the matrix
-// generates today (`go test ./schemas -update` rewrites them). For a band:
+// Each schema is generated ([Build]) from the same tables and loader rules
+// hookgen validate's oracle applies (package compat: the matrix, the rules
+// with their consequences, the value kinds of handler keys, the URL
+// patterns), one for each release where a verdict can change
+// (compat.Edges), and embedded in the binary; a test proves the embedded
+// files equal what the tables generate today (`go test ./schemas -update`
+// rewrites them), and TestSchemasAgreeWithTheOracle proves, on every
+// edge, that each schema gives the oracle's verdict on documents built
+// from the tables. A schema's error is what the oracle calls rejected (the
+// release refuses the file or the plugin) or dropped (a hook would not run
+// as written); a warning is what it calls ignored or a lint:
 //
-//   - the file is {"$schema", "description", "hooks"}: "hooks" is required,
-//     and a top-level "$schema" loads on every release seen, so it is
-//     accepted; any other key is a warning (no release has been seen
-//     rejecting one);
-//   - "hooks" takes only the events the band knows. An event from a later
-//     release, or an unknown name, is an error on bands up to 2.1.252,
-//     whose releases reject the whole file over it, and a warning from
-//     2.1.257, whose releases ignore the entry and load the rest. Each such
-//     message names its witness: the releases and the probe or run that
-//     showed it (compat's matrix, compat/FACTS.md);
-//   - a matcher group is {"matcher", "hooks"}; a non-empty matcher on an
-//     event that takes none (Stop, UserPromptSubmit, ...) is a warning:
-//     Claude Code loads it and ignores it, so it matches everything. An
-//     unknown group key is a warning too (the releases ignore it);
-//   - a handler's "type" is one the band has; a command handler has a
-//     string "command". A handler key from a later release is a warning
-//     (earlier releases strip it), except "args" before 2.1.139, which is
-//     an error: the command would run without its arguments. Unknown
-//     handler keys are warnings;
-//   - "timeout" is whole seconds, 1 to 3600: a value such as 5000 is
-//     refused with a message that says it looks like milliseconds.
+//   - the file is {"$schema", "description", "hooks"} ("modules" from
+//     2.1.252); "hooks" is required (or a non-empty "modules"); a
+//     top-level event never runs, and PreToolUse/PermissionRequest hooks
+//     outside "hooks" (at the top level, or within three levels under
+//     another key) refuse the plugin from 2.1.257: both errors; any other
+//     key is read past, a warning; "surface" is refused on 2.1.330;
+//   - "hooks" takes only the events the release knows: another event, or
+//     one from a later release, is refused up to 2.1.252 and dropped from
+//     2.1.257 (an error either way); each such message names its witness;
+//   - a matcher group is {"matcher", "hooks"}; a matcher other than "" or
+//     "*" on an event that takes none is a warning (it matches everything);
+//     unknown group keys are warnings;
+//   - a handler's "type" is one the release's validator takes; its
+//     required keys are there; each key's value is of its kind (a URL as
+//     `new URL()` takes it); a handler key from a later release is a
+//     warning (read past), except "args" before 2.1.139, which is an error
+//     (the command would run without its arguments); unknown handler keys
+//     are warnings; "timeout" is any positive number of seconds, and over
+//     3600 a warning (it looks like milliseconds).
+//
+// A duplicate key, which JSON.parse resolves by keeping the last, is
+// beyond a JSON Schema: hookgen validate reports it.
 //
 // "additionalProperties": false is written as the equivalent {"not": {}} with
 // an "x-message" annotation, so a violation points at the offending key and
 // explains itself. "x-message" is a string, or an object keyed by the
 // failing keyword; "{value}" and "{name}" are replaced by the offending
-// value and key.
+// value and key. The patterns are RE2 and ECMA-262 alike, so an editor
+// applies them too.
 //
 // # Validating
 //
 // [Validate] returns every [Violation] as a JSON pointer into the document,
 // a message and a [Severity], sorted by pointer. A schema node marks a
 // warning with "x-severity": "warning". No [Error] (see [Errors]) means the
-// file loads on every release of the band; no violation at all means
-// nothing in it is ignored either.
+// file loads on the release and every hook of it runs as written; no
+// violation at all means nothing in it is read past or linted either.
 package schemas

@@ -67,20 +67,21 @@ func Errors(vs []Violation) []Violation {
 	return out
 }
 
-// Schema returns the embedded schema for release v's band.
+// Schema returns the embedded schema for release v: the one of the edge
+// at or below it (compat.EdgeOf).
 func Schema(v *semver.Version) ([]byte, error) {
-	band, err := compat.BandOf(v)
+	band, err := compat.EdgeOf(v)
 	if err != nil {
 		return nil, err
 	}
 	return embedded(band)
 }
 
-// embedded returns the embedded schema of a band edge.
+// embedded returns the embedded schema of an edge.
 func embedded(band *semver.Version) ([]byte, error) {
 	b, err := files.ReadFile("bands/" + FileName(band))
 	if err != nil {
-		return nil, fmt.Errorf("no embedded schema for band %s (run go test ./schemas -update): %w", band, err)
+		return nil, fmt.Errorf("no embedded schema for %s (run go test ./schemas -update): %w", band, err)
 	}
 	return b, nil
 }
@@ -98,7 +99,7 @@ type bandSchema struct {
 // load returns the compiled schema of release v's band, compiling it on
 // first use.
 func load(v *semver.Version) (*bandSchema, error) {
-	band, err := compat.BandOf(v)
+	band, err := compat.EdgeOf(v)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 
@@ -31,6 +32,33 @@ type env struct {
 	// Exec runs a program and returns its stdout; ctx bounds it.
 	Exec     func(ctx context.Context, name string, args ...string) ([]byte, error)
 	LookPath func(name string) (string, error)
+	// Width is the terminal's width in columns, 0 when stdout is not a
+	// terminal; nil in tests.
+	Width func() int
+}
+
+// defaultWidth is the width tables fit when neither --width, the
+// terminal nor COLUMNS says one: what a CI log shows without wrapping.
+const defaultWidth = 120
+
+// width returns the columns a table must fit: flag when set, else the
+// terminal's, else $COLUMNS, else defaultWidth.
+func (e env) width(flag int) int {
+	if flag > 0 {
+		return flag
+	}
+	if e.Width != nil {
+		if w := e.Width(); w > 0 {
+			return w
+		}
+	}
+	if e.Getenv != nil {
+		var w int
+		if _, err := fmt.Sscan(e.Getenv("COLUMNS"), &w); err == nil && w >= 40 {
+			return w
+		}
+	}
+	return defaultWidth
 }
 
 // systemEnv is the real machine.
@@ -42,6 +70,7 @@ func systemEnv() env {
 			return exec.CommandContext(ctx, name, args...).Output()
 		},
 		LookPath: exec.LookPath,
+		Width:    terminalWidth,
 	}
 }
 

@@ -4,6 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookwright/hookwright/compat"
 
 	"github.com/hookwright/hookwright/internal/compatsuite"
 	"github.com/urfave/cli/v2"
@@ -29,21 +33,30 @@ func compatCommand(e env) *cli.Command {
 		UsageText: "hookgen compat PLUGIN-DIR [--cc-version VERSION ...] [--spec FILE] [--marketplace FILE]",
 		Description: `Checks a plugin folder (the one holding .claude-plugin/plugin.json and
 hooks/hooks.json) with 31 cases and prints one line each, PASS, FAIL, WARN or
-SKIP (WARN: the releases load the plugin but ignore something in it, or the
-claim is unverified; it does not fail the run), then a summary line (how
-many passed, failed, warned and were skipped):
+SKIP (WARN: the releases load the plugin but drop or ignore something in it,
+or the claim is unverified; it does not fail the run), then a summary line
+(the releases judged, how many passed, failed, warned and were skipped):
 
    PASS HWC-03 every manifest is one valid JSON object: 25 manifests ...
    FAIL HWC-01: hooks/hooks.json (band 2.0.30) names TeammateIdle, so 2.0.30 rejects ...
 
-It runs the plugin's hook commands through sh -c with real payloads, so any
-plugin works, JavaScript ones included. hooks/hooks.json is taken as written for
-the oldest --cc-version; each further hooks file plugin.json names (an install
-for every release, hooks/<release>.json) is read by the releases that accept
-it, and each release under test is judged on what it loads. Without --spec the cases that compare with a spec are skipped. A case
-that runs handlers is SKIP, never PASS, when a handler never ran (the shell
-found no program, or a launcher found no binary and failed open). Exits 1
-when a case fails. The cases are listed in the internal/compatsuite package docs.
+The cases about loading (HWC-01 to HWC-04, HWR-01 to HWR-03) ask hookgen
+validate's oracle and fail exactly where hookgen validate fails: a release
+refuses the plugin, a hooks file, or every hook. By default the releases are
+those plugin.json declares (engines["claude-code"]), else every release from
+2.0.12. It runs the plugin's hook commands through sh -c with real payloads,
+so any plugin works, JavaScript ones included, from a private copy of the
+folder: it never writes into the folder it checks. A released plugin's
+runtimes (bin/<name>-<version>-<os>-<arch>.gz, pinned by bin/SHA256SUMS)
+are checked in memory. hooks/hooks.json is taken as written for the oldest
+release; each further hooks file plugin.json names (an install for every
+release, hooks/<release>.json) is read by the releases that accept it, and
+each release is judged on what it loads. Without --spec the
+cases that compare with a spec are skipped. A case that runs handlers is
+SKIP, never PASS, when a handler never ran (the shell found no program, or a
+launcher found no binary and failed open); in a checkout where make plugin
+has not run, HWC-06 says so as a SKIP. Exits 1 when a case fails. The cases
+are listed in the internal/compatsuite package docs and docs/validate.md.
 
    hookgen compat plugin --spec manifests/hookwright.spec.json
    hookgen compat . --cc-version 2.1.32 --cc-version 2.1.33 --spec bkit.spec.json`,
@@ -83,6 +96,23 @@ func (o *compatOptions) parseTail(args []string) error {
 	return nil
 }
 
+// judged names the releases the suite judged, as validate's summary does.
+func (o *compatOptions) judged(cfg suite.Config) string {
+	if len(cfg.Versions) > 0 {
+		var vs []string
+		for _, v := range cfg.Versions {
+			vs = append(vs, v.String())
+		}
+		return strings.Join(vs, ", ") + " (--cc-version)"
+	}
+	manifest, _ := readInput(filepath.Join(o.dir, ".claude-plugin", "plugin.json"), nil)
+	j, err := (&releaseFlags{}).choose(manifest)
+	if err != nil {
+		return "every release from " + compat.PluginFloor
+	}
+	return j.Label
+}
+
 // runCompat runs the suite and prints one line per case.
 func runCompat(c *cli.Context, o *compatOptions) error {
 	cfg := suite.Config{Dir: o.dir, Marketplace: o.marketplace}
@@ -106,7 +136,7 @@ func runCompat(c *cli.Context, o *compatOptions) error {
 	}
 	pass, fail, skip := suite.Tally(outcomes)
 	warn := len(outcomes) - pass - fail - skip
-	fmt.Fprintf(o.Out, "%d cases: %d passed, %d failed, %d warned, %d skipped\n", len(outcomes), pass, fail, warn, skip)
+	fmt.Fprintf(o.Out, "%d cases on %s: %d passed, %d failed, %d warned, %d skipped\n", len(outcomes), o.judged(cfg), pass, fail, warn, skip)
 	if failed {
 		return hwcli.Exit(exitInvalid, fmt.Errorf("%d of %d cases failed", fail, len(outcomes)))
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // fakeEnv is an env with in-memory streams and no Claude Code installed.
-func fakeEnv(t *testing.T) (env, *bytes.Buffer, *bytes.Buffer) {
+func fakeEnv(t testing.TB) (env, *bytes.Buffer, *bytes.Buffer) {
 	s, out, errb := hwcli.Buffers("", nil)
 	return env{
 		Streams: s, Home: t.TempDir(),
@@ -26,7 +26,7 @@ func fakeEnv(t *testing.T) (env, *bytes.Buffer, *bytes.Buffer) {
 	}, out, errb
 }
 
-func hookgen(t *testing.T, e env, args ...string) int {
+func hookgen(t testing.TB, e env, args ...string) int {
 	t.Helper()
 	return run(append([]string{"hookgen"}, args...), e)
 }
@@ -91,6 +91,9 @@ func TestValidateStdinAndEveryViolation(t *testing.T) {
 	// Stop and timeout 5000 (lint), in that order.
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if strings.HasPrefix(l, "hookgen validate: ") {
+			continue // the summary
+		}
 		c, rest, _ := strings.Cut(l, " ")
 		_, p, _ := strings.Cut(rest, " ")
 		p, _, _ = strings.Cut(p, " ")
@@ -133,7 +136,8 @@ func TestValidateConsequenceByRelease(t *testing.T) {
 	for _, band := range compat.Bands() {
 		e, out, errOut := fakeEnv(t)
 		e.In = strings.NewReader(`{"$schema":"https://example.com/hooks.schema.json","hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}}`)
-		if code := hookgen(t, e, "validate", "--cc-version", band.String(), "-"); code != 0 || out.Len()+errOut.Len() > 0 {
+		want := "hookgen validate: judged " + band.String() + " (--cc-version): loads\n"
+		if code := hookgen(t, e, "validate", "--cc-version", band.String(), "-"); code != 0 || out.String() != want || errOut.Len() > 0 {
 			t.Errorf("$schema on %s: exit %d\nstdout %s\nstderr %s", band, code, out, errOut)
 		}
 	}
@@ -159,7 +163,15 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		{[]string{"--cc-version", "2.1.33", "--spec", "/no/such/spec.json"}, exitFailure, "reading the spec"},
 		{[]string{"validate", "--fail-on", "never", "x.json"}, exitUsage, "--fail-on"},
 		{[]string{"validate", "--cc-version", "2.0.11", "x.json"}, exitUsage, "older than 2.0.12"},
-		{[]string{"validate", "--cc-version", "2.1.33"}, exitUsage, "exactly one FILE"},
+		{[]string{"validate", "--cc-version", "2.1.33"}, exitUsage, "exactly one PATH"},
+		{[]string{"validate", ".", "--since", "2.1.100"}, exitUsage, "put flags before the path"},
+		{[]string{"validate", "--since", "2.1.100", "--cc-version", "2.1.33", "x.json"}, exitUsage, "exclude each other"},
+		{[]string{"validate", "--releases", ">=banana", "x.json"}, exitUsage, "not a release range"},
+		{[]string{"audit", "--cc-version", "2.0.11", "."}, exitUsage, "older than 2.0.12"},
+		{[]string{"audit", "../../internal/oracle/testdata/marketplace/plugins/clean"}, exitUsage, "run hookgen validate"},
+		{[]string{"audit", "../../internal/oracle/testdata/marketplace/plugins/clean/hooks/hooks.json"}, exitUsage, "hookgen validate"},
+		{[]string{"validate", "../../internal/oracle/testdata/marketplace"}, exitUsage, "run hookgen audit"},
+		{[]string{"audit", "file:///no/such/repository.git"}, exitFailure, "cannot clone file:///no/such/repository.git"},
 		{[]string{"validate", "--cc-version", "2.1.33", "/no/such/file"}, exitFailure, "reading the manifest"},
 		{[]string{"explain"}, exitUsage, "explain needs --cc-version"},
 		{[]string{"matrix", "extra"}, exitUsage, `unexpected argument "extra"`},
@@ -204,7 +216,7 @@ func TestExplainAndMatrix(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if code := hookgen(t, e, "matrix"); code != exitOK {
+	if code := hookgen(t, e, "matrix", "--wide"); code != exitOK {
 		t.Fatalf("matrix: exit %d: %s", code, errb)
 	}
 	for _, want := range []string{"TeammateIdle", "2.1.33", "statusMessage", "Bands (plugin floor 2.0.12): 2.0.12 ", " 2.1.257",

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/compat"
@@ -19,18 +19,20 @@ import (
 // validateOptions are `hookgen validate`'s flags and argument.
 type validateOptions struct {
 	env
-	ccVersions []string
-	file       string // "-" is stdin
-	json       bool
-	failOn     string
+	releaseFlags
+	file   string // "-" is stdin
+	json   bool
+	failOn string
 }
 
 // failOnHelp documents the levels of --fail-on, shared with audit.
 const failOnHelp = `Every finding is one of four consequences, printed in this order:
 
-   rejected  the release refuses the whole hooks.json or the whole plugin;
-             nothing of it runs
-   dropped   the file loads, but this entry never runs (as written)
+   rejected  the release refuses something: the whole plugin, one hooks
+             file (the plugin's other hooks still load), or the whole
+             marketplace; a release on which every hook of the plugin is
+             dropped counts as refused too ("no hook runs")
+   dropped   the plugin loads, but this entry never runs (as written)
    ignored   a key the release reads past, with no effect
    lint      loads and runs, but probably not what you meant (a timeout
              that looks like milliseconds, a matcher on Stop)
@@ -42,42 +44,51 @@ func validateCommand(e env) *cli.Command {
 	o := &validateOptions{env: e}
 	return &cli.Command{
 		Name:      "validate",
-		Usage:     "say what Claude Code releases do with a hooks.json or plugin.json",
-		UsageText: "hookgen validate [--cc-version VERSION ...] [--strict | --fail-on LEVEL] [--json] FILE   (FILE - reads stdin)",
-		Description: `Checks FILE, a hooks.json, a plugin.json (by its name) or a plugin folder
-(hooks/hooks.json, .claude-plugin/plugin.json and the hooks files it
-names), on each --cc-version (default: every band's first release and
-every release where a rule changes, 2.0.12 on), with the rules the
-releases' own loaders apply. One line per finding, gravest first:
+		Usage:     "say what Claude Code releases do with a plugin folder, a hooks.json or a plugin.json",
+		UsageText: "hookgen validate [--cc-version RELEASE ... | --since RELEASE | --releases RANGE] [--strict | --fail-on LEVEL] [--json] PATH   (PATH - reads stdin)",
+		Description: `Checks PATH, a plugin folder (hooks/hooks.json, .claude-plugin/plugin.json
+with its inline hooks, the hooks files it names, the paths it names), a
+hooks.json, or a plugin.json (by its name), with the rules the releases' own
+loaders apply, and says what each release does with it. One line per
+finding, gravest first:
 
    CONSEQUENCE FILE POINTER (RELEASES): what happens. Fix: what to do
 
+then one summary line: the range judged and what the releases do, span by
+span, as "plugin refused", "hooks file refused", "no hook runs",
+"N dropped" or "loads".
+
 ` + failOnHelp + `
 
+` + releasesHelp + `
+
 With --json it prints one JSON array of {"file", "pointer", "consequence",
-"from", "to", "message", "fix", "rule"} objects ([] when clean); "to" is
-empty for "and later". A file that is not JSON is one rejection at the root.
+"refuses", "from", "to", "message", "fix", "rule"} objects ([] when clean;
+"to" is empty for "and later") and the summary on stderr. A file that is not
+JSON is one rejection at its root. The user documentation is docs/validate.md.
 
 Examples:
    hookgen validate --cc-version 2.0.30 plugin/hooks/2.1.33.json
    rejected hooks.json /hooks/TaskCompleted (up to 2.1.32): event TaskCompleted arrives in 2.1.33, so ...
    hookgen validate --cc-version 2.1.257 hooks.json    an unknown event: dropped, exit 0
+   hookgen validate --since 2.1.100 .                  CI for a plugin that supports 2.1.100 on
    hookgen --cc-version 2.1.32 | hookgen validate --cc-version 2.1.32 -
    hookgen validate --strict --json .
 
 ` + hwcli.ExitCodesHelp,
-		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "cc-version", Usage: "a Claude Code release to check for; repeat it (default: every band edge and rule edge)"},
+		Flags: append(o.releaseFlags.flags(),
 			&cli.BoolFlag{Name: "json", Usage: "print the findings as one JSON array", Destination: &o.json},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 on dropped entries too (--fail-on dropped)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "the least grave `LEVEL` that exits 1: rejected, dropped, ignored or lint", Value: string(compat.Rejected), Destination: &o.failOn},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usageErr("validate takes exactly one FILE")
+				return usageErr("validate takes exactly one PATH (a plugin folder, a hooks.json or a plugin.json)%s", flagsFirst(c.Args().Slice()))
 			}
 			o.file = c.Args().First()
-			o.ccVersions = c.StringSlice("cc-version")
+			if err := o.releaseFlags.read(c); err != nil {
+				return err
+			}
 			if c.Bool("strict") {
 				o.failOn = string(compat.Dropped)
 			}
@@ -86,24 +97,15 @@ Examples:
 	}
 }
 
-// releases parses the --cc-version values, or returns every release where
-// a verdict can change (oracle.Edges: the band edges and the rules' edges).
-func releases(vs []string) ([]*semver.Version, error) {
-	if len(vs) == 0 {
-		return oracle.Edges(), nil
-	}
-	var out []*semver.Version
-	for _, s := range vs {
-		v, err := parseVersion(s)
-		if err != nil {
-			return nil, err
+// flagsFirst explains a flag written after the path, which the command
+// line reads as a second path.
+func flagsFirst(args []string) string {
+	for _, a := range args[min(1, len(args)):] {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return fmt.Sprintf("; %s comes after it: put flags before the path", a)
 		}
-		if v.LessThan(semver.MustParse(compat.PluginFloor)) {
-			return nil, usageErr("Claude Code %s is older than %s, the first release that loads plugins", v, compat.PluginFloor)
-		}
-		out = append(out, v)
 	}
-	return out, nil
+	return ""
 }
 
 // failLevel parses --fail-on.
@@ -125,44 +127,53 @@ func fails(fs []oracle.Finding, level compat.Consequence) bool {
 	return false
 }
 
-// runValidate prints the findings of one file.
+// runValidate judges one plugin, hooks.json or plugin.json.
 func runValidate(o *validateOptions) error {
 	level, err := failLevel(o.failOn)
 	if err != nil {
 		return err
 	}
-	vs, err := releases(o.ccVersions)
-	if len(o.ccVersions) > 0 {
-		for _, v := range vs {
+	p, err := o.input()
+	if err != nil {
+		return err
+	}
+	j, err := o.choose(p.Manifest)
+	if err != nil {
+		return err
+	}
+	if j.Exact {
+		for _, v := range j.Releases {
 			warnIfNewer(o.env, v)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	inputs, err := o.inputs()
-	if err != nil {
-		return err
-	}
 	var per [][]oracle.Finding
-	for _, v := range vs {
-		for _, in := range inputs {
-			fs, err := in.check(v, in.doc)
-			if err != nil {
-				return err
-			}
-			per = append(per, fs)
+	var outcomes []string
+	for _, v := range j.Releases {
+		vd, err := oracle.Judge(v, p)
+		if err != nil {
+			return err
 		}
+		per = append(per, vd.Findings)
+		outcomes = append(outcomes, vd.Outcome())
 	}
 	fs := oracle.Merge(per...)
+	if !j.Exact {
+		fs = oracle.MergeOver(j.Releases, per)
+	}
+	summary := "hookgen validate: judged " + j.Label + ": " + j.spanLine(spans(j, func(i int) string { return outcomes[i] }))
+	if j.Note != "" {
+		summary += " (" + j.Note + ")"
+	}
 	if o.json {
 		if err := writeFindingsJSON(o.Out, fs); err != nil {
 			return err
 		}
+		fmt.Fprintln(o.Err, summary)
 	} else {
 		for _, f := range fs {
 			fmt.Fprintln(o.Out, f)
 		}
+		fmt.Fprintln(o.Out, summary)
 	}
 	if fails(fs, level) {
 		return errViolations
@@ -170,46 +181,30 @@ func runValidate(o *validateOptions) error {
 	return nil
 }
 
-// input is one file to check and its checker.
-type input struct {
-	doc   []byte
-	check func(*semver.Version, []byte) ([]oracle.Finding, error)
-}
-
-// inputs reads FILE: a plugin folder gives its hooks.json and plugin.json,
-// a file named plugin.json is a manifest, anything else a hooks.json.
-func (o *validateOptions) inputs() ([]input, error) {
+// input reads PATH: a plugin folder gives its files, a file named
+// plugin.json is a manifest alone, anything else a hooks.json.
+func (o *validateOptions) input() (oracle.Plugin, error) {
 	if o.file != "-" && isDir(o.file) {
-		hooks, manifest, extra, err := marketplace.ReadPlugin(o.file)
+		p, err := marketplace.ReadPlugin(o.file)
 		if err != nil {
-			return nil, fmt.Errorf("reading the plugin: %w", err)
+			return p, hwcli.Exit(exitFailure, fmt.Errorf("reading the plugin %s: %w", o.file, err))
 		}
-		var out []input
-		if hooks != nil {
-			out = append(out, input{hooks, oracle.CheckHooks})
+		if p.Hooks == nil && p.Manifest == nil {
+			if _, err := os.Stat(filepath.Join(o.file, ".claude-plugin", "marketplace.json")); err == nil {
+				return p, usageErr("%s is a marketplace, not a plugin: run hookgen audit %s", o.file, o.file)
+			}
+			return p, hwcli.Exit(exitFailure, fmt.Errorf("%s holds neither hooks/hooks.json nor .claude-plugin/plugin.json: not a plugin folder", o.file))
 		}
-		if manifest != nil {
-			out = append(out, input{manifest, oracle.CheckPlugin})
-		}
-		for name, b := range extra {
-			name := name
-			out = append(out, input{b, func(v *semver.Version, doc []byte) ([]oracle.Finding, error) {
-				return oracle.CheckExtraHooks(v, name, doc)
-			}})
-		}
-		if len(out) == 0 {
-			return nil, fmt.Errorf("%s holds neither hooks/hooks.json nor .claude-plugin/plugin.json", o.file)
-		}
-		return out, nil
+		return p, nil
 	}
 	b, err := readInput(o.file, o.In)
 	if err != nil {
-		return nil, fmt.Errorf("reading the manifest: %w", err)
+		return oracle.Plugin{}, hwcli.Exit(exitFailure, fmt.Errorf("reading the manifest: %w", err))
 	}
 	if filepath.Base(o.file) == "plugin.json" {
-		return []input{{b, oracle.CheckPlugin}}, nil
+		return oracle.Plugin{Manifest: b, FilesUnknown: true}, nil
 	}
-	return []input{{b, oracle.CheckHooks}}, nil
+	return oracle.Plugin{Hooks: b}, nil
 }
 
 // jsonFinding is one finding in --json output.
@@ -217,6 +212,7 @@ type jsonFinding struct {
 	File        string `json:"file"`
 	Pointer     string `json:"pointer"`
 	Consequence string `json:"consequence"`
+	Refuses     string `json:"refuses,omitempty"`
 	From        string `json:"from"`
 	To          string `json:"to"`
 	Message     string `json:"message"`
@@ -228,7 +224,7 @@ type jsonFinding struct {
 func toJSON(fs []oracle.Finding) []jsonFinding {
 	out := make([]jsonFinding, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, jsonFinding{string(f.File), f.Pointer, string(f.Consequence), f.From, f.To, f.What, f.Fix, f.Rule})
+		out = append(out, jsonFinding{string(f.File), f.Pointer, string(f.Consequence), string(f.Refuses), f.From, f.To, f.What, f.Fix, f.Rule})
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -119,118 +120,6 @@ func plural(n int, word string) string {
 
 // --- COMPAT ---
 
-func compat01(_ context.Context, s *Session) (string, error) {
-	var bad problems
-	releases, files := 0, map[*Manifest]bool{}
-	for _, v := range s.targets {
-		if !v.LessThan(v2133) {
-			continue
-		}
-		releases++
-		for _, m := range s.plugin.manifestsFor(v) {
-			files[m] = true
-			for _, ev := range []string{"TeammateIdle", "TaskCompleted"} {
-				if m.Doc == nil {
-					continue
-				}
-				if hooks, ok := m.Doc["hooks"].(map[string]any); ok && hooks[ev] != nil {
-					bad.add("%s names %s, so %s rejects the whole file and registers no hook (%s)", m.name(), ev, v, matrixWitness(compat.KindEvent, ev))
-				}
-			}
-		}
-	}
-	if releases == 0 {
-		return "", skip("no release under test predates %s", v2133)
-	}
-	return fmt.Sprintf("%s for %s before 2.1.33", plural(len(files), "manifest"), plural(releases, "release")), bad.err()
-}
-
-// compat02 judges the top-level keys as the releases do: "description",
-// "hooks" and "$schema" load on every release seen (compat/FACTS.md: a
-// top-level $schema loaded on 2.0.30 to 2.1.330, bkit v2.1.38's on 2.1.252);
-// any other key is a warning, since no release has been seen rejecting one.
-func compat02(_ context.Context, s *Session) (string, error) {
-	var odd problems
-	ms := s.wellFormed()
-	for _, m := range ms {
-		for k := range m.Doc {
-			if k != "description" && k != "hooks" && k != "$schema" {
-				odd.add("%s has top-level key %q, which Claude Code does not use; unverified whether a release rejects it (none seen doing so)", m.name(), k)
-			}
-		}
-	}
-	if err := odd.err(); err != nil {
-		return "", warned{err.Error()}
-	}
-	return fmt.Sprintf("%s hold only description, hooks and $schema, which every release loads", plural(len(ms), "manifest")), nil
-}
-
-func compat03(_ context.Context, s *Session) (string, error) {
-	var bad problems
-	ms := s.loaded()
-	for _, m := range ms {
-		if m.Err != nil {
-			bad.add("%s: %v", m.name(), m.Err)
-			continue
-		}
-		if _, ok := m.Doc["hooks"].(map[string]any); !ok {
-			bad.add("%s: \"hooks\" is missing or not an object", m.name())
-		}
-	}
-	return plural(len(ms), "manifest") + " parse as one object without duplicate keys", bad.err()
-}
-
-// compat04 asks the oracle (hookgen validate) about each manifest on each
-// release: rejected or dropped (the release refuses the file, or a hook
-// would not run as written) fails; ignored keys and lints warn.
-func compat04(_ context.Context, s *Session) (string, error) {
-	var bad, odd problems
-	pastAsync := 0
-	checked := map[string]bool{}
-	for _, v := range s.targets {
-		band, err := compat.BandOf(v)
-		if err != nil {
-			return "", err
-		}
-		for _, m := range s.plugin.manifestsFor(v) {
-			key := m.Path + "@" + band.String()
-			if m.Err != nil || checked[key] {
-				continue
-			}
-			checked[key] = true
-			fs, err := oracle.CheckHooks(v, m.Raw)
-			if err != nil {
-				bad.add("%s on %s: %v", m.name(), v, err)
-			}
-			for _, f := range fs {
-				switch {
-				case f.Consequence == compat.Rejected || f.Consequence == compat.Dropped:
-					bad.add("%s on %s: %s", m.name(), v, f)
-				case f.Consequence == compat.Ignored && (strings.HasSuffix(f.Pointer, "/async") || strings.HasSuffix(f.Pointer, "/asyncRewake")):
-					// An install for every release ships its async handler to
-					// the releases before async hooks too, which read past the
-					// key and run it in the foreground; the handler must do
-					// nothing there (manifests.BuildInstall says so).
-					pastAsync++
-				default:
-					odd.add("%s on %s: %s", m.name(), v, f)
-				}
-			}
-		}
-	}
-	detail := fmt.Sprintf("%s on %s", plural(len(checked), "manifest/band pair"), plural(len(s.targets), "release"))
-	if pastAsync > 0 {
-		detail += fmt.Sprintf("; %s of an async handler read past by releases before async hooks, on purpose", plural(pastAsync, "key"))
-	}
-	if err := bad.err(); err != nil {
-		return "", err
-	}
-	if err := odd.err(); err != nil {
-		return "", warned{detail + "; loads, but: " + err.Error()}
-	}
-	return detail, nil
-}
-
 // groups returns "Event" and "Event[matcher]" for each matcher group.
 func groupSet(m *Manifest) map[string]bool {
 	out := map[string]bool{}
@@ -297,6 +186,9 @@ func compat06(_ context.Context, s *Session) (string, error) {
 	if len(done) == 0 {
 		return "", skip("no command handlers")
 	}
+	if len(bad) > 0 && allNotBuilt(bad) {
+		return "", skip("%s", bad[0])
+	}
 	return fmt.Sprintf("%s on %s", plural(len(done), "command"), plural(len(platforms), "platform")), bad.err()
 }
 
@@ -321,7 +213,23 @@ func compat07(_ context.Context, s *Session) (string, error) {
 			}
 		}
 	}
-	return plural(n, "timeout") + " in seconds", bad.err()
+	if err := bad.err(); err != nil {
+		// Every release loads any positive number (the oracle refuses 0 or
+		// less, HWC-04): a style warning, never a failure.
+		return "", warned{err.Error()}
+	}
+	return plural(n, "timeout") + " in seconds", nil
+}
+
+// allNotBuilt reports whether every problem is a launcher with no binary
+// built beside it: a checkout before make plugin, not a broken plugin.
+func allNotBuilt(ps problems) bool {
+	for _, p := range ps {
+		if !strings.HasPrefix(p, notBuiltMark) {
+			return false
+		}
+	}
+	return true
 }
 
 // --- ALT ---
@@ -673,12 +581,6 @@ func sortedKeys(m map[string]string) []string {
 
 // --- REG: plugin.json and marketplace.json ---
 
-// pluginKeys are the plugin.json keys every release up to 2.1.75 accepts.
-var pluginKeys = map[string]bool{
-	"name": true, "version": true, "description": true, "author": true, "homepage": true, "repository": true,
-	"license": true, "keywords": true, "hooks": true, "commands": true, "agents": true, "mcpServers": true,
-}
-
 var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 func (s *Session) pluginJSON() (map[string]any, error) {
@@ -691,82 +593,6 @@ func (s *Session) pluginJSON() (map[string]any, error) {
 		return nil, fmt.Errorf(".claude-plugin/plugin.json: %v", err)
 	}
 	return doc, nil
-}
-
-func reg01(_ context.Context, s *Session) (string, error) {
-	doc, err := s.pluginJSON()
-	if err != nil {
-		return "", err
-	}
-	var bad problems
-	name, _ := doc["name"].(string)
-	if !kebab.MatchString(name) {
-		bad.add("name %v: want a kebab-case string such as my-plugin", doc["name"])
-	}
-	for _, k := range []string{"version", "description", "homepage", "repository", "license"} {
-		if v, ok := doc[k]; ok {
-			if _, isStr := v.(string); !isStr {
-				bad.add("%s is %s, want a string", k, jsonKind(v))
-			}
-		}
-	}
-	if v, ok := doc["version"].(string); ok {
-		if _, err := semver.StrictNewVersion(v); err != nil {
-			bad.add("version %q is not x.y.z; plugin caches only refresh when it changes", v)
-		}
-	}
-	if a, ok := doc["author"]; ok {
-		if obj, isObj := a.(map[string]any); !isObj {
-			bad.add("author is %s, want an object with a name", jsonKind(a))
-		} else if n, _ := obj["name"].(string); n == "" {
-			bad.add("author has no name")
-		}
-	}
-	if kw, ok := doc["keywords"]; ok {
-		list, isList := kw.([]any)
-		for _, k := range list {
-			if _, isStr := k.(string); !isStr {
-				isList = false
-			}
-		}
-		if !isList {
-			bad.add("keywords must be an array of strings")
-		}
-	}
-	return fmt.Sprintf("%q %v", name, doc["version"]), bad.err()
-}
-
-func reg02(_ context.Context, s *Session) (string, error) {
-	if s.targets[0].GreaterThan(v2175) {
-		return "", skip("every release under test is later than %s, so it accepts unknown plugin.json keys", v2175)
-	}
-	doc, err := s.pluginJSON()
-	if err != nil {
-		return "", err
-	}
-	var bad problems
-	for _, k := range sortedAny(doc) {
-		if !pluginKeys[k] {
-			bad.add("plugin.json key %q: releases up to %s refuse to install the plugin (\"Unrecognized key\"; %s)", k, v2175, matrixWitness(compat.KindLoader, "plugin.json unknown keys accepted"))
-		}
-	}
-	return plural(len(doc), "key") + " all known to " + s.targets[0].String(), bad.err()
-}
-
-// matrixWitness is the matrix's evidence for a row: the releases and the probe
-// or live run that showed it.
-func matrixWitness(kind compat.Kind, name string) string {
-	f, _ := compat.Lookup(kind, name)
-	return f.Witness
-}
-
-func sortedAny(m map[string]any) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // marketplacePath finds the marketplace.json that lists the plugin.
@@ -783,6 +609,12 @@ func (s *Session) marketplacePath() (string, bool) {
 	return "", false
 }
 
+// reg03 checks the plugin's marketplace entry: the marketplace parses
+// (owner, names without spaces, a source per entry), an entry names the
+// plugin and resolves to its folder, and the oracle's verdict on the
+// plugin as the marketplace installs it (hooks in the entry, strict:
+// false beside a plugin.json). A name that is not kebab-case and a version
+// that differs from plugin.json's load, so they only warn.
 func reg03(_ context.Context, s *Session) (string, error) {
 	path, ok := s.marketplacePath()
 	if !ok {
@@ -797,15 +629,20 @@ func reg03(_ context.Context, s *Session) (string, error) {
 		return "", fmt.Errorf("%s: %v", path, err)
 	}
 	plugin, err := s.pluginJSON()
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
+		plugin = map[string]any{} // the entry supplies the manifest
+	} else if err != nil {
 		return "", err
 	}
-	var bad problems
-	if n, _ := doc["name"].(string); !kebab.MatchString(n) {
-		bad.add("marketplace name %v: want a kebab-case string", doc["name"])
+	var bad, odd problems
+	switch n, _ := doc["name"].(string); {
+	case n == "" || strings.Contains(n, " "):
+		bad.add("marketplace name %v: the releases refuse an empty name or one with a space", doc["name"])
+	case !kebab.MatchString(n):
+		odd.add("marketplace name %q is not kebab-case (it loads)", n)
 	}
 	if o, _ := doc["owner"].(map[string]any); o == nil || o["name"] == nil {
-		bad.add("marketplace has no owner.name")
+		bad.add("marketplace has no owner.name, which every release requires")
 	}
 	list, _ := doc["plugins"].([]any)
 	if len(list) == 0 {
@@ -815,11 +652,15 @@ func reg03(_ context.Context, s *Session) (string, error) {
 	var entry map[string]any
 	for i, p := range list {
 		e, _ := p.(map[string]any)
+		src, _ := e["source"].(string)
 		if n, _ := e["name"].(string); n == "" || e["source"] == nil {
 			bad.add("plugins[%d] needs a name and a source", i)
-		} else if n == plugin["name"] {
+		} else if n == plugin["name"] || plugin["name"] == nil && src != "" && sameDir(filepath.Join(root, src), s.plugin.Dir) {
 			entry = e
 		}
+	}
+	if plugin["name"] == nil && entry != nil {
+		plugin["name"] = entry["name"]
 	}
 	if entry == nil {
 		bad.add("no entry names plugin %v", plugin["name"])
@@ -832,10 +673,31 @@ func reg03(_ context.Context, s *Session) (string, error) {
 		}
 	}
 	if v, ok := entry["version"]; ok && v != plugin["version"] {
-		bad.add("entry version %v differs from plugin.json's %v: users would not get updates", v, plugin["version"])
+		odd.add("entry version %v differs from plugin.json's %v: users would not get updates", v, plugin["version"])
 	}
 	rel, _ := filepath.Rel(s.plugin.Dir, path)
-	return fmt.Sprintf("%s lists %v at %v", filepath.ToSlash(rel), plugin["name"], entry["source"]), bad.err()
+	detail := fmt.Sprintf("%s lists %v at %v", filepath.ToSlash(rel), plugin["name"], entry["source"])
+	if err := bad.err(); err != nil {
+		return "", err
+	}
+	name, _ := plugin["name"].(string)
+	js, err := s.entryVerdicts(path, name)
+	if err != nil {
+		return "", err
+	}
+	out, err := loaderReport(detail, func(j judged, f oracle.Finding) bool {
+		return f.File == oracle.MarketplaceJSON
+	}, js)
+	if err != nil {
+		var w warned
+		if !errors.As(err, &w) || odd.err() == nil {
+			return out, err
+		}
+	}
+	if err := odd.err(); err != nil {
+		return "", warned{detail + "; loads, but: " + err.Error()}
+	}
+	return out, err
 }
 
 func sameDir(a, b string) bool {

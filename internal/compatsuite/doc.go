@@ -24,8 +24,10 @@
 //
 // # What is checked
 //
-// The releases under test are the --cc-version values, or every band edge
-// from the plugin floor (2.0.12) when none is given. hooks/hooks.json is
+// The releases under test are the --cc-version values, else the releases
+// plugin.json declares (engines["claude-code"]), else every release from
+// the plugin floor (2.0.12): one per span where no rule of the loader
+// changes, every band edge among them. hooks/hooks.json is
 // the file every release loads; it is taken as written for the oldest
 // release under test. A plugin written for every release at once
 // (manifests.BuildInstall) also names further hooks files in plugin.json,
@@ -49,29 +51,41 @@
 //
 // # The cases
 //
-// HWC: the manifests load.
+// HWC: the manifests load. HWC-01 to HWC-04 (and HWR-01, HWR-02 and
+// HWR-03's entry check) hold no rule of their own: they ask hookgen
+// validate's oracle (package oracle) what each release under test does
+// with the plugin folder (hooks/hooks.json, plugin.json with its inline
+// hooks, the hooks files it names, hooks/bands/<band>.json) and report the
+// findings they are about. A case FAILs exactly where hookgen validate
+// fails by default: the release refuses the plugin, a hooks file, or every
+// hook ("no hook runs"); what it drops, reads past or lints is a WARN.
 //
-//	HWC-01  No manifest a release before 2.1.33 may load names TeammateIdle or
-//	           TaskCompleted: such a release rejects the whole file and registers no hook.
-//	HWC-02  Top-level keys are "description", "hooks" and "$schema", which load on every
-//	           release seen (compat/FACTS.md); any other key is a WARN (none seen rejected).
-//	HWC-03  Every manifest is one JSON object: valid UTF-8, no byte order mark, no
-//	           trailing data, no duplicate keys (JSON.parse keeps the last, losing a hook).
-//	HWC-04  Every manifest loads as written on each release under test that may load
-//	           it, as hookgen validate says (package oracle): what the release refuses
-//	           (an unknown event up to 2.1.252, an invalid value) or drops (an unknown
-//	           event from 2.1.257, an invalid entry from 2.1.257, "args" before 2.1.139)
-//	           FAILs; what it reads past (unknown group or handler keys) and lints (a
-//	           matcher on an event that takes none, a timeout over an hour) WARN.
+//	HWC-01  No file a release before 2.1.33 loads names TeammateIdle or TaskCompleted:
+//	           such a release refuses that file and none of its hooks runs.
+//	HWC-02  The top-level keys of every hooks file: "$schema" and "description" load,
+//	           others are read past (WARN), a few refuse the file or the plugin
+//	           ("surface" on 2.1.330, PreToolUse/PermissionRequest outside "hooks" from 2.1.257).
+//	HWC-03  Every hooks file is one JSON object (else the release refuses it); a
+//	           duplicate key loses the first one (JSON.parse keeps the last): a WARN.
+//	HWC-04  Every hooks file, and the plugin's hooks as a whole, on each release under
+//	           test, as hookgen validate says: what the release refuses (an unknown event
+//	           up to 2.1.252, an invalid value, an unloadable guard from 2.1.257) FAILs;
+//	           what it drops (an unknown event from 2.1.257, "args" before 2.1.139), reads
+//	           past (unknown group or handler keys) and lints (a matcher on an event that
+//	           takes none, a timeout over an hour) WARN.
 //	HWC-05  Each manifest's events and matcher groups equal what the spec gives for
 //	           its band: nothing lost, nothing extra.
 //	HWC-06  Every file a command names under ${CLAUDE_PLUGIN_ROOT} exists; the program
 //	           it runs is executable; a native binary called directly fails (it runs on one
 //	           platform only); a launcher script is run as if on linux, darwin and windows,
 //	           amd64 and arm64 (stubs replace the binaries), and the binary it picks on each
-//	           must exist, be executable and be an ELF, Mach-O or PE file for that platform.
+//	           must exist, be executable and be an ELF, Mach-O or PE file for that platform,
+//	           or, as a release ships it, be <binary>.gz unpacking (in memory) to such a file
+//	           whose SHA-256 bin/SHA256SUMS pins. A launcher with no binary at all beside it
+//	           (a checkout before make plugin) is a SKIP that says to run make plugin.
 //	HWC-07  Every timeout is a whole number of seconds from 1 to 600; 1000 or more is
-//	           reported as milliseconds.
+//	           reported as milliseconds. Every release loads any positive number, so this
+//	           only WARNs.
 //
 // HWF: fallbacks stand in for what a band lacks.
 //
@@ -110,13 +124,17 @@
 //
 // HWR: the registered handlers and the plugin's own files.
 //
-//	HWR-01     .claude-plugin/plugin.json is valid: a kebab-case name, string fields,
-//	           an x.y.z version (caches refresh only when it changes), author.name, keywords.
+//	HWR-01     .claude-plugin/plugin.json as each release reads it (the oracle): its values,
+//	           its inline hooks, the hooks files and paths it names. A name that is not
+//	           kebab-case and a version that is not x.y.z (caches refresh only when it
+//	           changes) load, so they WARN.
 //	HWR-02     When a release up to 2.1.75 is under test, plugin.json has no key those
 //	           releases refuse ("Unrecognized key", $schema included).
 //	HWR-03     marketplace.json (in the plugin's or its parent's .claude-plugin/) has a
-//	           name, owner.name and plugins; its entry for the plugin resolves to the plugin
-//	           folder and, if it gives a version, plugin.json's.
+//	           name without spaces, owner.name and plugins; its entry for the plugin resolves
+//	           to the plugin folder; and the oracle's verdict on the plugin as the marketplace
+//	           installs it (hooks in the entry, strict: false beside a plugin.json). A version
+//	           that differs from plugin.json's WARNs.
 //	HWR-04     Each manifest has as many handlers as the spec gives for its band: the N
 //	           that the loader logs as "Registered N hooks".
 //	HWR-05     Each manifest has as many events as the spec gives for its band.
@@ -148,7 +166,9 @@
 // # Environment of a run
 //
 // Each hook runs in a fresh project folder (its cwd, and CLAUDE_PROJECT_DIR)
-// with a fresh HOME, CLAUDE_PLUGIN_ROOT set to the plugin folder, the
+// with a fresh HOME, CLAUDE_PLUGIN_ROOT set to a private copy of the plugin
+// folder (a launcher unpacking its runtime, or a script keeping a cache,
+// writes there: the suite never writes into the folder it checks), the
 // caller's PATH, and no CLAUDE_*, ANTHROPIC_* or HOOKWRIGHT_* variable of the
 // caller. Runs are bounded by the handler's timeout and 30 s; the suite never
 // needs the network or a Claude Code install. The live tier, which does, is

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,8 +131,86 @@ type runner struct {
 	root string // the plugin folder
 	tmp  string // scratch parent
 
+	// copyOnce makes copied, the private copy of the plugin folder the
+	// hooks run from: the suite never writes into the folder it checks,
+	// and a hook (a launcher unpacking its runtime, a script keeping a
+	// cache) may write into its own ${CLAUDE_PLUGIN_ROOT}.
+	copyOnce sync.Once
+	copied   string
+	copyErr  error
+
 	mu     sync.Mutex
 	missed []string // NotRun reasons of the current case's runs
+}
+
+// maxPluginCopy bounds the plugin folder the suite copies to run its
+// hooks: a plugin with its dependencies is tens of MiB.
+const maxPluginCopy = 1 << 30
+
+// pluginCopy returns the private copy of the plugin folder, made on the
+// first hook run.
+func (r *runner) pluginCopy() (string, error) {
+	r.copyOnce.Do(func() {
+		dst := filepath.Join(r.tmp, "plugin")
+		r.copied, r.copyErr = dst, copyPlugin(r.root, dst, maxPluginCopy)
+	})
+	return r.copied, r.copyErr
+}
+
+// copyPlugin copies the folder src to dst: folders, regular files with
+// their modes, and symbolic links as links (one that points into src is
+// pointed at the same place in dst). It stops with an error past limit
+// bytes.
+func copyPlugin(src, dst string, limit int64) error {
+	var total int64
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			if filepath.IsAbs(target) {
+				if in, err := filepath.Rel(src, target); err == nil && in != ".." && !strings.HasPrefix(in, ".."+string(filepath.Separator)) {
+					target = filepath.Join(dst, in)
+				}
+			}
+			return os.Symlink(target, to)
+		case !d.Type().IsRegular():
+			return nil // a FIFO or a device: nothing a hook needs
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if total += fi.Size(); total > limit {
+			return fmt.Errorf("the plugin folder is larger than %d MiB: too large to copy for running its hooks", limit>>20)
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
 }
 
 // note records that a run of the current case did not reach its handler.
@@ -168,12 +248,16 @@ func (r *runner) run(ctx context.Context, c call) result {
 			return result{Err: err}
 		}
 	}
-	root := r.root
+	root, err := r.pluginCopy()
+	if err != nil {
+		return result{Err: err}
+	}
 	if c.SpacedRoot {
-		root = filepath.Join(scratch, "plugin root")
-		if err := os.Symlink(r.root, root); err != nil {
+		spaced := filepath.Join(scratch, "plugin root")
+		if err := os.Symlink(root, spaced); err != nil {
 			return result{Err: err}
 		}
+		root = spaced
 	}
 	payload, err := json.Marshal(c.Payload(project, home))
 	if err != nil {
@@ -205,7 +289,8 @@ func (r *runner) run(ctx context.Context, c call) result {
 	}
 	err = cmd.Wait()
 	stdin.Close()
-	res := result{Stdout: stdout.String(), Stderr: stderr.String()}
+	// What the hooks say names the plugin folder, not the private copy.
+	res := result{Stdout: strings.ReplaceAll(stdout.String(), root, r.root), Stderr: strings.ReplaceAll(stderr.String(), root, r.root)}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.TimedOut, res.Exit = true, -1
 		return res

@@ -1,10 +1,14 @@
 package suite
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
 	"debug/elf"
 	"debug/macho"
 	"debug/pe"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,7 +137,12 @@ func checkTargets(root, command string, seen map[string][]string) []string {
 
 // checkProgram checks the program a command runs on every platform: a
 // native binary runs on one platform only; a launcher script must pick an
-// existing binary of the right format for each.
+// existing binary of the right format for each. A release ships each
+// binary gzip-compressed (bin/<name>-<os>-<arch>.gz) with its SHA-256 in
+// bin/SHA256SUMS: the launcher unpacks and checks it on first use, so the
+// suite checks the same in memory, writing nothing. A launcher with no
+// binary at all beside it is a checkout where none was built yet: one
+// problem that says what to run, which HWC-06 reports as a SKIP.
 func checkProgram(path, rel string) []string {
 	if p, ok := binaryPlatform(path); ok {
 		return []string{fmt.Sprintf("%s is a %s binary; the other platforms cannot run it (use a launcher)", rel, p)}
@@ -141,6 +150,9 @@ func checkProgram(path, rel string) []string {
 	siblings := launcherSiblings(path)
 	if len(siblings) == 0 {
 		return nil // a self-contained script
+	}
+	if len(siblings) == 1 && strings.HasSuffix(siblings[0], "-") {
+		return []string{notBuilt(rel)}
 	}
 	var problems []string
 	for _, pl := range platforms {
@@ -151,18 +163,104 @@ func checkProgram(path, rel string) []string {
 		case picked == "":
 			problems = append(problems, fmt.Sprintf("%s on %s picks no binary (%s)", rel, pl, firstLine(out)))
 		default:
-			bin := filepath.Join(filepath.Dir(path), picked)
-			got, ok := binaryPlatform(bin)
-			if !ok {
-				problems = append(problems, fmt.Sprintf("%s on %s picks %s, which is not a native executable", rel, pl, picked))
-			} else if !got.equal(pl) {
-				problems = append(problems, fmt.Sprintf("%s on %s picks %s, which is a %s binary", rel, pl, picked, got))
-			} else if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
-				problems = append(problems, fmt.Sprintf("%s on %s picks %s, which is not executable", rel, pl, picked))
+			if p := checkPicked(filepath.Dir(path), rel, picked, pl); p != "" {
+				problems = append(problems, p)
 			}
 		}
 	}
 	return problems
+}
+
+// notBuiltMark starts the problem of a launcher with no binary built.
+const notBuiltMark = "no runtime binary is built next to "
+
+// notBuilt is the problem of a launcher with no binary beside it.
+func notBuilt(rel string) string {
+	return notBuiltMark + rel + ": run make plugin (a checkout), or check a released plugin"
+}
+
+// checkPicked checks the binary a launcher picks on pl: beside it, or
+// compressed as a release ships it. "" when it is right.
+func checkPicked(dir, rel, picked string, pl platform) string {
+	bin := filepath.Join(dir, picked)
+	if _, err := os.Stat(bin); err != nil {
+		return checkCompressed(dir, rel, picked, pl)
+	}
+	got, ok := binaryPlatform(bin)
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s on %s picks %s, which is not a native executable", rel, pl, picked)
+	case !got.equal(pl):
+		return fmt.Sprintf("%s on %s picks %s, which is a %s binary", rel, pl, picked, got)
+	}
+	if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
+		return fmt.Sprintf("%s on %s picks %s, which is not executable", rel, pl, picked)
+	}
+	return ""
+}
+
+// maxRuntime bounds a compressed runtime the suite unpacks in memory.
+const maxRuntime = 256 << 20
+
+// checkCompressed checks picked as a release ships it: picked.gz unpacks
+// to a binary for pl whose SHA-256 bin/SHA256SUMS pins for picked.
+func checkCompressed(dir, rel, picked string, pl platform) string {
+	gz, err := readPluginFile(dir, picked+".gz")
+	if err != nil {
+		return fmt.Sprintf("%s on %s picks %s, which is missing (and there is no %s.gz)", rel, pl, picked, picked)
+	}
+	sums, err := readPluginFile(dir, "SHA256SUMS")
+	if err != nil {
+		return fmt.Sprintf("%s on %s would unpack %s.gz, but there is no SHA256SUMS to check it against: the launcher runs nothing", rel, pl, picked)
+	}
+	want := pinned(sums, picked)
+	if want == "" {
+		return fmt.Sprintf("%s on %s would unpack %s.gz, but SHA256SUMS pins no SHA-256 for %s: the launcher runs nothing", rel, pl, picked, picked)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return fmt.Sprintf("%s on %s: %s.gz does not unpack: %v", rel, pl, picked, err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, maxRuntime+1))
+	if err != nil || len(raw) > maxRuntime {
+		return fmt.Sprintf("%s on %s: %s.gz does not unpack within %d MiB", rel, pl, picked, maxRuntime>>20)
+	}
+	if got := fmt.Sprintf("%x", sha256.Sum256(raw)); got != want {
+		return fmt.Sprintf("%s on %s: %s.gz unpacks to SHA-256 %s, but SHA256SUMS pins %s: the launcher runs nothing", rel, pl, picked, got, want)
+	}
+	got, ok := platformOf(bytes.NewReader(raw))
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s on %s: %s.gz holds no native executable", rel, pl, picked)
+	case !got.equal(pl):
+		return fmt.Sprintf("%s on %s: %s.gz holds a %s binary", rel, pl, picked, got)
+	}
+	return ""
+}
+
+// pinned returns the SHA-256 sums pins for name ("" when none), as the
+// launcher reads it: "<64 hex> <space or *><name>".
+func pinned(sums []byte, name string) string {
+	for _, l := range strings.Split(string(sums), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if len(l) < 66 || l[64] != ' ' {
+			continue
+		}
+		if f := strings.TrimPrefix(strings.TrimPrefix(l[65:], " "), "*"); f == name && isHex(l[:64]) {
+			return l[:64]
+		}
+	}
+	return ""
+}
+
+// isHex reports lowercase hex digits only.
+func isHex(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // launcherSiblings returns the names of files next to a script that start
@@ -178,7 +276,7 @@ func launcherSiblings(path string) []string {
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasPrefix(e.Name(), base+"-") {
+		if !e.IsDir() && strings.HasPrefix(e.Name(), base+"-") && !strings.HasSuffix(e.Name(), ".unpack") {
 			out = append(out, e.Name())
 		}
 	}
@@ -211,7 +309,13 @@ func simulateLauncher(path string, siblings []string, pl platform) (picked, out 
 		return "", "", err
 	}
 	for _, s := range siblings {
-		if real, err := os.Stat(filepath.Join(filepath.Dir(path), s)); err != nil || real.Mode()&0o111 == 0 {
+		real, err := os.Stat(filepath.Join(filepath.Dir(path), s))
+		if err != nil || !real.Mode().IsRegular() {
+			continue
+		}
+		if name, gz := strings.CutSuffix(s, ".gz"); gz {
+			s = name // the launcher unpacks it to this name, then runs it
+		} else if real.Mode()&0o111 == 0 {
 			continue // a non-executable sibling cannot be picked
 		}
 		stub := "#!/bin/sh\necho 'compat-suite-picked:" + s + "'\n"
@@ -244,7 +348,17 @@ func simulateLauncher(path string, siblings []string, pl platform) (picked, out 
 // binaryPlatform reads the executable format of path: ELF is Linux,
 // Mach-O is macOS, PE is Windows.
 func binaryPlatform(path string) (platform, bool) {
-	if f, err := elf.Open(path); err == nil {
+	f, err := os.Open(path)
+	if err != nil {
+		return platform{}, false
+	}
+	defer f.Close()
+	return platformOf(f)
+}
+
+// platformOf reads the executable format of r.
+func platformOf(r io.ReaderAt) (platform, bool) {
+	if f, err := elf.NewFile(r); err == nil {
 		defer f.Close()
 		switch f.Machine {
 		case elf.EM_X86_64:
@@ -254,7 +368,7 @@ func binaryPlatform(path string) (platform, bool) {
 		}
 		return platform{GOOS: "linux", GOARCH: f.Machine.String()}, true
 	}
-	if f, err := macho.Open(path); err == nil {
+	if f, err := macho.NewFile(r); err == nil {
 		defer f.Close()
 		switch f.Cpu {
 		case macho.CpuAmd64:
@@ -264,7 +378,7 @@ func binaryPlatform(path string) (platform, bool) {
 		}
 		return platform{GOOS: "darwin", GOARCH: f.Cpu.String()}, true
 	}
-	if f, err := pe.Open(path); err == nil {
+	if f, err := pe.NewFile(r); err == nil {
 		defer f.Close()
 		switch f.Machine {
 		case pe.IMAGE_FILE_MACHINE_AMD64:

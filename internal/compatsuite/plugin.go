@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -268,6 +269,15 @@ func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
 	}
 	p := &Plugin{Dir: abs}
 	p.Shipped, err = readManifest(abs, filepath.Join("hooks", "hooks.json"), floor)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Hooks only in plugin.json (inline, or files it names): the
+		// oracle's cases judge them; the others find no manifest here.
+		if _, merr := os.Stat(filepath.Join(abs, ".claude-plugin", "plugin.json")); merr != nil {
+			return nil, fmt.Errorf("%s holds neither hooks/hooks.json nor .claude-plugin/plugin.json: not a plugin folder", dir)
+		}
+		p.Shipped = &Manifest{Path: filepath.Join("hooks", "hooks.json"), Band: floor, Err: errors.New("the plugin has no hooks/hooks.json")}
+		err = nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s has no readable hooks/hooks.json: %w", dir, err)
 	}

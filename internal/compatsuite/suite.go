@@ -13,6 +13,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/oracle"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -22,8 +23,11 @@ type Config struct {
 	// and hooks/hooks.json.
 	Dir string
 	// Versions are the Claude Code releases the plugin must work on; empty
-	// means every band edge from the plugin floor (compat.Bands). The
-	// oldest is the release hooks/hooks.json is taken to be written for.
+	// means the releases plugin.json declares (engines["claude-code"]),
+	// else every release from the plugin floor: one release per span where
+	// no rule of the loader changes (oracle.Range.Releases), every band
+	// edge among them. The oldest is the release hooks/hooks.json is taken
+	// to be written for.
 	Versions []*semver.Version
 	// Spec is the plugin's handler spec; nil turns off the cases that
 	// compare with it (they are reported as SKIP).
@@ -61,7 +65,7 @@ type Outcome struct {
 // or "FAIL HWF-02: reason" (and "WARN HWC-02: reason").
 func (o Outcome) String() string {
 	if o.Status == Fail || o.Status == Warn {
-		return fmt.Sprintf("FAIL %s: %s", o.ID, o.Detail)
+		return fmt.Sprintf("%s %s: %s", o.Status, o.ID, o.Detail)
 	}
 	s := fmt.Sprintf("%s %s %s", o.Status, o.ID, o.Title)
 	if o.Detail != "" {
@@ -101,13 +105,15 @@ type Session struct {
 	mu       sync.Mutex
 	expected map[string]*Manifest // generated from the spec, by band
 	canon    *canonRuns           // every handler on its canonical input
+	judged   []judged             // the oracle's verdict per release
+	judgeErr error
 }
 
 // Open reads the plugin folder of cfg. Close it when done.
 func Open(cfg Config) (*Session, error) {
 	targets := cfg.Versions
 	if len(targets) == 0 {
-		targets = compat.Bands()
+		targets = declared(cfg.Dir)
 	}
 	targets = append([]*semver.Version(nil), targets...)
 	sort.Slice(targets, func(i, j int) bool { return targets[i].LessThan(targets[j]) })
@@ -125,6 +131,21 @@ func Open(cfg Config) (*Session, error) {
 	}
 	return &Session{cfg: cfg, plugin: p, targets: targets, floor: floor,
 		run: &runner{root: p.Dir, tmp: tmp}, expected: map[string]*Manifest{}}, nil
+}
+
+// declared returns the releases the plugin at dir declares it supports,
+// else every release from the plugin floor, one per span of releases with
+// the same verdicts.
+func declared(dir string) []*semver.Version {
+	r, _ := oracle.ParseRange("", "")
+	if b, err := readPluginFile(dir, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
+		if expr, ok := oracle.Engines(b); ok {
+			if d, err := oracle.ParseRange(expr, "engines"); err == nil && len(d.Releases()) > 0 {
+				r = d
+			}
+		}
+	}
+	return r.Releases()
 }
 
 // Close removes the scratch folders.

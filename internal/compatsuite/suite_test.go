@@ -2,9 +2,14 @@ package suite
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -157,9 +162,16 @@ func TestBrokenPlugins(t *testing.T) {
 	for _, expect := range dirs {
 		dir := filepath.Dir(expect)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			cfg, want := readExpect(t, expect)
+			cfg, want, warns := readExpect(t, expect)
 			cfg.Dir = dir
-			checkFailures(t, cfg, want)
+			outcomes := checkFailures(t, cfg, want)
+			for _, id := range warns {
+				for _, o := range outcomes {
+					if o.ID == id && o.Status != Warn {
+						t.Errorf("%s, want WARN", o)
+					}
+				}
+			}
 		})
 	}
 }
@@ -336,9 +348,9 @@ func checkFailures(t *testing.T, cfg Config, want []string) []Outcome {
 	return outcomes
 }
 
-// readExpect reads a broken plugin's expect file: "versions", "spec" and
-// "fail" lines.
-func readExpect(t *testing.T, path string) (Config, []string) {
+// readExpect reads a broken plugin's expect file: "versions", "spec",
+// "fail" and "warn" lines.
+func readExpect(t *testing.T, path string) (Config, []string, []string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -346,7 +358,7 @@ func readExpect(t *testing.T, path string) (Config, []string) {
 	}
 	defer f.Close()
 	var cfg Config
-	var fail []string
+	var fail, warn []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		key, rest, _ := strings.Cut(sc.Text(), " ")
@@ -361,9 +373,11 @@ func readExpect(t *testing.T, path string) (Config, []string) {
 			cfg.Spec = &s
 		case "fail":
 			fail = strings.Fields(rest)
+		case "warn":
+			warn = strings.Fields(rest)
 		}
 	}
-	return cfg, fail
+	return cfg, fail, warn
 }
 
 func readSpec(path string) (manifests.Spec, error) {
@@ -387,10 +401,10 @@ func versions(t *testing.T, vs ...string) []*semver.Version {
 	return out
 }
 
-// TestWithoutBinariesNothingPasses runs the suite on hookwright's plugin
-// as a fresh clone has it before make plugin: the launcher without its
-// binaries, which fails open. HWC-06 fails, and no case that runs
-// handlers may pass, since none of them reached a handler.
+// TestWithoutBinariesNothingPasses: a checkout where make plugin has not
+// run (no runtime next to the launcher) fails nothing: HWC-06 says what to
+// run, as a SKIP, and no case that runs handlers passes: each says its
+// handlers never ran.
 func TestWithoutBinariesNothingPasses(t *testing.T) {
 	built := pluginT(t)
 	repo := filepath.Join(t.TempDir(), "repo")
@@ -410,8 +424,10 @@ func TestWithoutBinariesNothingPasses(t *testing.T) {
 	for _, o := range outcomes {
 		runsHandlers := strings.HasPrefix(o.ID, "HWF-") && o.ID >= "HWF-04" || strings.HasPrefix(o.ID, "HWR-") && o.ID >= "HWR-06"
 		switch {
-		case o.ID == "HWC-06" && o.Status != Fail:
-			t.Errorf("%s, want FAIL: the binaries are missing", o)
+		case o.ID == "HWC-06" && (o.Status != Skip || !strings.Contains(o.Detail, "run make plugin")):
+			t.Errorf("%s, want a SKIP that says to run make plugin", o)
+		case o.Status == Fail:
+			t.Errorf("%s: a checkout without binaries fails nothing", o)
 		case runsHandlers && o.Status == Pass:
 			t.Errorf("%s, but no handler ran", o)
 		case o.Status == Skip && strings.Contains(o.Detail, "launcher found no binary"):
@@ -421,9 +437,102 @@ func TestWithoutBinariesNothingPasses(t *testing.T) {
 	if skipped == 0 {
 		t.Errorf("no case says its handler never ran")
 	}
-	if _, fail, skip := Tally(outcomes); fail == 0 || skip < skipped {
-		t.Errorf("Tally: %d failed, %d skipped", fail, skip)
+}
+
+// TestReleasedPlugin runs the suite on our plugin shaped as make release
+// ships it: each runtime gzip-compressed beside the launcher, pinned by
+// bin/SHA256SUMS. Every case passes (the launcher unpacks its runtime and
+// the handlers run), and the folder checked is left byte for byte as it
+// was: the hooks run from a private copy.
+func TestReleasedPlugin(t *testing.T) {
+	built := pluginT(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	if out, err := exec.Command("cp", "-R", filepath.Dir(built), repo).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
 	}
+	bin := filepath.Join(repo, "plugin", "bin")
+	bins, _ := filepath.Glob(filepath.Join(bin, "hookwright-*"))
+	var sums strings.Builder
+	for _, b := range bins {
+		raw, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&sums, "%x  %s\n", sha256.Sum256(raw), filepath.Base(b))
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(raw)
+		zw.Close()
+		if err := os.WriteFile(b+".gz", gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(b)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "SHA256SUMS"), []byte(sums.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := treeSums(t, repo)
+	spec := manifests.Hookwright()
+	outcomes, failed, err := Run(context.Background(), Config{Dir: filepath.Join(repo, "plugin"), Spec: &spec, Versions: versions(t, "2.0.30", "2.1.33", "2.1.330")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outcomes {
+		if o.Status == Fail || o.ID == "HWC-06" && o.Status != Pass || strings.Contains(o.Detail, "never reached the handler") {
+			t.Errorf("%s", o)
+		}
+	}
+	if failed {
+		t.Errorf("the suite failed on a released plugin")
+	}
+	if after := treeSums(t, repo); !maps.Equal(before, after) {
+		t.Errorf("the suite wrote into the folder it checks:\nbefore %v\nafter  %v", before, after)
+	}
+	// A .gz that unpacks to other bytes than SHA256SUMS pins is refused.
+	gzs, _ := filepath.Glob(filepath.Join(bin, "hookwright-linux-arm64.gz"))
+	if len(gzs) != 1 {
+		t.Fatalf("no linux/arm64 runtime in %s", bin)
+	}
+	var other bytes.Buffer
+	zw := gzip.NewWriter(&other)
+	zw.Write([]byte("not the pinned runtime"))
+	zw.Close()
+	if err := os.WriteFile(gzs[0], other.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Config{Dir: filepath.Join(repo, "plugin"), Spec: &spec, Versions: versions(t, "2.1.330")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range Cases() {
+		if c.ID == "HWC-06" {
+			if o := s.Check(context.Background(), c); o.Status != Fail || !strings.Contains(o.Detail, "but SHA256SUMS pins") {
+				t.Errorf("a damaged runtime: %s", o)
+			}
+		}
+	}
+}
+
+// treeSums returns the SHA-256 of every file under dir, by path.
+func treeSums(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[p] = fmt.Sprintf("%x", sha256.Sum256(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestIDMapCoversEveryCase keeps IDMap in case order, one row per case;

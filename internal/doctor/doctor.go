@@ -23,7 +23,10 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/internal/marketplace"
+	"github.com/hookwright/hookwright/internal/oracle"
 	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/installcheck"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
@@ -143,6 +146,9 @@ func plugin(o Options) Report {
 		add("plugin", true, "", "%s (%s)", root, o.PluginHow)
 	}
 	r = append(r, installFindings(o)...)
+	if o.Version != nil {
+		r = append(r, judged(o)...)
+	}
 	plat := runtime.GOOS + "-" + runtime.GOARCH
 	if runtime.GOOS == "windows" {
 		plat += ".exe"
@@ -289,4 +295,33 @@ const maxPluginFile = 16 << 20
 // root. A named pipe or a device is an error naming the file, not a hang.
 func readPluginFile(root, rel string) ([]byte, error) {
 	return safepath.ReadFile(safepath.Path{Root: root, Rel: rel}, maxPluginFile)
+}
+
+// judged is the oracle's verdict on the whole plugin for the detected
+// release, as hookgen validate gives it (oracle.Judge): what the release
+// refuses (the plugin, a hooks file it must load, every hook) is a
+// problem; drops and lints are not.
+func judged(o Options) Report {
+	p, err := marketplace.ReadPlugin(o.PluginRoot)
+	if err != nil {
+		return Report{{Topic: "manifest", Detail: fmt.Sprintf("cannot read the plugin: %v", err), Fix: reinstall}}
+	}
+	vd, err := oracle.Judge(o.Version, p)
+	if err != nil {
+		return Report{{Topic: "manifest", Detail: fmt.Sprintf("cannot judge the plugin for Claude Code %s: %v", o.Version, err), Fix: reinstall}}
+	}
+	var refusals []string
+	for _, f := range vd.Findings {
+		if f.Consequence == compat.Rejected {
+			refusals = append(refusals, f.String())
+		}
+	}
+	if len(refusals) == 0 {
+		return Report{{Topic: "manifest", OK: true, Detail: fmt.Sprintf("Claude Code %s loads the plugin as hookgen validate judges it", o.Version)}}
+	}
+	fix := reinstall
+	if prob, ok := installcheck.Check(o.PluginRoot); !ok {
+		fix = prob.Fix
+	}
+	return Report{{Topic: "manifest", Detail: fmt.Sprintf("Claude Code %s would refuse part of the plugin: %s", o.Version, strings.Join(refusals, "; ")), Fix: fix}}
 }

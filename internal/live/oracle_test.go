@@ -1,196 +1,289 @@
 package live
 
 import (
-	"errors"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
+	mkt "github.com/hookwright/hookwright/internal/marketplace"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/oracle"
 )
 
-// oracleFixtures holds the committed plugin shapes (built for the oracle,
-// not copied from any plugin): one folder per plugin.
-var oracleFixtures = filepath.Join("..", "oracle", "testdata", "marketplace", "plugins")
+// updateLoader rewrites internal/oracle/testdata/loader.json from what the
+// releases did.
+var updateLoader = flag.Bool("update-loader", false, "TestLoaderShapes: write what the releases did to internal/oracle/testdata/loader.json")
 
-// fixture is one plugin shape and what the oracle says of it on a release.
-type fixture struct {
-	name, dir         string
-	hooks, manifest   []byte
-	registers         int
-	rejected, dropped int
-	// announced counts the drops the loader logs ("entry ignored"): an
-	// unknown event or an invalid entry; others are silent.
-	announced int
-}
+// The committed fixtures (built for the oracle, not copied from any
+// plugin): plugin folders loaded with --plugin-dir, and marketplaces added
+// and installed with claude plugin.
+var (
+	oracleFixtures     = filepath.Join("..", "oracle", "testdata", "marketplace", "plugins")
+	oracleMarketplaces = filepath.Join("..", "oracle", "testdata", "marketplaces")
+	loaderRecordPath   = filepath.Join("..", "oracle", "testdata", "loader.json")
+)
 
-// TestOracleAgreesWithLoader loads every plugin fixture into each
-// band-edge release in one session and checks that hookgen validate's
-// consequence is what the loader did: the "Registered N hooks" count is the
-// sum of oracle.Registers (a refused plugin or hooks.json registers none,
-// a dropped entry is not counted); a hooks.json the oracle calls rejected
-// up to 2.1.252 logs a load failure for that plugin; on 2.1.257 and later a
-// plugin the oracle says loads with an invalid entry or unknown event
-// dropped gets an "entry ignored" warning.
-func TestOracleAgreesWithLoader(t *testing.T) {
+// TestLoaderShapes is the live proof of the oracle: every fixture plugin is
+// loaded into each band-edge release, as a --plugin-dir and from the
+// fixture marketplaces (claude plugin marketplace add, claude plugin
+// install), in a session with one Bash call. Each hook of a fixture writes
+// a mark when it runs. For every plugin, the marks and what the debug log
+// says about it (plugin refused, which hooks file refused, a named file
+// missing, a duplicate, entries ignored, its MCP servers off) must be what
+// hookgen's oracle predicts, and the sessions' "Registered N hooks" the
+// sum of its counts. -update-loader writes what the releases did to
+// internal/oracle/testdata/loader.json, which the oracle's offline tests
+// hold it to.
+func TestLoaderShapes(t *testing.T) {
 	Available(t)
-	for _, v := range bandEdgeReleases {
+	releases := bandEdgeReleases
+	if *releaseFlag != "" {
+		releases = strings.Split(*releaseFlag, ",")
+	}
+	record := LoaderRecord{Releases: map[string]*ReleaseRecord{}}
+	if b, err := os.ReadFile(loaderRecordPath); err == nil {
+		_ = json.Unmarshal(b, &record)
+		if record.Releases == nil {
+			record.Releases = map[string]*ReleaseRecord{}
+		}
+	}
+	for _, v := range releases {
+		v = strings.TrimSpace(v)
 		t.Run(v, func(t *testing.T) {
-			t.Parallel()
 			claude := installT(t, v)
-			fx := loadFixtures(t, semver.MustParse(v))
-			var dirs []string
-			want := 0
-			for _, f := range fx {
-				dirs = append(dirs, f.dir)
-				want += f.registers
-			}
-			_, res := session(t, claude, modelapi.Script{}, sessionOpts{pluginDirs: dirs})
-			got, ok := RegisteredHooks(res.DebugLog)
-			if !ok || got != want {
-				t.Errorf("%s registered %d hooks (line found %v); the oracle says %d:\n%s", v, got, ok, want, table(fx))
-			}
-			ignored := strings.Join(IgnoredHookEntries(res.DebugLog), "\n")
-			for _, f := range fx {
-				if f.rejected > 0 && !refusedIn(res.DebugLog, f.name) {
-					t.Errorf("%s: the oracle says %s is refused; the log has no failure naming it", v, f.name)
-				}
-				if f.rejected == 0 && f.announced > 0 && !semver.MustParse(v).LessThan(semver.MustParse(compat.EntriesTolerated)) && !strings.Contains(ignored, f.name) {
-					t.Errorf("%s: the oracle says %s loads with %d dropped; no \"entry ignored\" warning names it:\n%s", v, f.name, f.dropped, ignored)
-				}
-			}
-			if t.Failed() {
-				t.Logf("debug log:\n%s", res.DebugLog)
-			}
+			rel := &ReleaseRecord{Plugins: map[string]PluginRecord{}}
+			folderSession(t, claude, v, rel)
+			marketplaceSession(t, claude, v, rel)
+			record.Releases[v] = rel
 		})
 	}
-}
-
-// refusedIn reports whether a debug log has a line that names plugin and
-// says it failed to load: "Failed to load hooks for p" (up to 2.1.252),
-// "Failed to load session plugin from .../p" (2.1.330), or an error line
-// naming it (a plugin.json refused).
-func refusedIn(debugLog, plugin string) bool {
-	for _, l := range strings.Split(debugLog, "\n") {
-		if !strings.Contains(l, plugin) {
-			continue
+	if *updateLoader && !t.Failed() || *updateLoader && os.Getenv("HOOKWRIGHT_UPDATE_ANYWAY") != "" {
+		b, err := json.MarshalIndent(record, "", "  ")
+		if err != nil {
+			t.Fatal(err)
 		}
-		low := strings.ToLower(l)
-		if strings.Contains(low, "failed to load") || strings.Contains(low, "hook load failed") || strings.Contains(l, "[ERROR]") ||
-			strings.Contains(low, "unrecognized key") || strings.Contains(low, "validation error") {
-			return true
+		if err := os.WriteFile(loaderRecordPath, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
-	return false
 }
 
-// loadFixtures copies every fixture into a temp folder (a release may
-// write into a plugin folder) and asks the oracle about each on v.
-func loadFixtures(t *testing.T, v *semver.Version) []fixture {
+// folderSession loads every fixture folder with --plugin-dir in one
+// session and checks each against the oracle.
+func folderSession(t *testing.T, claude, v string, rel *ReleaseRecord) {
 	t.Helper()
 	entries, err := os.ReadDir(oracleFixtures)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []fixture
+	scratch := t.TempDir()
+	var names, dirs []string
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
-		dir := filepath.Join(t.TempDir(), e.Name())
+		dir := filepath.Join(scratch, e.Name())
 		if err := copyTree(filepath.Join(oracleFixtures, e.Name()), dir); err != nil {
 			t.Fatal(err)
 		}
-		f := fixture{name: e.Name(), dir: dir}
-		f.hooks = readOptional(t, filepath.Join(dir, "hooks", "hooks.json"))
-		f.manifest = readOptional(t, filepath.Join(dir, ".claude-plugin", "plugin.json"))
-		if f.registers, err = oracle.Registers(v, f.hooks, f.manifest); err != nil {
+		names = append(names, e.Name())
+		dirs = append(dirs, dir)
+	}
+	dirs = append(dirs, writeControlPlugin(t, scratch))
+	marks := filepath.Join(t.TempDir(), "marks")
+	_, res := session(t, claude, modelapi.Script{bash("true")}, sessionOpts{pluginDirs: dirs, env: []string{"HW_MARKS=" + marks}})
+	got, fired := readMarks(t, marks)
+	rel.Fired = fired
+	n, ok := RegisteredHooks(res.DebugLog)
+	if !ok {
+		t.Fatalf("%s: no \"Registered N hooks\" line", v)
+	}
+	rel.Registered = n
+	logs := Classify(res.DebugLog, names)
+	want := len(ControlEvents)
+	for _, name := range names {
+		p, err := mkt.ReadPlugin(filepath.Join(oracleFixtures, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		seen := PluginRecord{Marks: got[name], Log: logs[name]}
+		rel.Plugins[name] = seen
+		pred, vd, err := Predict(semver.MustParse(v), name, p, fired)
+		if err != nil {
 			t.Fatal(err)
 		}
-		// The other hooks files plugin.json names load on their own: a
-		// refused one is skipped and the rest of the plugin still loads.
-		if mfs, _ := oracle.CheckPlugin(v, orEmpty(f.manifest)); f.manifest == nil || oracle.Count(mfs, compat.Rejected) == 0 {
-			for _, name := range oracle.ExtraHooksPaths(f.manifest) {
-				n, err := oracle.Registers(v, readOptional(t, filepath.Join(dir, filepath.FromSlash(name))), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.registers += n
-			}
-		}
-		for _, doc := range []struct {
-			b     []byte
-			check func(*semver.Version, []byte) ([]oracle.Finding, error)
-		}{{f.hooks, oracle.CheckHooks}, {f.manifest, oracle.CheckPlugin}} {
-			if doc.b == nil {
-				continue
-			}
-			fs, err := doc.check(v, doc.b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.rejected += oracle.Count(fs, compat.Rejected)
-			f.dropped += oracle.Count(fs, compat.Dropped)
-			for _, x := range fs {
-				if x.Consequence == compat.Dropped && (x.Rule == compat.RuleUnknownEvent || x.Rule == compat.RuleEntryInvalid) {
-					f.announced++
-				}
-			}
-		}
-		out = append(out, f)
+		want += len(vd.Hooks)
+		compareRecord(t, v, name, pred, seen, vd)
 	}
-	if len(out) == 0 {
-		t.Fatalf("no fixtures in %s", oracleFixtures)
+	if n != want {
+		t.Errorf("%s registered %d hooks from the folders; the oracle says %d (the control plugin's %d included)", v, n, want, len(ControlEvents))
 	}
-	return out
+	if t.Failed() {
+		t.Logf("debug log:\n%s", res.DebugLog)
+	}
 }
 
-// orEmpty is b, or an empty object for nil.
-func orEmpty(b []byte) []byte {
-	if b == nil {
-		return []byte(`{"name":"x"}`)
-	}
-	return b
-}
-
-// table renders what the oracle says of each fixture, for a failure.
-func table(fx []fixture) string {
-	var lines []string
-	for _, f := range fx {
-		lines = append(lines, "  "+f.name+": registers "+itoa(f.registers)+", rejected "+itoa(f.rejected)+", dropped "+itoa(f.dropped))
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
-
-// itoa formats a small int.
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
-}
-
-// readOptional reads path, nil when it does not exist.
-func readOptional(t *testing.T, path string) []byte {
+// marketplaceSession adds every fixture marketplace, installs each of its
+// plugins, runs one session and checks each plugin against the oracle.
+func marketplaceSession(t *testing.T, claude, v string, rel *ReleaseRecord) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	mkts, err := os.ReadDir(oracleMarketplaces)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	type group struct {
+		names   []string
+		plugins []oracle.Plugin
+		logs    [][]string
+	}
+	var groups []group
+	var names []string
+	for _, e := range mkts {
+		dir := filepath.Join(t.TempDir(), e.Name())
+		if err := copyTree(filepath.Join(oracleMarketplaces, e.Name()), dir); err != nil {
+			t.Fatal(err)
+		}
+		m, err := mkt.Read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		added := claudeTry(t, claude, home, "plugin", "marketplace", "add", dir)
+		var g group
+		for _, p := range m.Plugins {
+			p.Files.Name = p.Name
+			var log []string
+			switch {
+			case added != nil:
+				log = []string{LogMarketplaceRefused}
+			case claudeTry(t, claude, home, "plugin", "install", p.Name+"@"+m.Name) != nil:
+				log = []string{LogPluginRefused}
+			}
+			g.names = append(g.names, p.Name)
+			g.plugins = append(g.plugins, p.Files)
+			g.logs = append(g.logs, log)
+			names = append(names, p.Name)
+		}
+		groups = append(groups, g)
+	}
+	marks := filepath.Join(t.TempDir(), "marks")
+	control := writeControlPlugin(t, t.TempDir())
+	_, res := session(t, claude, modelapi.Script{bash("true")}, sessionOpts{home: home, pluginDirs: []string{control}, env: []string{"HW_MARKS=" + marks}})
+	got, fired := readMarks(t, marks)
+	logs := Classify(res.DebugLog, names)
+	n, _ := RegisteredHooks(res.DebugLog)
+	rel.MarketplaceRegistered = n
+	want := len(ControlEvents)
+	for _, g := range groups {
+		preds, err := PredictMarketplace(semver.MustParse(v), g.names, g.plugins, fired)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vds, _ := oracle.JudgeMarketplace(semver.MustParse(v), g.plugins)
+		for i, name := range g.names {
+			log := g.logs[i]
+			if log == nil {
+				log = logs[name]
+			}
+			seen := PluginRecord{Marks: got[name], Log: log}
+			rel.Plugins[name] = seen
+			want += len(vds[i].Hooks)
+			compareRecord(t, v, name, preds[i], seen, vds[i])
+		}
+	}
+	if n != want {
+		t.Errorf("%s registered %d hooks from the marketplaces; the oracle says %d", v, n, want)
+	}
+	if t.Failed() {
+		t.Logf("marketplace session debug log:\n%s", res.DebugLog)
+	}
+}
+
+// compareRecord fails t where what the release did differs from what the
+// oracle predicts.
+func compareRecord(t *testing.T, v, name string, pred, seen PluginRecord, vd oracle.Verdict) {
+	t.Helper()
+	if !slices.Equal(pred.Marks, seen.Marks) || !slices.Equal(pred.Log, seen.Log) {
+		var fs []string
+		for _, f := range vd.Findings {
+			fs = append(fs, "    "+f.String())
+		}
+		t.Errorf("%s %s: the release ran %q and logged %q; the oracle says %q and %q:\n%s",
+			v, name, seen.Marks, seen.Log, pred.Marks, pred.Log, strings.Join(fs, "\n"))
+	}
+}
+
+// claudeTry runs a claude subcommand with home as HOME; the error is its
+// failure with the output.
+func claudeTry(t *testing.T, claude, home string, args ...string) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claude, args...)
+	cmd.Dir = home
+	cmd.Env = baseEnv(home)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("claude %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// writeControlPlugin writes the plugin that marks every event it sees.
+func writeControlPlugin(t *testing.T, dir string) string {
+	t.Helper()
+	root := filepath.Join(dir, controlPlugin)
+	hooks := map[string]any{}
+	for _, ev := range ControlEvents {
+		hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": `cat > /dev/null; echo ` + controlPlugin + "." + ev + ` >> "$HW_MARKS"`}}}}
+	}
+	b, _ := json.Marshal(map[string]any{"hooks": hooks})
+	writeFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
+	writeFile(t, filepath.Join(root, ".claude-plugin", "plugin.json"), `{"name": "`+controlPlugin+`"}`)
+	return root
+}
+
+// readMarks returns the marks by plugin, sorted, and the events the
+// control plugin saw fire.
+func readMarks(t *testing.T, path string) (map[string][]string, []string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	var fired []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		plugin, tag, ok := strings.Cut(l, ".")
+		if !ok {
+			continue
+		}
+		if plugin == controlPlugin {
+			fired = append(fired, tag)
+			continue
+		}
+		out[plugin] = append(out[plugin], l)
+	}
+	for _, m := range out {
+		sort.Strings(m)
+	}
+	sort.Strings(fired)
+	return out, slices.Compact(fired)
 }
 
 // copyTree copies the regular files and folders under src to dst.

@@ -35,6 +35,27 @@ type LoaderRules struct {
 	DuplicateHooksSkipped bool `json:"duplicateHooksSkipped"`
 	// HooksModules: hooks.json may hold "modules".
 	HooksModules bool `json:"hooksModules"`
+	// StandardHooksNamedOnce: plugin.json's hooks naming the standard
+	// hooks/hooks.json is loaded once without an error; before, the
+	// duplicate is skipped with a "Hook load failed: Duplicate hooks file
+	// detected" error (which also keeps the plugin's MCP servers off).
+	StandardHooksNamedOnce bool `json:"standardHooksNamedOnce"`
+	// ManifestHooksPerEntry: plugin.json's inline hooks are checked entry
+	// by entry (an invalid one is dropped with a warning, an invalid
+	// PreToolUse/PermissionRequest one refuses the plugin); before, one
+	// zod parse of the manifest refuses the plugin over any of them.
+	ManifestHooksPerEntry bool `json:"manifestHooksPerEntry"`
+	// EntryHooksPathIgnored: a marketplace entry's "hooks" given as a path
+	// or a list is ignored with an error; before, it replaces the plugin's
+	// hooks with nothing.
+	EntryHooksPathIgnored bool `json:"entryHooksPathIgnored"`
+	// NamedFileAlone: a hooks file plugin.json names is loaded on its own
+	// ("Failed to load hooks from <file>" skips it and the rest loads).
+	NamedFileAlone bool `json:"namedFileAlone"`
+	// EntryConflict: a marketplace entry with strict false that declares
+	// components beside a plugin.json refuses the plugin ("This is a
+	// conflict").
+	EntryConflict bool `json:"entryConflict"`
 	// PluginStrict: plugin.json's schema refuses unknown keys; nil when
 	// the manifest schema was not found (native builds).
 	PluginStrict *bool `json:"pluginStrict,omitempty"`
@@ -59,14 +80,19 @@ var (
 // ParseLoaderRules reads a release's loader rules out of its bundled code.
 func ParseLoaderRules(code []byte) LoaderRules {
 	r := LoaderRules{
-		URLChecked:            urlChecked.Match(code),
-		TimeoutMax:            timeoutMax.Match(code),
-		EntriesTolerated:      bytes.Contains(code, entryIgnored),
-		GuardsOutsideFatal:    bytes.Contains(code, guardsOutside),
-		HooksModules:          bytes.Contains(code, hooksModules),
-		PluginCommandOnly:     commandOnly.Match(code),
-		DisplayKeysDropped:    bytes.Contains(code, []byte("plugin_load_manifest_display_key_ignored")),
-		DuplicateHooksSkipped: bytes.Contains(code, []byte("Skipping duplicate hooks file")),
+		URLChecked:             urlChecked.Match(code),
+		TimeoutMax:             timeoutMax.Match(code),
+		EntriesTolerated:       bytes.Contains(code, entryIgnored),
+		GuardsOutsideFatal:     bytes.Contains(code, guardsOutside),
+		HooksModules:           bytes.Contains(code, hooksModules),
+		PluginCommandOnly:      commandOnly.Match(code),
+		DisplayKeysDropped:     bytes.Contains(code, []byte("plugin_load_manifest_display_key_ignored")),
+		DuplicateHooksSkipped:  bytes.Contains(code, []byte("Skipping duplicate hooks file")),
+		StandardHooksNamedOnce: bytes.Contains(code, []byte("names the standard hooks/hooks.json, which loads on its own; loaded once")),
+		ManifestHooksPerEntry:  bytes.Contains(code, []byte("unloadableGuards")),
+		EntryHooksPathIgnored:  bytes.Contains(code, []byte("file-path and array forms are not yet supported in a marketplace entry")),
+		NamedFileAlone:         bytes.Contains(code, []byte("Failed to load hooks from ")),
+		EntryConflict:          bytes.Contains(code, []byte("marketplace manifest entries for commands/agents/skills/hooks")),
 	}
 	r.PluginKeys, r.PluginStrict = pluginManifest(code)
 	return r

@@ -22,6 +22,16 @@ var bandEdgeReleases = []string{"2.0.30", "2.1.33", "2.1.100", "2.1.252", "2.1.3
 // what it read. For a new release:
 //
 //	go test ./internal/live -run TestLoaderRules -v -release 2.1.331
+//
+// What it reads (LoaderRules): the URL check, a bound on timeout,
+// per-entry tolerance, guards outside "hooks", command-only plugin hooks,
+// dropped display keys, the duplicate hooks file skipped and, from 2.1.280,
+// the standard one loaded once quietly, hooks modules, plugin.json's inline
+// hooks checked entry by entry, a marketplace entry's hooks path ignored
+// (2.1.198), named hooks files loaded on their own, the strict: false
+// conflict, and plugin.json's keys and strictness. Where a mark moves, the
+// release's loader must be run too: TestLoaderShapes -release X loads
+// every fixture into it and says where the oracle disagrees.
 func TestLoaderRules(t *testing.T) {
 	Available(t)
 	releases := bandEdgeReleases
@@ -70,6 +80,16 @@ func rulesDiff(r LoaderRules) []string {
 		check("a repeated hooks/hooks.json is skipped", r.DuplicateHooksSkipped, !twice)
 	}
 	check("timeout has an upper bound (the oracle says lint)", r.TimeoutMax, false)
+	if std, ok := compat.RuleAt(compat.RuleStandardHooks, v); ok {
+		check("plugin.json naming hooks/hooks.json loads it once, quietly", r.StandardHooksNamedOnce, std.Last == "")
+	}
+	check("plugin.json's inline hooks checked entry by entry ("+compat.EntriesTolerated+")", r.ManifestHooksPerEntry, atLeast(compat.EntriesTolerated))
+	check("a marketplace entry's hooks path or list ignored with an error", r.EntryHooksPathIgnored, mustRule(compat.RuleEntryHooksForm, v) == compat.Dropped && func() bool {
+		row, _ := compat.RuleAt(compat.RuleEntryHooksForm, v)
+		return row.Last == ""
+	}())
+	check("a hooks file plugin.json names loads on its own", r.NamedFileAlone, true)
+	check("strict: false beside a plugin.json refuses the plugin", r.EntryConflict, mustRule(compat.RuleEntryConflict, v) == compat.Rejected)
 	if r.PluginStrict != nil {
 		check("plugin.json refuses unknown keys", *r.PluginStrict, mustRule(compat.RulePluginKeyStrict, v) == compat.Rejected)
 	}

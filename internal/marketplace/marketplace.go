@@ -35,12 +35,9 @@ type Plugin struct {
 	// Skip says why the plugin's files were not read ("" when they were):
 	// a remote source, or a source refused as unsafe.
 	Skip string
-	// Hooks and Manifest are hooks/hooks.json and
-	// .claude-plugin/plugin.json; nil when the plugin has none.
-	Hooks, Manifest []byte
-	// Extra holds the other hooks files plugin.json's "hooks" names, by
-	// the path it writes; a file that is missing or unsafe is left out.
-	Extra map[string][]byte
+	// Files are the plugin's files as the oracle judges them, its
+	// marketplace entry included.
+	Files oracle.Plugin
 	// Err is a read error of one of the plugin's files.
 	Err error
 }
@@ -95,6 +92,7 @@ func readPlugin(root, pluginRoot string, i int, raw json.RawMessage) Plugin {
 		Source json.RawMessage `json:"source"`
 	}
 	p := Plugin{Name: fmt.Sprintf("#%d", i+1)}
+	p.Files.Entry = raw
 	if err := json.Unmarshal(raw, &e); err != nil {
 		p.Skip = "entry is not an object with a name and a source"
 		return p
@@ -118,36 +116,65 @@ func readPlugin(root, pluginRoot string, i int, raw json.RawMessage) Plugin {
 		p.Skip = err.Error()
 		return p
 	}
-	p.Hooks, p.Manifest, p.Extra, p.Err = ReadPlugin(dir)
+	files, err := ReadPlugin(dir)
+	files.Entry = raw
+	p.Files, p.Err = files, err
 	return p
 }
 
 // ReadPlugin reads a plugin folder's hooks/hooks.json,
 // .claude-plugin/plugin.json and the other hooks files plugin.json names
-// (see oracle.ExtraHooksPaths), each confined to dir, regular and bounded.
-// A file that does not exist is nil.
-func ReadPlugin(dir string) (hooks, manifest []byte, extra map[string][]byte, err error) {
+// (see oracle.HooksPaths), each confined to dir, regular and bounded, and
+// notes whether it declares MCP servers (.mcp.json). A file that does not
+// exist is left out; so is a named file that cannot be read safely (a
+// link out, a FIFO, a path that leaves the folder): the oracle reports it
+// as not in the plugin.
+func ReadPlugin(dir string) (oracle.Plugin, error) {
+	var p oracle.Plugin
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, nil, nil, err
+		return p, err
 	}
-	if hooks, err = readOptional(real, "hooks/hooks.json"); err != nil {
-		return nil, nil, nil, err
+	if p.Hooks, err = readOptional(real, oracle.StandardHooks); err != nil {
+		return p, err
 	}
-	if manifest, err = readOptional(real, ".claude-plugin/plugin.json"); err != nil {
-		return hooks, nil, nil, err
+	if p.Manifest, err = readOptional(real, ".claude-plugin/plugin.json"); err != nil {
+		return p, err
 	}
-	for _, name := range oracle.ExtraHooksPaths(manifest) {
-		b, err := readOptional(real, name)
+	if _, err := os.Lstat(filepath.Join(real, ".mcp.json")); err == nil {
+		p.MCP = true
+	}
+	for _, clean := range oracle.MissingPaths(p.Manifest) {
+		if clean == ".." || strings.HasPrefix(clean, "../") {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(real, filepath.FromSlash(clean))); errors.Is(err, os.ErrNotExist) {
+			if p.Missing == nil {
+				p.Missing = map[string]bool{}
+			}
+			p.Missing[clean] = true
+		}
+	}
+	if p.Missing == nil && p.Manifest != nil {
+		p.Missing = map[string]bool{} // looked, none missing
+	}
+	for _, name := range oracle.HooksPaths(p.Manifest) {
+		clean := oracle.CleanPath(name)
+		if clean == oracle.StandardHooks || p.Files[clean] != nil {
+			continue
+		}
+		b, err := readOptional(real, clean)
 		if err != nil || b == nil {
-			continue // missing: the release logs it and loads the rest
+			// Missing, or not a regular file inside the plugin: the oracle
+			// reports a named file it was not given as not there.
+			continue
 		}
-		if extra == nil {
-			extra = map[string][]byte{}
+		if p.Files == nil {
+			p.Files = map[string][]byte{}
 		}
-		extra[name] = b
+		p.Files[clean] = b
 	}
-	return hooks, manifest, extra, nil
+	return p, nil
 }
 
 // resolve turns a relative source into a folder inside root, following

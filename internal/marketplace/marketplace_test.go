@@ -61,19 +61,19 @@ func TestReadConfinesSources(t *testing.T) {
 	for _, p := range m.Plugins {
 		got[p.Name] = p
 	}
-	if p := got["ok"]; p.Skip != "" || p.Err != nil || string(p.Hooks) != `{"hooks":{}}` || string(p.Manifest) != `{"name":"ok"}` {
+	if p := got["ok"]; p.Skip != "" || p.Err != nil || string(p.Files.Hooks) != `{"hooks":{}}` || string(p.Files.Manifest) != `{"name":"ok"}` {
 		t.Errorf("ok = %+v", p)
 	}
 	for _, name := range []string{"up", "abs", "sneaky", "link-out"} {
-		if p := got[name]; !strings.Contains(p.Skip, "leaves the marketplace root") && !strings.Contains(p.Skip, "not a relative path") || p.Hooks != nil {
-			t.Errorf("%s: skip %q, %d bytes read; want it refused", name, p.Skip, len(p.Hooks))
+		if p := got[name]; !strings.Contains(p.Skip, "leaves the marketplace root") && !strings.Contains(p.Skip, "not a relative path") || p.Files.Hooks != nil {
+			t.Errorf("%s: skip %q, %d bytes read; want it refused", name, p.Skip, len(p.Files.Hooks))
 		}
 	}
-	if p := got["linked-file"]; p.Hooks != nil || !errors.Is(p.Err, ErrUnsafe) {
-		t.Errorf("linked-file: %d bytes, err %v; want the link out refused", len(p.Hooks), p.Err)
+	if p := got["linked-file"]; p.Files.Hooks != nil || !errors.Is(p.Err, ErrUnsafe) {
+		t.Errorf("linked-file: %d bytes, err %v; want the link out refused", len(p.Files.Hooks), p.Err)
 	}
-	if p := got["fifo"]; p.Hooks != nil || p.Err == nil || !strings.Contains(p.Err.Error(), "not a regular file") {
-		t.Errorf("fifo: %d bytes, err %v; want not a regular file", len(p.Hooks), p.Err)
+	if p := got["fifo"]; p.Files.Hooks != nil || p.Err == nil || !strings.Contains(p.Err.Error(), "not a regular file") {
+		t.Errorf("fifo: %d bytes, err %v; want not a regular file", len(p.Files.Hooks), p.Err)
 	}
 	if p := got["remote"]; !strings.Contains(p.Skip, "remote") {
 		t.Errorf("remote: %+v", p)
@@ -104,9 +104,48 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		for _, p := range m.Plugins {
-			if p.Hooks != nil || p.Manifest != nil {
+			if p.Files.Hooks != nil || p.Files.Manifest != nil {
 				t.Fatalf("read files of %q from an empty marketplace", p.Source)
 			}
 		}
 	})
+}
+
+// ReadPlugin reads the hooks files plugin.json names, inside the plugin
+// only, notes the component paths it names that are not there, and
+// whether it declares MCP servers; a marketplace entry comes along.
+func TestReadPluginNamedFiles(t *testing.T) {
+	outside := t.TempDir()
+	write(t, outside, "secret.json", `{"hooks":{}}`)
+	dir := t.TempDir()
+	write(t, dir, ".claude-plugin/plugin.json", `{"name":"p","hooks":["./hooks/a.json","./hooks/../hooks/a.json","./hooks/missing.json","./../`+filepath.Base(outside)+`/secret.json","./hooks/link.json"],"skills":["./skills","./here"],"commands":"./nope.md"}`)
+	write(t, dir, "hooks/a.json", `{"hooks":{}}`)
+	write(t, dir, "here/SKILL.md", "x")
+	write(t, dir, ".mcp.json", `{}`)
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(dir, "hooks", "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadPlugin(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || string(p.Files["hooks/a.json"]) != `{"hooks":{}}` {
+		t.Errorf("Files = %q; want hooks/a.json alone (no missing file, nothing outside, no link out)", p.Files)
+	}
+	if !p.Missing["skills"] || !p.Missing["nope.md"] || p.Missing["here"] || len(p.Missing) != 2 {
+		t.Errorf("Missing = %v", p.Missing)
+	}
+	if !p.MCP {
+		t.Error("MCP = false with a .mcp.json")
+	}
+	root := t.TempDir()
+	write(t, root, "plugins/p/hooks/hooks.json", `{"hooks":{}}`)
+	write(t, root, ".claude-plugin/marketplace.json", `{"name":"m","plugins":[{"name":"p","source":"./plugins/p","strict":false,"hooks":{"Stop":[]}}]}`)
+	m, err := Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := string(m.Plugins[0].Files.Entry); !strings.Contains(e, `"strict":false`) {
+		t.Errorf("Entry = %s", e)
+	}
 }

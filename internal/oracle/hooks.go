@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
@@ -15,7 +16,12 @@ import (
 type checker struct {
 	v    *semver.Version
 	file File
-	out  []Finding
+	// refuses is what a rejection found here refuses, where the rule row
+	// does not say: the hooks file for hooks.json and the files
+	// plugin.json names, the plugin for plugin.json (its inline hooks
+	// included).
+	refuses compat.Refusal
+	out     []Finding
 	// lo is the first release the current entry can load on (its
 	// handler type's), narrowing every finding about it.
 	lo string
@@ -39,8 +45,35 @@ func (c *checker) add(id, pointer, lo, hi, what, fix string) {
 	if hi != "" && (to == "" || lessV(hi, to)) {
 		to = hi
 	}
-	c.out = append(c.out, Finding{File: c.file, Pointer: pointer, Consequence: r.Consequence,
-		From: from, To: to, What: what, Fix: fix, Rule: id})
+	f := Finding{File: c.file, Pointer: pointer, Consequence: r.Consequence,
+		From: from, To: to, What: what, Fix: fix, Rule: id}
+	if r.Consequence == compat.Rejected {
+		f.Refuses = r.Refuses
+		if f.Refuses == "" {
+			f.Refuses = c.refuses
+		}
+	}
+	c.out = append(c.out, f)
+}
+
+// markLater marks the findings added since index n as about a name a
+// later release knows (an event or a handler type that arrives later),
+// when later is true.
+func (c *checker) markLater(n int, later bool) {
+	for i := n; later && i < len(c.out); i++ {
+		c.out[i].later = true
+	}
+}
+
+// refusedTail says what a rejection here refuses, for a finding's text.
+func (c *checker) refusedTail() string {
+	switch {
+	case c.refuses == compat.RefusesPlugin:
+		return ", so the plugin is refused"
+	case c.file == HooksJSON:
+		return ", so the whole hooks.json is refused: none of its hooks runs"
+	}
+	return ", so the release skips this hooks file: none of its hooks runs"
 }
 
 // CheckHooks returns what release v's loader does with a plugin's
@@ -50,24 +83,51 @@ func CheckHooks(v *semver.Version, doc []byte) ([]Finding, error) {
 	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
 		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", compat.ErrBelowFloor, v, compat.PluginFloor)
 	}
-	c := &checker{v: v, file: HooksJSON}
+	return checkHooksFile(v, HooksJSON, doc), nil
+}
+
+// checkHooksFile checks a hooks file (hooks/hooks.json or one plugin.json
+// names) labelled file.
+func checkHooksFile(v *semver.Version, file File, doc []byte) []Finding {
+	c := &checker{v: v, file: file, refuses: compat.RefusesFile}
 	if len(doc) > MaxFile {
-		c.add(compat.RuleNotJSON, "", "", "", "the file is larger than 4 MiB", "keep hooks.json small")
-		return c.out, nil
+		c.add(compat.RuleNotJSON, "", "", "", "the file is larger than 4 MiB"+c.refusedTail(), "keep the hooks file small")
+		return c.out
 	}
 	inst, err := decode(doc)
 	if err != nil {
-		c.add(compat.RuleNotJSON, "", "", "", "not valid JSON ("+clip(err.Error(), 60)+"), so no hook of the plugin runs", "fix the JSON syntax")
-		return c.out, nil
+		c.add(compat.RuleNotJSON, "", "", "", "not valid JSON ("+clip(err.Error(), 60)+")"+c.refusedTail(), "fix the JSON syntax")
+		return c.out
 	}
 	top, ok := inst.(map[string]any)
 	if !ok {
-		c.add(compat.RuleNotJSON, "", "", "", "hooks.json must be a JSON object, so no hook of the plugin runs", `write {"hooks": {...}}`)
-		return c.out, nil
+		c.add(compat.RuleNotJSON, "", "", "", "a hooks file must be a JSON object, not "+kind(inst)+c.refusedTail(), `write {"hooks": {...}}`)
+		return c.out
 	}
+	c.duplicates(doc)
 	c.topLevel(top)
 	Sort(c.out)
-	return c.out, nil
+	return c.out
+}
+
+// kind names a JSON value's type for a message.
+func kind(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		if len(t) == 0 {
+			return "[]"
+		}
+		return "a list"
+	}
+	return "an object"
 }
 
 // topLevel checks the file object.
@@ -78,10 +138,10 @@ func (c *checker) topLevel(top map[string]any) {
 		p := ptr("", k)
 		switch {
 		case k == "hooks":
-			c.events(val)
+			c.events(val, "/hooks", false)
 		case k == "description":
 			if _, ok := val.(string); !ok {
-				c.add(compat.RuleHooksShape, p, "", "", "description must be a string, so the whole file is refused", "make it a string or remove it")
+				c.add(compat.RuleHooksShape, p, "", "", "description must be a string"+c.refusedTail(), "make it a string or remove it")
 			}
 		case k == "$schema":
 			// Read past on every release; editors use it.
@@ -89,14 +149,14 @@ func (c *checker) topLevel(top map[string]any) {
 			c.modules(p, val)
 		case k == "surface":
 			if r, ok := compat.RuleAt(compat.RuleSurfaceGone, c.v); ok && r.Consequence == compat.Rejected {
-				c.add(compat.RuleSurfaceGone, p, "", "", `"surface" is gone, so the whole hooks.json is refused`, "name the module in the Client element instead")
+				c.add(compat.RuleSurfaceGone, p, "", "", `"surface" is gone`+c.refusedTail(), "name the module in the Client element instead")
 			} else {
 				c.add(compat.RuleUnknownKey, p, "", compat.SurfaceReadPastUntil, `unknown top-level key "surface" is read past`, "remove it")
 			}
 		case k == "modules":
 			c.add(compat.RuleUnknownKey, p, "", prevOf(compat.HooksModulesSince),
 				`"modules" (hooks modules) is read past: the module never loads`, "declare the hooks under \"hooks\" for these releases")
-		case isGuardEntry(k, val) || !slices.Contains(hooksUnscanned, k) && holdsGuard(val, 3):
+		case isGuardEntry(k, val) || !slices.Contains(hooksUnscanned, k) && holdsGuard(val, compat.GuardDepth):
 			c.add(compat.RuleTopLevelGuard, p, "", "",
 				fmt.Sprintf("%s hooks sit outside \"hooks\"", k)+c.guardTail(), `move them under "hooks"`)
 		case isEvent(k):
@@ -107,7 +167,7 @@ func (c *checker) topLevel(top map[string]any) {
 	}
 	if _, ok := top["hooks"]; !ok {
 		if ms, _ := top["modules"].([]any); !(len(ms) > 0 && modules) {
-			c.add(compat.RuleHooksShape, "", "", "", `"hooks" is missing, so the whole file is refused`, `add "hooks": {...}`)
+			c.add(compat.RuleHooksShape, "", "", "", `"hooks" is missing`+c.refusedTail(), `add "hooks": {...}`)
 		}
 	}
 }
@@ -116,17 +176,17 @@ func (c *checker) topLevel(top map[string]any) {
 func (c *checker) modules(p string, val any) {
 	list, ok := val.([]any)
 	if !ok {
-		c.add(compat.RuleModules, p, "", "", "modules must be a list of paths, so the whole hooks.json is refused", `write "modules": ["./hooks.mjs"]`)
+		c.add(compat.RuleModules, p, "", "", "modules must be a list of paths"+c.refusedTail(), `write "modules": ["./hooks.mjs"]`)
 		return
 	}
 	for _, x := range list {
 		if _, ok := x.(string); !ok {
-			c.add(compat.RuleModules, p, "", "", "modules must be a list of paths, so the whole hooks.json is refused", "quote each path")
+			c.add(compat.RuleModules, p, "", "", "modules must be a list of paths"+c.refusedTail(), "quote each path")
 			return
 		}
 	}
 	if len(list) > 1 {
-		c.add(compat.RuleModules, p, "", "", "modules names more than one hooks module, so the whole hooks.json is refused", "keep one module per plugin")
+		c.add(compat.RuleModules, p, "", "", "modules names more than one hooks module"+c.refusedTail(), "keep one module per plugin")
 	}
 }
 
@@ -139,8 +199,8 @@ func (c *checker) guardTail() string {
 }
 
 // hooksUnscanned are the hooks.json top-level keys 2.1.330 does not
-// search for guard hooks (its code's list).
-var hooksUnscanned = []string{"mcpServers", "managedMcpServers", "lspServers", "pluginConfigs", "enabledPlugins", "extraKnownMarketplaces", "env", "skillOverrides", "modelSettings"}
+// search for guard hooks.
+var hooksUnscanned = compat.HooksUnscanned
 
 // isGuardEntry reports whether key k with value v is a PreToolUse or
 // PermissionRequest entry that counts: not null and not an empty list.
@@ -213,30 +273,38 @@ func (c *checker) invalidUpTo(event, pointer, hi, what, fix string) {
 	switch {
 	case r.Consequence == compat.Dropped:
 		what += ", so the entry is ignored"
-	case id == compat.RuleGuardInvalid && r.First == compat.EntriesTolerated:
+	case r.Refuses == compat.RefusesPlugin:
 		what += ", so the whole plugin is refused"
 	default:
-		what += ", so the whole hooks.json is refused: no hook runs"
+		what += c.refusedTail()
 	}
 	c.add(id, pointer, "", hi, what, fix)
 }
 
-// events checks the "hooks" object.
-func (c *checker) events(val any) {
+// events checks an object of events: hooks.json's "hooks" (at base
+// "/hooks"), or plugin.json's inline hooks (inline: "hooks" itself, or one
+// object of its list, at base "/hooks/<i>").
+func (c *checker) events(val any, base string, inline bool) {
 	m, ok := val.(map[string]any)
 	if !ok {
-		c.add(compat.RuleHooksShape, "/hooks", "", "", `"hooks" must be an object keyed by event name, so the whole file is refused`, `write "hooks": {"PreToolUse": [...]}`)
+		what := `"hooks" must be an object keyed by event name`
+		if inline {
+			what = "inline hooks must be an object keyed by event name"
+		}
+		c.add(compat.RuleHooksShape, base, "", "", what+c.refusedTail(), `write "hooks": {"PreToolUse": [...]}`)
 		return
 	}
 	for _, name := range sortedKeys(m) {
-		p := ptr("/hooks", name)
+		p := ptr(base, name)
 		ev, known := compat.Lookup(compat.KindEvent, name)
 		if !known || c.v.LessThan(ev.Version()) {
-			if r, _ := compat.RuleAt(compat.RuleUnknownEvent, c.v); r.Consequence == compat.Dropped && holdsGuard(m[name], 3) {
+			if r, _ := compat.RuleAt(compat.RuleUnknownEvent, c.v); r.Consequence == compat.Dropped && holdsGuard(m[name], compat.GuardDepth) {
 				c.add(compat.RuleTopLevelGuard, p, "", "", fmt.Sprintf("%q is not an event this release knows, but it holds PreToolUse/PermissionRequest hooks, so the whole plugin is refused", clip(name, 40)), "move those hooks under a known event")
 				continue
 			}
-			c.unknownEvent(p, name, ev, known)
+			n := len(c.out)
+			c.unknownEvent(p, name, ev, known, inline)
+			c.markLater(n, known)
 			continue
 		}
 		groups, ok := m[name].([]any)
@@ -256,14 +324,21 @@ func (c *checker) events(val any) {
 }
 
 // unknownEvent reports an event the release lacks.
-func (c *checker) unknownEvent(p, name string, ev compat.Feature, known bool) {
+func (c *checker) unknownEvent(p, name string, ev compat.Feature, known, inline bool) {
 	r, _ := compat.RuleAt(compat.RuleUnknownEvent, c.v)
-	tail := ", so the whole hooks.json is refused: no hook runs"
+	tail := c.refusedTail()
 	if r.Consequence == compat.Dropped {
 		tail = ", so its hooks never run"
 	}
 	if !known {
-		c.add(compat.RuleUnknownEvent, p, "", "", fmt.Sprintf("unknown event %q%s", clip(name, 40), tail), "check the spelling (names are case-sensitive) or remove it")
+		fix := "check the spelling (names are case-sensitive) or remove it"
+		switch {
+		case inline && (name == "hooks" || name == "description"):
+			fix = `plugin.json's "hooks" takes the events themselves: write "hooks": {"SessionStart": [...]}, not the hooks.json form {"hooks": {...}}`
+		case inline:
+			fix = "check the spelling (names are case-sensitive); plugin.json's inline hooks take event names only"
+		}
+		c.add(compat.RuleUnknownEvent, p, "", "", fmt.Sprintf("unknown event %q%s", clip(name, 40), tail), fix)
 		return
 	}
 	c.add(compat.RuleUnknownEvent, p, "", ev.Before, fmt.Sprintf("event %s arrives in %s%s", name, ev.Since, tail),
@@ -320,7 +395,9 @@ func (c *checker) handler(event, p string, h any) {
 		if known {
 			what = fmt.Sprintf("handler type %q arrives in %s", typ, vs)
 		}
+		n := len(c.out)
 		c.invalidUpTo(event, ptr(p, "type"), compat.HandlerValidatorBefore[typ], what, "use a \"command\" handler for these releases")
+		c.markLater(n, known)
 		return
 	}
 	c.lo = vs
@@ -338,20 +415,11 @@ func (c *checker) handler(event, p string, h any) {
 		}
 		c.handlerKey(event, typ, p, k, m[k])
 	}
-	for _, req := range required[typ] {
+	for _, req := range compat.HandlerRequired[typ] {
 		if _, ok := m[req]; !ok {
 			c.invalid(event, ptr(p, req), fmt.Sprintf("a %s handler needs %q", typ, req), fmt.Sprintf("add %q", req))
 		}
 	}
-}
-
-// required lists each handler type's required keys (zod, every release).
-var required = map[string][]string{
-	"command":  {"command"},
-	"prompt":   {"prompt"},
-	"agent":    {"prompt"},
-	"http":     {"url"},
-	"mcp_tool": {"server", "tool"},
 }
 
 // handlerKey checks one key of a handler of type typ.
@@ -376,7 +444,7 @@ func (c *checker) handlerKey(event, typ, p, k string, val any) {
 	}
 	switch k {
 	case "timeout":
-		if n, ok := number(val); ok && n > 3600 {
+		if n, ok := number(val); ok && n > compat.LongTimeout {
 			c.add(compat.RuleLongTimeout, kp, "", "", fmt.Sprintf("timeout is in seconds: %s is over an hour and looks like milliseconds", quote(val)), "write seconds (5000 ms is 5); keep it if the wait is meant")
 		}
 	case "command":
@@ -399,13 +467,24 @@ func keptTypeEdge(f compat.Feature, typ string, v *semver.Version) bool {
 
 // handlerField returns the matrix row of a handler key for type typ.
 func handlerField(k, typ string) (compat.Feature, bool) {
-	for _, f := range compat.All(compat.KindField) {
-		if f.Scope == compat.ScopeHandler && f.Name == k && (len(f.Types) == 0 || slices.Contains(f.Types, typ)) {
+	for _, f := range handlerFields()[k] {
+		if len(f.Types) == 0 || slices.Contains(f.Types, typ) {
 			return f, true
 		}
 	}
 	return compat.Feature{}, false
 }
+
+// handlerFields are the matrix's handler keys by name, in matrix order.
+var handlerFields = sync.OnceValue(func() map[string][]compat.Feature {
+	out := map[string][]compat.Feature{}
+	for _, f := range compat.All(compat.KindField) {
+		if f.Scope == compat.ScopeHandler {
+			out[f.Name] = append(out[f.Name], f)
+		}
+	}
+	return out
+})
 
 // number returns a JSON number's value.
 func number(v any) (float64, bool) {
@@ -418,60 +497,61 @@ func number(v any) (float64, bool) {
 }
 
 // valueProblem is what the releases' zod schemas refuse in a handler
-// key's value ("" when none), with the fix. The checks are the same in
-// 2.0.30, 2.1.33, 2.1.100, 2.1.252 and 2.1.330's code where the key exists.
+// key's value ("" when none), with the fix. The kinds are
+// compat.HandlerValues, which the JSON Schemas read too.
 func valueProblem(k string, val any) (string, string) {
-	str := func() bool { _, ok := val.(string); return ok }
-	switch k {
-	case "command", "prompt", "server", "tool", "statusMessage", "model", "if":
-		if !str() {
+	switch compat.HandlerValue(k) {
+	case compat.ValueString:
+		if _, ok := val.(string); !ok {
 			return k + " must be a string", "write it as one string"
 		}
-	case "rewakeMessage", "rewakeSummary":
+	case compat.ValueNonEmptyString:
 		if s, ok := val.(string); !ok || s == "" {
 			return k + " must be a non-empty string", "write a string or remove it"
 		}
-	case "timeout":
+	case compat.ValuePositiveNumber:
 		n, ok := number(val)
 		if !ok {
-			return "timeout must be a number of seconds", "write a number such as 30"
+			return k + " must be a number of seconds", "write a number such as 30"
 		}
 		if n <= 0 {
-			return "timeout must be above 0 seconds", "write a positive number of seconds"
+			return k + " must be above 0 seconds", "write a positive number of seconds"
 		}
-	case "once", "async", "asyncRewake", "continueOnBlock", "holdsTools":
+	case compat.ValueBool:
 		if _, ok := val.(bool); !ok {
 			return k + " must be true or false", "write true or false"
 		}
-	case "shell":
-		if s, _ := val.(string); s != "bash" && s != "powershell" {
-			return `shell must be "bash" or "powershell"`, `write "bash" or remove it`
+	case compat.ValueShell:
+		if s, _ := val.(string); !slices.Contains(compat.ShellValues, s) {
+			return k + ` must be "bash" or "powershell"`, `write "bash" or remove it`
 		}
-	case "url":
+	case compat.ValueURL:
 		s, ok := val.(string)
 		if !ok {
-			return "url must be a string", "write a full URL"
+			return k + " must be a string", "write a full URL"
 		}
 		if !validURL(s) {
-			msg := fmt.Sprintf("url %s is not a URL (\"Invalid URL\")", quote(s))
+			msg := fmt.Sprintf("%s %s is not a URL (\"Invalid URL\")", k, quote(s))
 			if strings.Contains(s, "$") {
-				msg = fmt.Sprintf("url %s is not a URL (\"Invalid URL\"; no variable is expanded)", quote(s))
+				msg = fmt.Sprintf("%s %s is not a URL (\"Invalid URL\"; no variable is expanded)", k, quote(s))
 			}
 			return msg, "write the full URL"
 		}
-	case "headers", "input":
+	case compat.ValueStringMap:
 		m, ok := val.(map[string]any)
 		if !ok {
 			return k + " must be an object", "write an object or remove it"
 		}
-		if k == "headers" {
-			for _, x := range m {
-				if _, ok := x.(string); !ok {
-					return "header values must be strings", "quote each value"
-				}
+		for _, x := range m {
+			if _, ok := x.(string); !ok {
+				return k + " values must be strings", "quote each value"
 			}
 		}
-	case "allowedEnvVars", "args":
+	case compat.ValueObject:
+		if _, ok := val.(map[string]any); !ok {
+			return k + " must be an object", "write an object or remove it"
+		}
+	case compat.ValueStringList:
 		a, ok := val.([]any)
 		if !ok {
 			return k + " must be a list of strings", "write a list of strings"
@@ -485,32 +565,18 @@ func valueProblem(k string, val any) (string, string) {
 	return "", ""
 }
 
-// scheme matches a URL scheme and the rest.
-var scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:(.*)$`)
+// The URL patterns of compat (the JSON Schemas apply the same ones).
+var (
+	urlSpecialScheme = regexp.MustCompile(compat.URLSpecialScheme)
+	urlSpecial       = regexp.MustCompile(compat.URLSpecial)
+	urlGeneric       = regexp.MustCompile(compat.URLGeneric)
+)
 
-// validURL approximates zod's string().url(), which is `new URL(s)`: an
-// absolute URL with a scheme; the special schemes need a host.
+// validURL is zod's string().url(), which is `new URL(s)`, as compat's
+// URL patterns write it.
 func validURL(s string) bool {
-	s = strings.TrimSpace(s)
-	m := scheme.FindStringSubmatch(s)
-	if m == nil || strings.ContainsAny(s, " \t\n") {
-		return false
+	if urlSpecialScheme.MatchString(s) {
+		return urlSpecial.MatchString(s)
 	}
-	sch := strings.ToLower(s[:strings.IndexByte(s, ':')])
-	switch sch {
-	case "http", "https", "ws", "wss", "ftp":
-		rest := strings.TrimLeft(m[1], "/\\")
-		host := rest
-		if i := strings.IndexAny(rest, "/\\?#"); i >= 0 {
-			host = rest[:i]
-		}
-		if j := strings.LastIndexByte(host, '@'); j >= 0 {
-			host = host[j+1:]
-		}
-		if h, _, ok := strings.Cut(host, ":"); ok && !strings.HasPrefix(host, "[") {
-			host = h
-		}
-		return host != "" && !strings.ContainsAny(host, "<>^|%")
-	}
-	return true
+	return urlGeneric.MatchString(s)
 }

@@ -15,9 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/Masterminds/semver/v3"
@@ -38,12 +39,18 @@ type Finding struct {
 	File        File
 	Pointer     string // JSON pointer (RFC 6901); "" is the whole file
 	Consequence compat.Consequence
+	// Refuses is what a rejection refuses: the plugin, one hooks file,
+	// every hook, or the whole marketplace; "" for other consequences.
+	Refuses compat.Refusal
 	// From and To are the releases the finding holds on; To "" means
 	// "and later".
 	From, To string
 	What     string // what happens, in an author's words
 	Fix      string // how to fix it
 	Rule     string // the compat rule ID, for --json
+	// later marks a finding about a name a later release knows (an event
+	// or a handler type that arrives later).
+	later bool
 }
 
 // maxLine bounds a rendered line.
@@ -62,6 +69,15 @@ func (f Finding) Releases() string {
 	return f.From + " to " + f.To
 }
 
+// OnReleases is [Finding.Releases] after a verb: "on 2.1.257 and later",
+// "up to 2.1.252", "on 2.1.48 to 2.1.252".
+func (f Finding) OnReleases() string {
+	if f.To != "" && f.From != f.To && f.From == compat.PluginFloor {
+		return "up to " + f.To
+	}
+	return "on " + f.Releases()
+}
+
 // String renders the finding as one bounded line:
 // "rejected hooks.json /hooks/X (up to 2.1.32): what. Fix: fix".
 func (f Finding) String() string {
@@ -70,6 +86,9 @@ func (f Finding) String() string {
 		p = "(root)"
 	}
 	s := fmt.Sprintf("%s %s %s (%s): %s", f.Consequence, f.File, p, f.Releases(), f.What)
+	if f.File == PluginFiles {
+		s = fmt.Sprintf("%s %s (%s): %s", f.Consequence, f.File, f.Releases(), f.What)
+	}
 	if f.Fix != "" {
 		s += ". Fix: " + f.Fix
 	}
@@ -149,6 +168,7 @@ func Merge(per ...[]Finding) []Finding {
 		file    File
 		ptr     string
 		c       compat.Consequence
+		refuses compat.Refusal
 		what    string
 		fix     string
 		ruleTag string
@@ -157,7 +177,7 @@ func Merge(per ...[]Finding) []Finding {
 	var out []Finding
 	for _, fs := range per {
 		for _, f := range fs {
-			k := key{f.File, f.Pointer, f.Consequence, f.What, f.Fix, f.Rule}
+			k := key{f.File, f.Pointer, f.Consequence, f.Refuses, f.What, f.Fix, f.Rule}
 			i, ok := idx[k]
 			if !ok {
 				idx[k] = len(out)
@@ -170,6 +190,50 @@ func Merge(per ...[]Finding) []Finding {
 			}
 			if g.To != "" && (f.To == "" || lessV(g.To, f.To)) {
 				g.To = f.To
+			}
+		}
+	}
+	Sort(out)
+	return out
+}
+
+// MergeOver is [Merge] for the findings of releases vs, oldest first, one
+// slice per release, where each release stands for the span of releases up
+// to the next one (as [Range.Releases] returns them): a finding absent
+// from an earlier span starts at the first span it is in, and one absent
+// from a later span ends before it.
+func MergeOver(vs []*semver.Version, per [][]Finding) []Finding {
+	out := Merge(per...)
+	type key struct {
+		file File
+		ptr  string
+		what string
+		rule string
+	}
+	first, last := map[key]int{}, map[key]int{}
+	for i, fs := range per {
+		for _, f := range fs {
+			k := key{f.File, f.Pointer, f.What, f.Rule}
+			if _, ok := first[k]; !ok {
+				first[k] = i
+			}
+			last[k] = i
+		}
+	}
+	for i := range out {
+		f := &out[i]
+		k := key{f.File, f.Pointer, f.What, f.Rule}
+		if lo := first[k]; lo > 0 && lessV(f.From, vs[lo].String()) {
+			f.From = vs[lo].String()
+		}
+		if hi := last[k]; hi < len(vs)-1 {
+			next := vs[hi+1]
+			end := next.String()
+			if next.Patch() > 0 {
+				end = semver.New(next.Major(), next.Minor(), next.Patch()-1, "", "").String()
+			}
+			if f.To == "" || lessV(end, f.To) {
+				f.To = end
 			}
 		}
 	}
@@ -195,7 +259,47 @@ var ErrTooLarge = errors.New("oracle: file larger than 4 MiB")
 
 // decode parses one JSON value, numbers kept exact; anything after it is
 // an error, as it is for JSON.parse.
+//
+// The result is shared with every other caller that decodes the same
+// bytes (an audit judges each file on tens of releases): it must only be
+// read.
 func decode(doc []byte) (any, error) {
+	if len(doc) > memoMax {
+		return decodeOnce(doc)
+	}
+	key := string(doc)
+	if m, ok := memo.Load(key); ok {
+		r := m.(decoded)
+		return r.v, r.err
+	}
+	v, err := decodeOnce(doc)
+	if memoBytes.Add(int64(len(doc))) <= memoTotal {
+		memo.Store(key, decoded{v, err})
+	}
+	return v, err
+}
+
+// memoMax bounds the files whose decoding is kept, and memoTotal all of
+// them: a hostile marketplace of large files is decoded again, not kept.
+const (
+	memoMax   = 256 << 10
+	memoTotal = 32 << 20
+)
+
+// memoBytes counts the bytes of the files the memos hold.
+var memoBytes atomic.Int64
+
+// memo holds decoded files by content.
+var memo sync.Map
+
+// decoded is one memo entry.
+type decoded struct {
+	v   any
+	err error
+}
+
+// decodeOnce is decode without the memo.
+func decodeOnce(doc []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(doc))
 	d.UseNumber()
 	var v any
@@ -229,69 +333,6 @@ func sortedKeys(m map[string]any) []string {
 	return out
 }
 
-// Registers returns how many hooks release v registers from a plugin's
-// hooks.json and plugin.json (nil when the plugin has none), as the
-// loader's "Registered N hooks" line counts them: 0 when either file is
-// rejected, else every handler under a known event less the dropped ones.
-// A handler whose key is dropped ("args") still registers.
-func Registers(v *semver.Version, hooks, manifest []byte) (int, error) {
-	var fs []Finding
-	for _, f := range []struct {
-		doc   []byte
-		check func(*semver.Version, []byte) ([]Finding, error)
-	}{{hooks, CheckHooks}, {manifest, CheckPlugin}} {
-		if f.doc == nil {
-			continue
-		}
-		got, err := f.check(v, f.doc)
-		if err != nil {
-			return 0, err
-		}
-		fs = append(fs, got...)
-	}
-	if Count(fs, compat.Rejected) > 0 || hooks == nil {
-		return 0, nil
-	}
-	inst, err := decode(hooks)
-	if err != nil {
-		return 0, nil
-	}
-	events, _ := inst.(map[string]any)["hooks"].(map[string]any)
-	dropped := map[string]bool{}
-	for _, f := range fs {
-		if f.File == HooksJSON && f.Consequence == compat.Dropped && f.Rule != compat.RuleArgsDropped {
-			dropped[f.Pointer] = true
-		}
-	}
-	n := 0
-	for name, gv := range events {
-		ev, ok := compat.Lookup(compat.KindEvent, name)
-		groups, isList := gv.([]any)
-		if !ok || v.LessThan(ev.Version()) || !isList || dropped[ptr("/hooks", name)] {
-			continue
-		}
-		for i, g := range groups {
-			gp := ptr("/hooks", name, fmt.Sprint(i))
-			gm, _ := g.(map[string]any)
-			hs, isList := gm["hooks"].([]any)
-			if !isList || droppedUnder(dropped, gp, false) {
-				continue
-			}
-			for j := range hs {
-				if !droppedUnder(dropped, ptr(gp, "hooks", fmt.Sprint(j)), true) {
-					n++
-				}
-			}
-		}
-	}
-	for _, f := range fs {
-		if f.Rule == compat.RuleStandardTwice {
-			return 2 * n, nil // the release loads hooks/hooks.json twice
-		}
-	}
-	return n, nil
-}
-
 // droppedUnder reports whether a dropped finding points at p or, with
 // deep, anywhere inside it; without deep only at p itself or at p's own
 // keys other than "hooks".
@@ -311,85 +352,98 @@ func droppedUnder(dropped map[string]bool, p string, deep bool) bool {
 	return false
 }
 
-// Edges returns the releases where anything the oracle knows changes:
-// every band's first release (compat.Bands), and the first and last
-// release of every rule row and handler type's validator. Checking these
-// covers every verdict the oracle can give.
-func Edges() []*semver.Version {
-	seen := map[string]bool{}
-	var out []*semver.Version
-	addV := func(s string) {
-		if s == "" || seen[s] {
-			return
-		}
-		v, err := semver.NewVersion(s)
-		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
-			return
-		}
-		seen[s] = true
-		out = append(out, v)
-	}
-	for _, b := range compat.Bands() {
-		addV(b.String())
-	}
-	for _, r := range compat.Rules {
-		addV(r.First)
-		addV(r.Last)
-	}
-	for _, s := range compat.HandlerValidatorSince {
-		addV(s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
-	return out
-}
+// Edges returns the releases where anything the oracle knows changes
+// (compat.Edges).
+func Edges() []*semver.Version { return compat.Edges() }
 
-// CheckExtraHooks is [CheckHooks] for a hooks file that plugin.json's
-// "hooks" names beside the standard hooks/hooks.json. A release that
-// refuses such a file skips it and loads the rest of the plugin (2.1.33's
-// loader: "Failed to load hooks from <file>"), so what would refuse the
-// standard file only drops this one's hooks. name is the path as
-// plugin.json writes it.
-func CheckExtraHooks(v *semver.Version, name string, doc []byte) ([]Finding, error) {
-	fs, err := CheckHooks(v, doc)
-	if err != nil {
-		return nil, err
-	}
-	for i := range fs {
-		fs[i].File = File(clip(name, 60))
-		if fs[i].Consequence == compat.Rejected {
-			fs[i].Consequence = compat.Dropped
-			what := fs[i].What
-			if j := strings.Index(what, ", so "); j > 0 {
-				what = what[:j]
-			}
-			fs[i].What = what + ", so the release skips this file: none of its hooks run"
-		}
-	}
-	Sort(fs)
-	return fs, nil
-}
-
-// ExtraHooksPaths returns the hooks files a plugin.json names besides the
-// standard hooks/hooks.json: its "hooks" strings ending in .json.
-func ExtraHooksPaths(manifest []byte) []string {
+// HooksPaths returns the hooks files a plugin.json names in "hooks": its
+// strings that start with "./" and end in .json (the only ones the
+// manifest schema takes), as written, in order.
+func HooksPaths(manifest []byte) []string {
 	inst, err := decode(manifest)
 	if err != nil {
 		return nil
 	}
 	m, _ := inst.(map[string]any)
 	var out []string
-	var list []any
-	switch h := m["hooks"].(type) {
-	case string:
-		list = []any{h}
-	case []any:
-		list = h
-	}
-	for _, x := range list {
+	for _, x := range asList(m["hooks"]) {
 		s, ok := x.(string)
-		if ok && strings.HasPrefix(s, "./") && strings.HasSuffix(s, ".json") && path.Clean(s) != "hooks/hooks.json" {
+		if ok && strings.HasPrefix(s, "./") && strings.HasSuffix(s, ".json") {
 			out = append(out, s)
 		}
 	}
+	return out
+}
+
+// duplicates reports every key an object of doc names twice: JSON.parse
+// keeps the last, so what the first one holds is lost without a word.
+func (c *checker) duplicates(doc []byte) {
+	var keys []string
+	if m, ok := dupMemo.Load(string(doc)); ok && len(doc) <= memoMax {
+		keys = m.([]string)
+	} else {
+		keys = duplicateKeys(doc)
+		if len(doc) <= memoMax && memoBytes.Add(int64(len(doc))) <= memoTotal {
+			dupMemo.Store(string(doc), keys)
+		}
+	}
+	for _, p := range keys {
+		k := p[strings.LastIndexByte(p, '/')+1:]
+		k = strings.ReplaceAll(strings.ReplaceAll(k, "~1", "/"), "~0", "~")
+		c.add(compat.RuleDuplicateKey, p, "", "", fmt.Sprintf("key %q appears twice: JSON.parse keeps the last, so the first one is lost", clip(k, 40)), "merge the two into one key")
+	}
+}
+
+// dupMemo holds duplicateKeys' answers by content.
+var dupMemo sync.Map
+
+// duplicateKeys returns the pointer of every key an object of doc names a
+// second time.
+func duplicateKeys(doc []byte) []string {
+	var out []string
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	var walk func(at string, depth int) error
+	walk = func(at string, depth int) error {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		delim, ok := tok.(json.Delim)
+		if !ok {
+			return nil
+		}
+		if depth > 64 {
+			return errors.New("too deep")
+		}
+		switch delim {
+		case '{':
+			seen := map[string]bool{}
+			for d.More() {
+				kt, err := d.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				p := ptr(at, k)
+				if seen[k] {
+					out = append(out, p)
+				}
+				seen[k] = true
+				if err := walk(p, depth+1); err != nil {
+					return err
+				}
+			}
+		case '[':
+			for i := 0; d.More(); i++ {
+				if err := walk(ptr(at, fmt.Sprint(i)), depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = d.Token() // the closing delimiter
+		return err
+	}
+	_ = walk("", 0) // a syntax error is reported by decode
 	return out
 }

@@ -216,18 +216,124 @@ func FuzzCheck(f *testing.F) {
 	})
 }
 
-// A refused extra hooks file is skipped, not the plugin: its rejections
-// become drops of its own hooks.
-func TestCheckExtraHooks(t *testing.T) {
-	fs, err := CheckExtraHooks(semver.MustParse("2.1.100"), "./hooks/extra.json", []byte(`{"hooks": {"NoSuch": []}}`))
+// judgeT judges a plugin on release v or fails t.
+func judgeT(t *testing.T, v string, p Plugin) Verdict {
+	t.Helper()
+	vd, err := Judge(semver.MustParse(v), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w, _ := Worst(fs); w != compat.Dropped || fs[0].File != "./hooks/extra.json" || !strings.Contains(fs[0].What, "skips this file") {
-		t.Errorf("findings = %v", fs)
+	return vd
+}
+
+const (
+	ssHooks  = `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "a"}]}]}}`
+	ssInline = `{"SessionStart": [{"hooks": [{"type": "command", "command": "i"}]}]}`
+)
+
+// The plugin-level verdicts, each as the band-edge releases showed it
+// (testdata/loader.json holds every fixture; these name the rules).
+func TestJudgeNamedShapes(t *testing.T) {
+	files := map[string][]byte{"hooks/a.json": []byte(ssHooks), "hooks/bad.json": []byte(`{"hooks": {"NoSuchEvent": []}}`)}
+	cases := []struct {
+		name, release string
+		p             Plugin
+		outcome       string
+		hooks         int
+	}{
+		{"a path loads beside hooks.json", "2.0.30", Plugin{Manifest: []byte(`{"name": "p", "hooks": "./hooks/a.json"}`), Hooks: []byte(ssHooks), Files: files}, "loads", 2},
+		{"an inline object loads", "2.1.33", Plugin{Manifest: []byte(`{"name": "p", "hooks": ` + ssInline + `}`), Hooks: []byte(ssHooks)}, "loads", 2},
+		{"a list of objects loads", "2.1.100", Plugin{Manifest: []byte(`{"name": "p", "hooks": [` + ssInline + `, ` + ssInline + `]}`)}, "loads", 2},
+		{"a mix loads", "2.1.252", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/a.json", ` + ssInline + `]}`), Files: files}, "loads", 2},
+		{"an invalid inline entry refuses the plugin up to 2.1.252", "2.1.252", Plugin{Manifest: []byte(`{"name": "p", "hooks": [{"SessionStart": [{"hooks": [{"type": "command", "command": 5}]}]}]}`), Hooks: []byte(ssHooks)}, "plugin refused", 0},
+		{"an invalid inline entry is dropped on 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": [{"SessionStart": [{"hooks": [{"type": "command", "command": 5}]}]}]}`), Hooks: []byte(ssHooks)}, "1 dropped", 1},
+		{"an invalid inline guard refuses 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": {"PreToolUse": [{"hooks": {}}]}}`), Hooks: []byte(ssHooks)}, "plugin refused", 0},
+		{"the hooks.json form inline refuses 2.1.33", "2.1.33", Plugin{Manifest: []byte(`{"name": "p", "hooks": {"hooks": ` + ssInline + `}}`)}, "plugin refused", 0},
+		{"hooks null refuses 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": null}`), Hooks: []byte(ssHooks)}, "plugin refused", 0},
+		{"a refused named file leaves the rest", "2.1.100", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/bad.json", "./hooks/a.json"]}`), Hooks: []byte(ssHooks), Files: files}, "hooks file refused", 2},
+		{"a named file for later releases is skipped, not a refusal", "2.0.30", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/a.json", "./hooks/teams.json"]}`), Files: map[string][]byte{"hooks/a.json": []byte(ssHooks), "hooks/teams.json": []byte(`{"hooks": {"TeammateIdle": [{"hooks": [{"type": "command", "command": "t"}]}]}}`)}}, "1 dropped", 1},
+		{"the standard file with a later event is still refused", "2.0.30", Plugin{Hooks: []byte(`{"hooks": {"TeammateIdle": [{"hooks": [{"type": "command", "command": "t"}]}]}}`)}, "hooks file refused", 0},
+		{"a missing named file leaves the rest", "2.1.33", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/missing.json", "./hooks/a.json"]}`), Files: files}, "1 dropped", 1},
+		{"the same file twice runs twice on 2.0.30", "2.0.30", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/a.json", "./hooks/../hooks/a.json"]}`), Files: files}, "loads", 2},
+		{"the same file twice loads once on 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": ["./hooks/a.json", "./hooks/a.json"]}`), Files: files}, "loads", 1},
+		{"the standard file named runs twice on 2.0.30", "2.0.30", Plugin{Manifest: []byte(`{"name": "p", "hooks": "./hooks/hooks.json"}`), Hooks: []byte(ssHooks)}, "loads", 2},
+		{"the standard file named loads once on 2.1.252", "2.1.252", Plugin{Manifest: []byte(`{"name": "p", "hooks": "./hooks/hooks.json"}`), Hooks: []byte(ssHooks)}, "loads", 1},
+		{"hooks.json [] is refused, the named file loads", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": "./hooks/a.json"}`), Hooks: []byte(`[]`), Files: files}, "hooks file refused", 1},
+		{"empty hooks load", "2.0.30", Plugin{Hooks: []byte(`{"hooks": {}}`)}, "loads", 0},
+		{"every hook dropped counts as refused", "2.1.330", Plugin{Hooks: []byte(`{"hooks": {"NoSuchEvent": [{"hooks": [{"type": "command", "command": "x"}]}]}}`)}, "no hook runs", 0},
+		{"prompt handlers only: none runs on 2.0.30", "2.0.30", Plugin{Hooks: []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "ok?"}]}]}}`)}, "no hook runs", 0},
+		{"a literal http url loads on 2.1.100", "2.1.100", Plugin{Hooks: []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:9/h"}]}]}}`)}, "loads", 1},
+		{"dependencies as an object refuses 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "dependencies": {"x": "1"}}`), Hooks: []byte(ssHooks)}, "plugin refused", 0},
+		{"a guard in a named file refuses 2.1.330", "2.1.330", Plugin{Manifest: []byte(`{"name": "p", "hooks": "./hooks/g.json"}`), Files: map[string][]byte{"hooks/g.json": []byte(`{"hooks": {}, "PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}`)}}, "plugin refused", 0},
 	}
-	got := ExtraHooksPaths([]byte(`{"name": "p", "hooks": ["./hooks/hooks.json", "./hooks/extra.json", {"Stop": []}, "./x.js"]}`))
-	if len(got) != 1 || got[0] != "./hooks/extra.json" {
-		t.Errorf("ExtraHooksPaths = %q", got)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			vd := judgeT(t, c.release, c.p)
+			if vd.Outcome() != c.outcome || len(vd.Hooks) != c.hooks {
+				t.Errorf("%s: %q with %d hooks, want %q with %d:\n%v", c.release, vd.Outcome(), len(vd.Hooks), c.outcome, c.hooks, vd.Findings)
+			}
+		})
 	}
+}
+
+// Hooks declared in a marketplace entry, as the releases took them.
+func TestJudgeMarketplaceEntry(t *testing.T) {
+	std := []byte(`{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "s"}]}], "Stop": [{"hooks": [{"type": "command", "command": "t"}]}]}}`)
+	entry := func(extra string) []byte { return []byte(`{"name": "p", "source": "./p"` + extra + `}`) }
+	cases := []struct {
+		name, release string
+		p             Plugin
+		outcome       string
+		hooks         int
+	}{
+		{"without plugin.json the entry replaces hooks.json", "2.1.330", Plugin{Hooks: std, Entry: entry(`, "strict": false, "hooks": ` + ssInline)}, "1 dropped", 1},
+		{"with plugin.json the entry replaces its events", "2.0.30", Plugin{Manifest: []byte(`{"name": "p"}`), Hooks: std, Entry: entry(`, "hooks": ` + ssInline)}, "1 dropped", 2},
+		{"strict false beside plugin.json is a conflict", "2.1.252", Plugin{Manifest: []byte(`{"name": "p"}`), Hooks: std, Entry: entry(`, "strict": false, "hooks": ` + ssInline)}, "plugin refused", 0},
+		{"a path in the entry loses every hook up to 2.1.197", "2.1.100", Plugin{Hooks: std, Entry: entry(`, "strict": false, "hooks": "./hooks/x.json"`)}, "no hook runs", 0},
+		{"a path in the entry is ignored from 2.1.198", "2.1.252", Plugin{Hooks: std, Entry: entry(`, "strict": false, "hooks": "./hooks/x.json"`)}, "1 dropped", 2},
+		{"an invalid entry refuses the marketplace up to 2.1.138", "2.1.100", Plugin{Hooks: std, Entry: entry(`, "strict": false, "hooks": {"NoSuchEvent": []}`)}, "marketplace refused", 0},
+		{"an invalid entry refuses the plugin from 2.1.139", "2.1.330", Plugin{Hooks: std, Entry: entry(`, "strict": false, "hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}`)}, "plugin refused", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			vd := judgeT(t, c.release, c.p)
+			if vd.Outcome() != c.outcome || len(vd.Hooks) != c.hooks {
+				t.Errorf("%s: %q with %d hooks, want %q with %d:\n%v", c.release, vd.Outcome(), len(vd.Hooks), c.outcome, c.hooks, vd.Findings)
+			}
+		})
+	}
+	vds, err := JudgeMarketplace(semver.MustParse("2.1.33"), []Plugin{{Name: "bad", Entry: entry(`, "hooks": 5`)}, {Name: "good", Hooks: std}})
+	if err != nil || vds[1].Outcome() != "marketplace refused" || !strings.Contains(vds[1].Findings[0].What, `"bad"`) {
+		t.Errorf("a good plugin beside a bad entry on 2.1.33: %v %v", vds, err)
+	}
+}
+
+// HooksPaths lists the hooks files plugin.json names, as written.
+func TestHooksPaths(t *testing.T) {
+	got := HooksPaths([]byte(`{"name": "p", "hooks": ["./hooks/hooks.json", "./hooks/extra.json", {"Stop": []}, "./x.js"]}`))
+	if len(got) != 2 || got[1] != "./hooks/extra.json" {
+		t.Errorf("HooksPaths = %q", got)
+	}
+}
+
+// Hostile plugins never panic, and every line stays bounded.
+func FuzzJudge(f *testing.F) {
+	f.Add([]byte(`{"name": "p", "hooks": ["./a.json", {"PreToolUse": [{"hooks": {}}]}, 5]}`), []byte(`[]`), []byte(`{"strict": false, "hooks": "./x.json"}`), "2.1.330")
+	f.Add([]byte(`{"name": "p", "hooks": {"hooks": {}}}`), []byte(`{"hooks": {"Stop": null}}`), []byte(`{"hooks": [{"Stop": []}]}`), "2.0.30")
+	f.Fuzz(func(t *testing.T, manifest, hooks, entry []byte, release string) {
+		v, err := semver.NewVersion(release)
+		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
+			v = semver.MustParse("2.1.100")
+		}
+		vd, err := Judge(v, Plugin{Manifest: manifest, Hooks: hooks, Entry: entry, Files: map[string][]byte{"a.json": hooks}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range vd.Findings {
+			if len(x.String()) > maxLine {
+				t.Fatalf("unbounded line %q", x)
+			}
+		}
+		_ = vd.Outcome()
+	})
 }

@@ -14,27 +14,37 @@ import (
 // CheckPlugin returns what release v's loader does with a plugin's
 // .claude-plugin/plugin.json, sorted gravest first. The checks are the
 // manifest schema of the band-edge releases' code: name, the typed fields,
-// and unknown keys (refused up to 2.1.75, read past from 2.1.76). Nested
-// fields (commands, hooks, mcpServers, ...) are not modelled.
+// unknown keys (refused up to 2.1.75, read past from 2.1.76), the paths,
+// inline MCP servers and the inline hooks ("hooks" as an object of events,
+// or objects in its list), which are checked like hooks.json's but whose
+// rejection refuses the whole plugin ("hooks: Invalid input"; from 2.1.257
+// an invalid entry is dropped, an invalid guard still refuses the plugin).
 func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
 		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", compat.ErrBelowFloor, v, compat.PluginFloor)
 	}
-	c := &checker{v: v, file: PluginJSON}
+	return checkPlugin(v, doc, nil), nil
+}
+
+// checkPlugin is CheckPlugin; exists says whether a hooks file plugin.json
+// names is in the plugin folder (nil: take every one as there).
+func checkPlugin(v *semver.Version, doc []byte, exists func(string) bool) []Finding {
+	c := &checker{v: v, file: PluginJSON, refuses: compat.RefusesPlugin}
 	if len(doc) > MaxFile {
-		c.add(compat.RuleNotJSON, "", "", "", "the file is larger than 4 MiB", "keep plugin.json small")
-		return c.out, nil
+		c.add(compat.RuleNotJSON, "", "", "", "the file is larger than 4 MiB, so the plugin is refused", "keep plugin.json small")
+		return c.out
 	}
 	inst, err := decode(doc)
 	if err != nil {
 		c.add(compat.RuleNotJSON, "", "", "", "not valid JSON ("+clip(err.Error(), 60)+"), so the plugin is refused", "fix the JSON syntax")
-		return c.out, nil
+		return c.out
 	}
 	m, ok := inst.(map[string]any)
 	if !ok {
-		c.add(compat.RuleNotJSON, "", "", "", "plugin.json must be a JSON object, so the plugin is refused", `write {"name": "my-plugin"}`)
-		return c.out, nil
+		c.add(compat.RuleNotJSON, "", "", "", "plugin.json must be a JSON object, not "+kind(inst)+", so the plugin is refused", `write {"name": "my-plugin"}`)
+		return c.out
 	}
+	c.duplicates(doc)
 	refused := ", so the plugin is refused"
 	name, has := m["name"]
 	s, isStr := name.(string)
@@ -52,17 +62,12 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	}
 	if r, ok := compat.RuleAt(compat.RuleTopLevelGuard, v); ok && r.Consequence == compat.Rejected {
 		for _, k := range sortedKeys(m) {
-			if k != "hooks" && (isGuardEntry(k, m[k]) || !slices.Contains(pluginUnscanned, k) && holdsGuard(m[k], 3)) {
+			if k != "hooks" && (isGuardEntry(k, m[k]) || !slices.Contains(pluginUnscanned, k) && holdsGuard(m[k], compat.GuardDepth)) {
 				c.add(compat.RuleTopLevelGuard, ptr("", k), "", "", fmt.Sprintf("PreToolUse/PermissionRequest hooks sit outside \"hooks\" (under %q)%s", clip(k, 30), refused), `move them under "hooks"`)
 			}
 		}
 	}
-	for _, x := range asList(m["hooks"]) {
-		if ps, _ := x.(string); path.Clean(ps) == "hooks/hooks.json" {
-			c.add(compat.RuleStandardTwice, "/hooks", "", "", "hooks names the standard hooks/hooks.json, which loads on its own: each of its hooks runs twice", "remove it from plugin.json")
-			c.add(compat.RuleStandardHooks, "/hooks", "", "", "hooks names the standard hooks/hooks.json, which loads on its own (the duplicate is skipped)", "remove it from plugin.json")
-		}
-	}
+	c.namedFilesIn(m["hooks"], exists)
 	if eng, ok := m["engines"].(map[string]any); ok && compat.PluginKeyKnown("engines", v) {
 		if rng, ok := eng["claude-code"].(string); ok {
 			if con, err := semver.NewConstraint(rng); err == nil && !con.Check(v) {
@@ -71,9 +76,16 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 			}
 		}
 	}
-	if hv, ok := m["hooks"].(map[string]any); ok {
+	switch hv := m["hooks"].(type) {
+	case map[string]any:
 		// Inline hooks: the same checks as hooks.json's "hooks".
-		c.events(hv)
+		c.events(hv, "/hooks", true)
+	case []any:
+		for i, x := range hv {
+			if obj, ok := x.(map[string]any); ok {
+				c.events(obj, ptr("/hooks", fmt.Sprint(i)), true)
+			}
+		}
 	}
 	for _, k := range sortedKeys(m) {
 		p := ptr("", k)
@@ -90,17 +102,18 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 			continue
 		}
 		if msg, fix := pluginValue(k, val, v); msg != "" {
+			lo := keySince(k) // the check holds where the schema has the key
 			if !slices.Contains(compat.PluginDisplayKeys, k) {
-				c.add(compat.RulePluginShape, p, "", "", msg+refused, fix)
+				c.add(compat.RulePluginShape, p, lo, "", msg+refused, fix)
 			} else if r, _ := compat.RuleAt(compat.RuleDisplayKey, v); r.Consequence == compat.Rejected {
-				c.add(compat.RuleDisplayKey, p, "", "", msg+refused, fix)
+				c.add(compat.RuleDisplayKey, p, lo, "", msg+refused, fix)
 			} else {
-				c.add(compat.RuleDisplayKey, p, "", "", msg+", so the release drops the key", fix)
+				c.add(compat.RuleDisplayKey, p, lo, "", msg+", so the release drops the key", fix)
 			}
 		}
 	}
 	Sort(c.out)
-	return c.out, nil
+	return c.out
 }
 
 // serverTypes are the MCP server types of the releases' union (stdio,
@@ -159,8 +172,8 @@ func inlineServers(k string, x any) string {
 }
 
 // pluginUnscanned are the plugin.json keys 2.1.330 does not search for
-// guard hooks (its code's list; "experimental" is searched on its own).
-var pluginUnscanned = []string{"metadata", "mcpServers", "lspServers"}
+// guard hooks.
+var pluginUnscanned = compat.PluginUnscanned
 
 // asList returns v as a list: itself when it is one, else a list of it.
 func asList(v any) []any {
@@ -173,6 +186,16 @@ func asList(v any) []any {
 // controlOrBidi reports a control or bidirectional-formatting character.
 func controlOrBidi(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// keySince is the first release whose manifest schema has key.
+func keySince(key string) string {
+	for _, k := range compat.PluginKeys {
+		if k.Name == key {
+			return k.Since
+		}
+	}
+	return ""
 }
 
 // knownFromPrev returns the last release that lacks key, or "" when no
@@ -191,6 +214,10 @@ func knownFromPrev(key string) string {
 
 // pluginValue checks one known plugin.json key's value type.
 func pluginValue(k string, val any, v *semver.Version) (string, string) {
+	if val == nil && k != "hooks" {
+		// zod's optional() takes a missing key, never null.
+		return k + " is null", "remove the key instead of writing null"
+	}
 	switch k {
 	case "version", "description", "repository", "license", "displayName":
 		if _, ok := val.(string); !ok {
@@ -218,11 +245,19 @@ func pluginValue(k string, val any, v *semver.Version) (string, string) {
 			paths = []any{t}
 		case []any:
 			paths = t
+		case map[string]any:
+		default:
+			if k == "hooks" {
+				return fmt.Sprintf("hooks is %s: it must be a path, an object of events, or a list of them", kind(val)), `write "hooks": "./hooks/extra.json", or remove it`
+			}
 		}
 		for _, x := range paths {
 			ps, ok := x.(string)
 			if !ok {
-				continue // an inline object: not modelled
+				if _, isObj := x.(map[string]any); k == "hooks" && !isObj {
+					return fmt.Sprintf("hooks lists %s: each item must be a path or an object of events", kind(x)), "write a \"./...json\" path or an object of events"
+				}
+				continue // an inline object: hooks' are checked as events
 			}
 			if k == "skills" && ps == "." && !v.LessThan(semver.MustParse(compat.SkillsDotSince)) {
 				continue
@@ -284,4 +319,56 @@ func pluginValue(k string, val any, v *semver.Version) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// namedFilesIn reports what the release does with the hooks files
+// plugin.json's "hooks" names more than once, or that are the standard
+// hooks/hooks.json, which loads on its own. exists says whether a named
+// file is there (nil: every one is); a missing one is Judge's.
+func (c *checker) namedFilesIn(hooks any, exists func(string) bool) {
+	seen := map[string]bool{}
+	items, isList := hooks.([]any)
+	if !isList {
+		items = []any{hooks}
+	}
+	for i, x := range items {
+		ps, ok := x.(string)
+		if !ok || !strings.HasPrefix(ps, "./") || !strings.HasSuffix(ps, ".json") {
+			continue
+		}
+		p := "/hooks"
+		if isList {
+			p = ptr("/hooks", fmt.Sprint(i))
+		}
+		clean := CleanPath(ps)
+		if exists != nil && !exists(clean) {
+			continue // missing: Judge reports it
+		}
+		switch {
+		case clean == StandardHooks:
+			if r, ok := compat.RuleAt(compat.RuleStandardHooks, c.v); ok && r.Last != "" {
+				c.add(compat.RuleStandardHooks, p, "", "", "hooks names the standard hooks/hooks.json, which loads on its own: the release loads it once but logs \"Hook load failed: Duplicate hooks file detected\"", "remove it from plugin.json")
+			} else {
+				c.add(compat.RuleStandardHooks, p, "", "", "hooks names the standard hooks/hooks.json, which loads on its own (once)", "remove it from plugin.json")
+			}
+			c.add(compat.RuleStandardTwice, p, "", "", "hooks names the standard hooks/hooks.json, which loads on its own: each of its hooks runs twice", "remove it from plugin.json")
+		case seen[clean]:
+			what := fmt.Sprintf("hooks names %s twice: each of its hooks runs twice", quote(ps))
+			if r, ok := compat.RuleAt(compat.RuleNamedTwice, c.v); ok && r.First != compat.PluginFloor {
+				what = fmt.Sprintf("hooks names %s twice: the release loads it once and logs \"Hook load failed: Duplicate hooks file detected\"", quote(ps))
+			}
+			c.add(compat.RuleNamedTwice, p, "", "", what, "name each hooks file once")
+		}
+		seen[clean] = true
+	}
+}
+
+// StandardHooks is the hooks file every release loads on its own, relative
+// to the plugin folder.
+const StandardHooks = "hooks/hooks.json"
+
+// CleanPath turns a path as plugin.json writes it ("./hooks/../x.json")
+// into one relative to the plugin folder ("x.json").
+func CleanPath(p string) string {
+	return path.Clean(strings.TrimPrefix(p, "./"))
 }

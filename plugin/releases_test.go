@@ -162,7 +162,9 @@ func rejected(fs []oracle.Finding) bool {
 // /hooks/<event> (an unknown event from 2.1.257) or anything under it.
 func droppedEvent(fs []oracle.Finding, event string) bool {
 	for _, f := range fs {
-		if f.Consequence == compat.Dropped && (f.Pointer == "/hooks/"+event || strings.HasPrefix(f.Pointer, "/hooks/"+event+"/")) {
+		// The event, a group or a handler: a key within a handler
+		// (/hooks/E/0/hooks/0/args) drops the key, and the hook still runs.
+		if f.Consequence == compat.Dropped && (f.Pointer == "/hooks/"+event || strings.HasPrefix(f.Pointer, "/hooks/"+event+"/")) && strings.Count(f.Pointer, "/") <= 5 {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -72,6 +73,8 @@ func fileName(f oracle.Finding) string {
 // release and the file, and returns the case's answer.
 func loaderReport(detail string, pick func(j judged, f oracle.Finding) bool, js []judged) (string, error) {
 	var bad, odd problems
+	later := map[string]bool{}
+	pastAsync := 0
 	for _, j := range js {
 		for _, f := range j.vd.Findings {
 			if !pick(j, f) {
@@ -84,12 +87,35 @@ func loaderReport(detail string, pick func(j judged, f oracle.Finding) bool, js 
 			if f.Fix != "" {
 				line += ". Fix: " + f.Fix
 			}
-			if f.Consequence == compat.Rejected {
+			switch {
+			case f.Rule == compat.RuleLaterFile && f.Consequence != compat.Rejected:
+				// A file plugin.json names for later releases, which an
+				// older one skips alone: an install for every release
+				// (manifests.BuildInstall) is built that way.
+				later[fileName(f)] = true
+			case f.Consequence == compat.Ignored && (strings.HasSuffix(f.Pointer, "/async") || strings.HasSuffix(f.Pointer, "/asyncRewake")):
+				// An install for every release ships its async handler to
+				// the releases before async hooks too, which read past the
+				// key and run it in the foreground; the handler must do
+				// nothing there (manifests.BuildInstall says so).
+				pastAsync++
+			case f.Consequence == compat.Rejected:
 				bad.add("%s", line)
-			} else {
+			default:
 				odd.add("%s", line)
 			}
 		}
+	}
+	if pastAsync > 0 {
+		detail += fmt.Sprintf("; %s of an async handler read past by releases before async hooks, on purpose", plural(pastAsync, "key"))
+	}
+	if len(later) > 0 {
+		var names []string
+		for n := range later {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		detail += "; " + strings.Join(names, ", ") + " written for later releases, skipped alone by older ones"
 	}
 	if err := bad.err(); err != nil {
 		return "", err

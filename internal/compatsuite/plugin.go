@@ -313,7 +313,7 @@ func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
 		}
 		m, err := readManifest(abs, rel, band)
 		if err != nil {
-			return nil, fmt.Errorf("plugin.json names %s: %w", rel, err)
+			continue // a file that is not there: the loader cases report it
 		}
 		p.Named = append(p.Named, m)
 	}

@@ -29,9 +29,6 @@ func installFindings(o Options) Report {
 		files = append(files, f.Path)
 	}
 	r = append(r, Finding{Topic: "manifest", OK: true, Detail: fmt.Sprintf("%s: %s (hooks/hooks.json loads on every release from %s; each further file from the release its name gives)", o.PluginRoot, strings.Join(files, ", "), compat.PluginFloor)})
-	if prob, ok := installcheck.Check(o.PluginRoot); !ok {
-		r = append(r, Finding{Topic: "manifest", Detail: prob.What, Fix: prob.Fix})
-	}
 	if why, dev := installcheck.DevCheckout(o.PluginRoot); dev {
 		r = append(r, devManifests(o.PluginRoot, why)...)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
 )
 
@@ -251,7 +252,12 @@ func TestSumsManifests(t *testing.T) {
 	if r.OK() || badLine(out, path) == "" {
 		t.Errorf("an edited hooks.json passed the sums:\n%s", out)
 	}
-	if !strings.Contains(out, "BAD manifest   hooks/hooks.json is not the file the release shipped: it names event TeammateIdle") {
-		t.Errorf("no install finding for a hooks.json releases before 2.1.33 refuse:\n%s", out)
+	// And the release that would refuse it is named, with the fix.
+	v, _ := compat.ParseVersion("2.1.33")
+	old, _ := compat.ParseVersion("2.0.30")
+	r = Run(Options{Version: v, VersionHow: "test", PluginRoot: root, Project: t.TempDir(), Releases: []*semver.Version{old}})
+	out = report(r)
+	if !strings.Contains(out, "BAD release    Claude Code 2.0.30: no hooks") || !strings.Contains(out, "fix: reinstall") {
+		t.Errorf("no release line for 2.0.30, which refuses the edited hooks.json:\n%s", out)
 	}
 }

@@ -16,9 +16,12 @@ import (
 // The direct form names this machine's binary in the hook's own shell: the
 // platform comes from $HOSTTYPE and $OSTYPE where the shell is bash
 // (macOS's /bin/sh, Git Bash on Windows), else from /proc/sys/kernel/arch
-// (Linux 6.1 and later, where /bin/sh is often dash), with no fork; only
-// where neither says (Linux before 6.1 under dash) does it ask uname, one
-// fork. The first of the build's binary and a release's unpacked binary
+// (Linux 6.1 and later, where /bin/sh is often dash), with no fork. Where
+// neither says (Linux before 6.1 under dash) it asks uname once, one fork,
+// and keeps the answer beside the launcher as bin/<name>-platform-<host>
+// (the host from /proc/sys/kernel/hostname, so that machines sharing a
+// plugin folder never read each other's); later calls read it back, with
+// no fork, and take only a platform they know. The first of the build's binary and a release's unpacked binary
 // that is executable runs in the shell's place (exec); when neither is,
 // the launcher runs, which unpacks, verifies and says what is missing. A release's binary is found
 // only through its .gz, so a binary left by an older release never runs:
@@ -36,7 +39,9 @@ const directPick = `p=; a=${HOSTTYPE:-}; [ -n "$a" ] || { read -r a </proc/sys/k
 	`darwin*-x86_64) p=darwin-amd64;; darwin*-arm64|darwin*-aarch64) p=darwin-arm64;; ` +
 	`msys-x86_64|cygwin-x86_64) p=windows-amd64.exe;; msys-aarch64|cygwin-aarch64) p=windows-arm64.exe;; ` +
 	`esac; ` +
-	`[ -n "$p" ] || case $(uname -sm 2>/dev/null) in "Linux x86_64") p=linux-amd64;; "Linux aarch64") p=linux-arm64;; esac; `
+	`if [ -z "$p" ]; then h=; { read -r h </proc/sys/kernel/hostname && read -r p <"$b-platform-$h"; } 2>/dev/null; ` +
+	`case $p in linux-amd64|linux-arm64) ;; *) p=; case $(uname -sm 2>/dev/null) in "Linux x86_64") p=linux-amd64;; "Linux aarch64") p=linux-arm64;; esac; ` +
+	`[ -n "$p" ] && [ -n "$h" ] && { echo "$p" >"$b-platform-$h"; } 2>/dev/null;; esac; fi; `
 
 // DirectForm rewrites command, when it calls a launcher in the plugin's
 // bin/ (its first word "${CLAUDE_PLUGIN_ROOT}/bin/<name>", quoted, the
@@ -59,7 +64,7 @@ func DirectForm(command string) (string, bool) {
 	var b strings.Builder
 	b.WriteString(`b="` + argv[0] + `"; `)
 	b.WriteString(directPick)
-	b.WriteString(`if [ -n "$p" ]; then for x in "$b-$p" "$b"-*-"$p".gz; do x=${x%.gz}; [ -x "$x" ] && exec "$x"` + args + `; done; fi; `)
+	b.WriteString(`if [ -n "$p" ]; then [ -x "$b-$p" ] && exec "$b-$p"` + args + `; for x in "$b"-*-"$p".gz; do x=${x%.gz}; [ -x "$x" ] && exec "$x"` + args + `; done; fi; `)
 	b.WriteString(`exec "$b"` + args)
 	return b.String(), true
 }

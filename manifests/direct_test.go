@@ -137,3 +137,59 @@ func TestLauncherCallUndoesDirectForm(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectFormWithoutArchInProc runs the direct form as a machine whose
+// shell cannot name the platform without a fork (Linux before 6.1 under
+// dash: no $HOSTTYPE, no /proc/sys/kernel/arch, stood in for by another
+// path): the first call asks uname and keeps the answer beside the
+// launcher, named for the host; the next reads it back. A planted answer
+// that is no platform is not taken.
+func TestDirectFormWithoutArchInProc(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("the uname fallback names Linux on amd64 and arm64")
+	}
+	dash, err := exec.LookPath("dash")
+	if err != nil {
+		t.Skip("no dash")
+	}
+	host, err := os.ReadFile("/proc/sys/kernel/hostname")
+	if err != nil {
+		t.Skip(err)
+	}
+	command, _ := DirectForm(`"${CLAUDE_PLUGIN_ROOT}/bin/hookwright" Stop`)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "hookwright"), []byte("#!/bin/sh\necho launcher\n"), 0o755)
+	os.WriteFile(filepath.Join(bin, "hookwright-"+goPlatform()), []byte("#!/bin/sh\necho direct\n"), 0o755)
+	line := strings.ReplaceAll(strings.ReplaceAll(command, "${CLAUDE_PLUGIN_ROOT}", dir), "/proc/sys/kernel/arch", filepath.Join(dir, "no-arch"))
+	run := func() string {
+		out, err := exec.Command(dash, "-c", line).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	cache := filepath.Join(bin, "hookwright-platform-"+strings.TrimSpace(string(host)))
+	if got := run(); got != "direct" {
+		t.Fatalf("first call ran %q, want the binary", got)
+	}
+	if data, err := os.ReadFile(cache); err != nil || strings.TrimSpace(string(data)) != goPlatform() {
+		t.Fatalf("the answer kept beside the launcher: %q, %v", data, err)
+	}
+	if got := run(); got != "direct" {
+		t.Fatalf("second call ran %q", got)
+	}
+	for _, planted := range []string{"../../x", "windows-amd64.exe", "linux-amd64 ; touch marker"} {
+		os.WriteFile(cache, []byte(planted+"\n"), 0o644)
+		if got := run(); got != "direct" {
+			t.Errorf("with %q planted: ran %q", planted, got)
+		}
+		if data, _ := os.ReadFile(cache); strings.TrimSpace(string(data)) != goPlatform() {
+			t.Errorf("with %q planted, the answer was not asked again: %q", planted, data)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "marker")); err == nil {
+		t.Error("a planted answer ran a command")
+	}
+}

@@ -13,9 +13,11 @@ import (
 )
 
 // maxRatioAsRun is the budget for a pass-through event as Claude Code
-// runs the installed plugin, against sh -c 'exec <baseline>'. SessionStart
-// is held to maxRatio.
-const maxRatioAsRun = 1.10
+// runs the installed plugin, against sh -c 'exec <baseline>': the shell
+// bands' 1.10x before the install became static, and the 10% that issue
+// allowed a band to pay for the guarantee (docs/performance.md).
+// SessionStart is held to maxRatio.
+const maxRatioAsRun = 1.20
 
 // install is one state of an installed plugin folder, as a release finds
 // it: the hooks files as shipped (they are never rewritten), and the

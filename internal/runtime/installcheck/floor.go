@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/jsonscan"
 )
 
 // Refused says what in a hooks file makes a release older than Since
@@ -37,18 +38,30 @@ func (r Refused) Error() string {
 // alone: every release reads past them (compat/FACTS.md). A file that is
 // not a JSON object with a "hooks" object is refused on every release.
 func AtFloor(manifest []byte, r hooks.Release) *Refused {
-	// Only the event keys are decoded; the handlers are looked into only
-	// when the file holds "args" at all (SessionStart runs this: a
-	// direct-form hooks.json is mostly long command strings).
-	var file struct {
-		Hooks map[string]json.RawMessage `json:"hooks"`
+	if !mayRefuse(manifest, r) {
+		return nil
 	}
-	if err := json.Unmarshal(manifest, &file); err != nil || file.Hooks == nil {
+	// Only the event keys are read, with the hand-written scanner (package
+	// jsonscan; encoding/json cost a session start about half its
+	// instructions), and the handlers are looked into only when the file
+	// holds "args" at all.
+	var hooksRaw []byte
+	if !jsonscan.Members(manifest, func(k, v []byte) bool {
+		if string(k) == "hooks" {
+			hooksRaw = v
+		}
+		return true
+	}) || hooksRaw == nil {
 		return &Refused{What: "no hooks object (the file is not what hookgen wrote)", Since: hooks.Release{99, 0, 0}, Whole: true}
 	}
-	events := make([]string, 0, len(file.Hooks))
-	for ev := range file.Hooks {
-		events = append(events, ev)
+	raws := map[string][]byte{}
+	var events []string
+	if !jsonscan.Members(hooksRaw, func(k, v []byte) bool {
+		events = append(events, string(k))
+		raws[string(k)] = v
+		return true
+	}) {
+		return &Refused{What: "a hooks value that is not an object", Since: hooks.Release{99, 0, 0}, Whole: true}
 	}
 	sort.Strings(events)
 	// The whole file is refused below the latest event it names; "args"
@@ -74,7 +87,7 @@ func AtFloor(manifest []byte, r hooks.Release) *Refused {
 		var groups []struct {
 			Hooks []map[string]json.RawMessage `json:"hooks"`
 		}
-		if json.Unmarshal(file.Hooks[ev], &groups) != nil {
+		if json.Unmarshal(raws[ev], &groups) != nil {
 			continue
 		}
 		for _, g := range groups {
@@ -86,4 +99,40 @@ func AtFloor(manifest []byte, r hooks.Release) *Refused {
 		}
 	}
 	return nil
+}
+
+// mayRefuse is AtFloor's quick answer for SessionStart, which runs it on
+// every session: a file that spells no event later than r, and no "args",
+// as a key anywhere is one r loads, whatever else it holds.
+// (The session that runs this check was started by a release that loaded
+// the file, so the file is JSON with a hooks object; an event unknown to
+// every release is for hookgen doctor, which reads the file whole.)
+func mayRefuse(manifest []byte, r hooks.Release) bool {
+	if t := bytes.TrimSpace(manifest); len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return true // not one object (cut short, say): read it whole
+	}
+	// One pass over the keys (each is spelled "name":), checking the name
+	// against the events later than r and "args".
+	for i := 0; ; {
+		j := bytes.Index(manifest[i:], []byte(`":`))
+		if j < 0 {
+			return false
+		}
+		end := i + j
+		start := bytes.LastIndexByte(manifest[i:end], '"')
+		if start >= 0 {
+			name := manifest[i+start+1 : end]
+			if string(name) == "args" {
+				return true
+			}
+			// Events are spelled with a capital first; handler and group
+			// keys (type, command, timeout, ...) are not looked up.
+			if len(name) > 0 && name[0] >= 'A' && name[0] <= 'Z' {
+				if since, ok := hooks.EventSince(hooks.Event(name)); ok && r.Less(since) {
+					return true
+				}
+			}
+		}
+		i = end + 2
+	}
 }

@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/hooks/jsonscan"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
@@ -74,20 +75,29 @@ func Check(root string) (Problem, bool) {
 	if err != nil {
 		return Problem{}, true // a plugin without plugin.json loads hooks/hooks.json alone
 	}
-	var meta struct {
-		Hooks any `json:"hooks"`
-	}
-	if json.Unmarshal(pj, &meta) != nil {
+	// Only plugin.json's "hooks" is read (package jsonscan), and decoded
+	// when it is there: a path or a list of them.
+	var hooksRaw []byte
+	if !jsonscan.Members(pj, func(k, v []byte) bool {
+		if string(k) == "hooks" {
+			hooksRaw = v
+		}
+		return true
+	}) {
 		return Problem{What: ".claude-plugin/plugin.json is not valid JSON, so no release loads the plugin", Fix: fix(root)}, false
 	}
 	var named []string
-	switch h := meta.Hooks.(type) {
-	case string:
-		named = []string{h}
-	case []any:
-		for _, x := range h {
-			if s, ok := x.(string); ok {
-				named = append(named, s)
+	if hooksRaw != nil {
+		var h any
+		_ = json.Unmarshal(hooksRaw, &h)
+		switch h := h.(type) {
+		case string:
+			named = []string{h}
+		case []any:
+			for _, x := range h {
+				if s, ok := x.(string); ok {
+					named = append(named, s)
+				}
 			}
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
 
 // Exit codes of the hook runtime. Only a handler's Block ever yields

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
+	"github.com/hookwright/hookwright/internal/termsafe"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
 )
 

@@ -17,7 +17,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
+	"github.com/hookwright/hookwright/internal/termsafe"
 	"github.com/hookwright/hookwright/internal/buildinfo"
 )
 

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hookwright/hookwright/hooks/jsonscan"
+	"github.com/hookwright/hookwright/internal/jsonscan"
 )
 
 // Fields decodes raw, a JSON object (or null), into its members by exact

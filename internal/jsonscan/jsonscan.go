@@ -7,9 +7,9 @@
 // together, and every caller falls back to encoding/json for anything this
 // package does not accept, so error messages stay encoding/json's.
 //
-// It is public because package hooks frames and checks its input with it
-// (hooks.Read) and the public API imports nothing internal: a plugin
-// author who frames or walks JSON on the hot path may use it the same way.
+// Package hooks frames and checks its input with it (hooks.Read), and the
+// exact-key tool input decoder splits objects with it; it is internal
+// because no author imports it.
 package jsonscan
 
 // Status is what Value found.

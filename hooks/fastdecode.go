@@ -233,16 +233,3 @@ func setField(p any, v []byte) bool {
 	}
 	return false
 }
-
-// plainString returns the content of the JSON string v when it needs no
-// unescaping and is valid UTF-8 (encoding/json replaces invalid bytes).
-func plainString(v []byte) (string, bool) {
-	if v[0] != '"' {
-		return "", false
-	}
-	s := v[1 : len(v)-1]
-	if bytes.IndexByte(s, '\\') >= 0 || !utf8.Valid(s) {
-		return "", false
-	}
-	return string(s), true
-}

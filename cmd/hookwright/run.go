@@ -13,7 +13,6 @@ import (
 	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
 	"github.com/hookwright/hookwright/internal/runtime/call"
-	"github.com/hookwright/hookwright/internal/runtime/fallback"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 )
@@ -126,19 +125,17 @@ func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.En
 		return failed(err)
 	}
 	dog.at("reading the team and task files")
-	if inv.via != "" {
-		adapted, ok, err := fallback.Adapt(inv.event, in, getenv)
-		if err != nil {
-			return failed(err)
-		}
-		if !ok {
-			log.Debug("fallback does not apply", "event", inv.event, "via", inv.via)
-			return hooks.ExitOK
-		}
-		in = adapted
-	} else {
-		fallback.FillTeam(in, getenv) // the same team on the native path as on the fallbacks
+	// A fallback becomes the canonical event, or stands for nothing; a
+	// native team event that names no team gets the session's.
+	adapted, err := hooks.Translate(inv.event, in, getenv)
+	if err != nil {
+		return failed(err)
 	}
+	if adapted == nil {
+		log.Debug("fallback does not apply", "event", inv.event, "via", inv.via)
+		return hooks.ExitOK
+	}
+	in = adapted
 	// The call, resolved once: the project folder, its config, the
 	// environment and clock every handler is built with.
 	dog.at("reading the config")

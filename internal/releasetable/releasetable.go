@@ -5,7 +5,7 @@
 // import compat (its dependency guard keeps it to the standard library and
 // this module's small packages), so it reads this generated table instead:
 // the channel and event constants, the event list, each event's first release and block
-// channel per band, and the first release of every hooks.json key.
+// channel per band, the fallback plan, and the first release of every hooks.json key.
 //
 // Run it with `go generate ./hooks`; a test regenerates the file and fails
 // on any difference.
@@ -79,6 +79,18 @@ func Generate() ([]byte, error) {
 			fmt.Fprintf(&b, ",\n\t\tinputs: []inputFrom{%s}", strings.Join(inputs, ", "))
 		}
 		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n")
+
+	b.WriteString("// releaseFallbacks is compat's fallback plan: for each canonical event, the\n")
+	b.WriteString("// events (and matchers) a release without it fires in its place, best first.\n")
+	b.WriteString("var releaseFallbacks = []Fallback{\n")
+	for _, rule := range compat.Fallbacks {
+		for _, opt := range rule.Options {
+			for _, a := range opt.Anchors {
+				fmt.Fprintf(&b, "\t{Canonical: Event%s, Fired: Event%s, Matcher: %q, Exact: %t},\n", rule.Event, a.Event, a.Matcher, opt.Exact)
+			}
+		}
 	}
 	b.WriteString("}\n\n")
 

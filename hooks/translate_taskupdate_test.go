@@ -1,11 +1,10 @@
-package fallback
+package hooks
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/hookwright/hookwright/hooks"
 )
 
 // A teammate named by the CLAUDE_CODE_TEAM_NAME override: Claude Code does
@@ -20,18 +19,18 @@ func TestTaskUpdateSubjectFromSessionListUnderTeamOverride(t *testing.T) {
 	list := filepath.Join(cfg, "tasks", "sess-1")
 	os.MkdirAll(list, 0o755)
 	os.WriteFile(filepath.Join(list, "1.json"), []byte(`{"id":"1","subject":"[Do] parser: write it","description":"d","status":"completed","blocks":[],"blockedBy":[]}`), 0o644)
-	in, err := hooks.Decode([]byte(`{"session_id":"sess-1","hook_event_name":"PostToolUse","tool_name":"TaskUpdate",
+	in, err := Decode([]byte(`{"session_id":"sess-1","hook_event_name":"PostToolUse","tool_name":"TaskUpdate",
 		"tool_input":{"taskId":"1","status":"completed"},
-		"tool_response":{"success":true,"taskId":"1","updatedFields":["status"],"statusChange":{"from":"in_progress","to":"completed"}}}`), hooks.EventPostToolUse)
+		"tool_response":{"success":true,"taskId":"1","updatedFields":["status"],"statusChange":{"from":"in_progress","to":"completed"}}}`), EventPostToolUse)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, ok, err := Adapt(hooks.EventTaskCompleted, in, os.Getenv)
+	out, ok, err := adapt(EventTaskCompleted, in, os.Getenv)
 	if err != nil || !ok {
-		t.Fatalf("Adapt: ok=%v err=%v", ok, err)
+		t.Fatalf("Translate: ok=%v err=%v", ok, err)
 	}
-	tc := out.(*hooks.TaskCompleted)
-	if tc.TaskSubject != "[Do] parser: write it" || tc.Team != (hooks.Team{TeamName: "core", TeammateName: "alice"}) {
+	tc := out.(*TaskCompleted)
+	if tc.TaskSubject != "[Do] parser: write it" || tc.Team != (Team{TeamName: "core", TeammateName: "alice"}) {
 		t.Fatalf("got subject %q team %+v", tc.TaskSubject, tc.Team)
 	}
 }

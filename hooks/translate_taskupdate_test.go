@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
 )
 
 // A teammate named by the CLAUDE_CODE_TEAM_NAME override: Claude Code does

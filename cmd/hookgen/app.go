@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/internal/termsafe"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
 
 // Exit codes: the scheme every hookwright tool shares (hwcli.ExitCodesHelp).

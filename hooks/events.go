@@ -114,8 +114,8 @@ func (c *Common) MatchTarget() string { return "" }
 
 // ProjectDir returns the project folder the hook call for in belongs to:
 // $CLAUDE_PROJECT_DIR as getenv reads it, else the input's cwd (Claude Code
-// 2.0.30 leaves the variable unset in SessionStart). The runtime journals
-// there, and the built-in handlers keep their state there.
+// 2.0.30 leaves the variable unset in SessionStart). A handler that keeps
+// state in the project keeps it there.
 func ProjectDir(in Input, getenv func(string) string) string {
 	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
 		return d

@@ -153,7 +153,7 @@ func TestDispatchDeadline(t *testing.T) {
 	var during string
 	m.Handle(EventStop, "", Named("fast", answer(Context("kept"))))
 	m.Handle(EventStop, "", Named("slow", HandlerFunc(func(ctx context.Context, _ Input) (Result, error) {
-		during = m.Running()
+		during = m.running()
 		<-ctx.Done() // returns only after the deadline: its answer must not count
 		return Blocked("too late"), nil
 	})))
@@ -164,8 +164,8 @@ func TestDispatchDeadline(t *testing.T) {
 	if got.Decision != None || got.Context != "kept" {
 		t.Fatalf("overrun changed the result: %+v", got)
 	}
-	if during != "slow" || m.Running() != "" {
-		t.Fatalf("Running() = %q during the slow handler, %q after", during, m.Running())
+	if during != "slow" || m.running() != "" {
+		t.Fatalf("running() = %q during the slow handler, %q after", during, m.running())
 	}
 	if len(faults) != 2 || !errors.Is(faults[0].Err, ErrDeadline) || faults[0].Handler != "slow" ||
 		!errors.Is(faults[1].Err, ErrDeadline) || faults[1].Handler != "after" {
@@ -254,8 +254,8 @@ func TestFailClosedGateBlocksOnErrorPanicAndDeadline(t *testing.T) {
 	if got, _ := m.Dispatch(ctx, &Stop{Common: Common{HookEventName: EventStop}}); got.Decision != Block {
 		t.Fatalf("a closed gate that never started did not block: %+v", got)
 	}
-	if m.PendingClosed() != "" {
-		t.Fatalf("PendingClosed after Dispatch = %q", m.PendingClosed())
+	if m.pendingClosed() != "" {
+		t.Fatalf("pendingClosed after Dispatch = %q", m.pendingClosed())
 	}
 }
 
@@ -280,8 +280,8 @@ func TestOnOptions(t *testing.T) {
 	}
 	m := new(Mux)
 	On(m, "", fails)
-	if name := m.Routes()[0].Name; !strings.HasPrefix(name, "handler#0(") {
-		t.Errorf("unnamed route is %q", name)
+	if name := m.Routes()[0].Name; name != "Stop mux_test.go:269" {
+		t.Errorf("unnamed route is %q, want the event and where the literal is", name)
 	}
 	On(m, "", fails, WithName("twice"))
 	defer func() {
@@ -290,4 +290,37 @@ func TestOnOptions(t *testing.T) {
 		}
 	}()
 	On(m, "", fails, WithName("twice"))
+}
+
+func blockForcePush(context.Context, *PreToolUse) (Result, error) { return Result{}, nil }
+
+type namedGate struct{}
+
+func (namedGate) TaskCompleted(context.Context, *TaskCompleted) (Result, error) { return Result{}, nil }
+
+type plainHandler struct{}
+
+func (*plainHandler) Handle(context.Context, Input) (Result, error) { return Result{}, nil }
+
+// An unnamed route is named for its event, matcher and function, never by
+// its position and adapter type: faults, the watchdog and block reasons
+// name something an author can find.
+func TestRouteNamesByDefault(t *testing.T) {
+	m := new(Mux)
+	On(m, "Bash", blockForcePush)
+	On(m, "Bash", blockForcePush) // the same function twice: made unique
+	On(m, "", namedGate{}.TaskCompleted)
+	m.Handle(EventStop, "", HandlerFunc(func(context.Context, Input) (Result, error) { return Result{}, nil }))
+	m.Handle(EventStop, "", For(blockForcePush))
+	m.Handle(EventStop, "", &plainHandler{})
+	m.Handle(EventStop, "", Named("mine", &plainHandler{}))
+	var got []string
+	for _, r := range m.Routes() {
+		got = append(got, r.Name)
+	}
+	want := []string{"PreToolUse[Bash] hooks.blockForcePush", "PreToolUse[Bash] hooks.blockForcePush #2", "TaskCompleted hooks.namedGate.TaskCompleted",
+		"Stop mux_test.go:313", "Stop hooks.blockForcePush", "Stop hooks.plainHandler", "mine"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("names:\n got %q\nwant %q", got, want)
+	}
 }

@@ -52,8 +52,8 @@ type ReadOptions struct {
 // or no complete value before the deadline is an error wrapping
 // [ErrTooLarge], [ErrMalformed] or [ErrStdinTimeout].
 //
-// When r can take a read deadline (a pipe opened non-blocking, see
-// cmd/hookwright), Read uses it and starts no goroutine; otherwise it reads
+// When r can take a read deadline (a pipe opened non-blocking, as [Main]
+// opens stdin), Read uses it and starts no goroutine; otherwise it reads
 // in a goroutine, which a timeout leaves blocked on r: the process is
 // expected to exit soon after.
 func Read(r io.Reader, opts ReadOptions) ([]byte, error) {

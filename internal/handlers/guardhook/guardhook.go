@@ -72,10 +72,10 @@ func (h Handler) PreToolUse(_ context.Context, ev *hooks.PreToolUse) (hooks.Resu
 	case "block":
 		return hooks.Blocked(rep.Reason), nil
 	case "ask":
-		return hooks.Result{Decision: hooks.Ask, Reason: rep.Reason}, nil
+		return hooks.Asked(rep.Reason), nil
 	case "allow":
 		if rep.Rule == guard.ToolRulePolicy {
-			return hooks.Result{Decision: hooks.Allow, Reason: rep.Reason}, nil
+			return hooks.Allowed(rep.Reason), nil
 		}
 	}
 	return hooks.Result{}, nil

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package hooks
 
 import (
 	"os"
@@ -11,8 +11,8 @@ import (
 // pipe, as Claude Code gives it, so that reads go through Go's poller and
 // take a deadline: no extra goroutine or thread waits on a client that
 // never closes stdin. A terminal or a file is left alone (a terminal left
-// non-blocking would break the user's shell), and hooks.Read bounds the
-// wait with a goroutine instead.
+// non-blocking would break the user's shell), and Read bounds the wait
+// with a goroutine instead.
 func stdin() *os.File {
 	var st syscall.Stat_t
 	if syscall.Fstat(0, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {

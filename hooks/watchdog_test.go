@@ -1,4 +1,4 @@
-package main
+package hooks
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/hookwright/hookwright/hooks"
 )
 
 // syncBuffer is a bytes.Buffer safe for the watchdog's goroutine.
@@ -30,18 +28,18 @@ func (s *syncBuffer) String() string {
 }
 
 func TestWatchdogFailsOpenOnAHungHandler(t *testing.T) {
-	m := new(hooks.Mux)
+	m := new(Mux)
 	release := make(chan struct{})
-	m.Handle(hooks.EventStop, "", hooks.Named("stuck", hooks.HandlerFunc(func(context.Context, hooks.Input) (hooks.Result, error) {
+	m.Handle(EventStop, "", Named("stuck", HandlerFunc(func(context.Context, Input) (Result, error) {
 		<-release // ignores its context
-		return hooks.Blocked("too late"), nil
+		return Blocked("too late"), nil
 	})))
 	var stdout, stderr syncBuffer
 	exited := make(chan int, 1)
-	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(code int) { exited <- code; close(release) })
+	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(code int) { exited <- code; close(release) })
 	dog.watch(m)
-	go m.Dispatch(context.Background(), &hooks.Stop{Common: hooks.Common{HookEventName: hooks.EventStop}})
-	if code := <-exited; code != hooks.ExitOK {
+	go m.Dispatch(context.Background(), &Stop{Common: Common{HookEventName: EventStop}})
+	if code := <-exited; code != ExitOK {
 		t.Fatalf("exit %d, want 0 (fail open)", code)
 	}
 	if _, ok := dog.answer(func() int { t.Error("the caller wrote a second answer"); return 0 }); ok {
@@ -55,7 +53,7 @@ func TestWatchdogFailsOpenOnAHungHandler(t *testing.T) {
 
 func TestWatchdogStaysQuietWhenHandlersReturn(t *testing.T) {
 	var stdout, stderr syncBuffer
-	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(int) { t.Error("watchdog fired after disarm") })
+	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(int) { t.Error("watchdog fired after disarm") })
 	if _, ok := dog.answer(func() int { return 0 }); !ok {
 		t.Fatal("answer refused before the deadline")
 	}
@@ -71,22 +69,22 @@ type closedGate struct{ release chan struct{} }
 
 func (closedGate) Name() string     { return "closed-gate" }
 func (closedGate) FailClosed() bool { return true }
-func (g closedGate) Handle(context.Context, hooks.Input) (hooks.Result, error) {
+func (g closedGate) Handle(context.Context, Input) (Result, error) {
 	<-g.release
-	return hooks.Result{}, nil
+	return Result{}, nil
 }
 
 func TestWatchdogBlocksForAClosedGate(t *testing.T) {
-	m := new(hooks.Mux)
+	m := new(Mux)
 	gate := closedGate{make(chan struct{})}
-	m.Handle(hooks.EventStop, "", gate)
+	m.Handle(EventStop, "", gate)
 	var stdout, stderr syncBuffer
 	exited := make(chan int, 1)
-	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(code int) { exited <- code; close(gate.release) })
+	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(code int) { exited <- code; close(gate.release) })
 	dog.watch(m)
-	go m.Dispatch(context.Background(), &hooks.Stop{Common: hooks.Common{HookEventName: hooks.EventStop}})
-	if code := <-exited; code != hooks.ExitBlock {
-		t.Fatalf("exit %d, want %d (a closed gate that overruns blocks)", code, hooks.ExitBlock)
+	go m.Dispatch(context.Background(), &Stop{Common: Common{HookEventName: EventStop}})
+	if code := <-exited; code != ExitBlock {
+		t.Fatalf("exit %d, want %d (a closed gate that overruns blocks)", code, ExitBlock)
 	}
 	if !strings.Contains(stderr.String(), "closed-gate could not decide") || !strings.Contains(stderr.String(), "fail closed") {
 		t.Fatalf("stderr %q does not say the gate failed closed", stderr.String())
@@ -96,13 +94,13 @@ func TestWatchdogBlocksForAClosedGate(t *testing.T) {
 func TestWatchdogKeepsTheAnswerWhileJournaling(t *testing.T) {
 	var stdout, stderr syncBuffer
 	exited := make(chan int, 1)
-	dog := arm(10*time.Millisecond, hooks.EventStop, hooks.Band{}, &stdout, &stderr, func(code int) { exited <- code })
-	if _, ok := dog.answer(func() int { return hooks.ExitBlock }); !ok {
+	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(code int) { exited <- code })
+	if _, ok := dog.answer(func() int { return ExitBlock }); !ok {
 		t.Fatal("answer refused")
 	}
 	dog.at("writing the journal") // and hang there
-	if code := <-exited; code != hooks.ExitBlock {
-		t.Fatalf("exit %d, want the answer's %d", code, hooks.ExitBlock)
+	if code := <-exited; code != ExitBlock {
+		t.Fatalf("exit %d, want the answer's %d", code, ExitBlock)
 	}
 	if stdout.String() != "" || stderr.String() != "" {
 		t.Fatalf("watchdog wrote a second answer: %q %q", stdout.String(), stderr.String())

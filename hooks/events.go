@@ -27,6 +27,11 @@ func Events() []Event {
 // canonical name. An unknown name is an error that lists no guesses: the
 // caller prints it on one line.
 func ParseEvent(name string) (Event, error) {
+	for _, e := range releaseEvents { // the spelling hooks.json and hookgen write: no allocation
+		if string(e.event) == name {
+			return e.event, nil
+		}
+	}
 	key := strings.ToLower(strings.ReplaceAll(name, "-", ""))
 	key = strings.ReplaceAll(key, "_", "")
 	for _, e := range releaseEvents {

@@ -70,9 +70,10 @@ type Runner struct {
 	// error, a fault, the watchdog's report): "<Name>: ...". The default
 	// is the program's file name.
 	Name string
-	// Usage is what "help" and a usage error print; the default names the
-	// command line and the routes of Mux.
-	Usage string
+	// Usage, when set, returns what "help" and a usage error print; the
+	// default names the command line and the routes of Mux. It is called
+	// only when the text is printed.
+	Usage func() string
 	// Timeout bounds the call from the end of its read to its answer;
 	// zero is [DefaultTimeout].
 	Timeout time.Duration
@@ -214,8 +215,8 @@ func (r *Runner) debug(msg string, kv ...any) {
 
 // usage is the text "help" and usage errors print.
 func (r *Runner) usage() string {
-	if r.Usage != "" {
-		return r.Usage
+	if r.Usage != nil {
+		return r.Usage()
 	}
 	var b strings.Builder
 	name := r.name()

@@ -84,7 +84,7 @@ func newRunner(args []string, env project.Env, stderr io.Writer) *hooks.Runner {
 	)
 	return &hooks.Runner{
 		Name:    "hookwright",
-		Usage:   fmt.Sprintf(usage, eventList()),
+		Usage:   func() string { return fmt.Sprintf(usage, eventList()) },
 		Timeout: timeout,
 		Read:    readOptions(getenv, event),
 		// Only look for the plugin folder when the variable is missing:

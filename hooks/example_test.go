@@ -33,7 +33,8 @@ func requireDeliverable(ctx context.Context, e *hooks.TaskCompleted) (hooks.Resu
 		return hooks.Result{}, nil
 	}
 	path = strings.Fields(path)[0]
-	if _, err := os.Stat(filepath.Join(e.Cwd, path)); err != nil {
+	project := hooks.ProjectDir(e, hooks.Env(ctx)) // $CLAUDE_PROJECT_DIR, else the event's cwd
+	if _, err := os.Stat(filepath.Join(project, path)); err != nil {
 		return hooks.Blocked("task " + e.TaskID + " names deliverable " + path + ", which does not exist yet"), nil
 	}
 	return hooks.Result{}, nil
@@ -63,7 +64,7 @@ func ExampleMain() {
 	m := new(hooks.Mux)
 	hooks.On(m, "Bash", blockForcePush)
 	hooks.On(m, "", requireDeliverable)
-	r := &hooks.Runner{Mux: m, Name: "myplugin"}
+	r := &hooks.Runner{Mux: m, Name: "myplugin", Getenv: func(string) string { return "" }} // an empty environment, as in a test
 
 	project, _ := os.MkdirTemp("", "project")
 	defer os.RemoveAll(project)

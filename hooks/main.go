@@ -103,6 +103,21 @@ type Runner struct {
 	Debug func(msg string, keyvals ...any)
 }
 
+// envKey carries the runner's environment in a handler's context.
+type envKey struct{}
+
+// Env returns the environment of the hook call ctx belongs to: the
+// runner's ([Runner.Getenv]), so that a handler reads what the runner and
+// the translation read, and a test that runs it (package hookstest) sees
+// only what it set; os.Getenv outside a runner. Read the project folder
+// with hooks.ProjectDir(in, hooks.Env(ctx)).
+func Env(ctx context.Context) func(string) string {
+	if f, ok := ctx.Value(envKey{}).(func(string) string); ok && f != nil {
+		return f
+	}
+	return os.Getenv
+}
+
 // Call is one hook call as a [Runner] serves it, for [Runner.Prepare] and
 // [Runner.Finish].
 type Call struct {
@@ -388,7 +403,7 @@ func (r *Runner) serve(inv Invocation, data []byte, stdout, stderr io.Writer, do
 	if mux == nil {
 		mux = new(Mux)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), *after)
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), envKey{}, getenv), *after)
 	defer cancel()
 	dog.watch(mux)
 	dog.at("dispatching")

@@ -20,7 +20,6 @@ func Mux() *hooks.Mux {
 	return m
 }
 
-
 func blockForcePush(ctx context.Context, e *hooks.PreToolUse) (hooks.Result, error) {
 	bash, err := e.AsBash()
 	if err != nil {

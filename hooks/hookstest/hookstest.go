@@ -155,8 +155,17 @@ func Build(t testing.TB, pkg string) string {
 //	func TestMain(m *testing.M) { os.Exit(hookstest.Main(m)) }
 func Main(m *testing.M) int { return testkit.Main(m) }
 
-// prepare makes the call's folders and files and returns the call with
-// its placeholders filled in, and its environment.
+// Prepare makes the call's folders and files and returns the call with
+// its placeholders filled in (Stdin, Args, Project, Home) and its
+// environment ("KEY=VALUE": HOME, CLAUDE_PROJECT_DIR, Env): what [Run] and
+// [Exec] run it with, for a test that runs a hook another way (a script
+// in another language, say).
+func Prepare(t testing.TB, c Call) (Call, []string) {
+	t.Helper()
+	return prepare(t, c)
+}
+
+// prepare is Prepare.
 func prepare(t testing.TB, c Call) (Call, []string) {
 	t.Helper()
 	if c.Project == "" {

@@ -24,6 +24,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +59,9 @@ type Call struct {
 	// Claude Code's session log, whose "version" tells which release runs
 	// ([hooks.RunningRelease]).
 	Transcript string
+	// StdinOpen keeps stdin open after the event, as Claude Code may: a
+	// hook that waits for the end of its input never answers.
+	StdinOpen bool
 }
 
 // Reply is what a call answered, read back in Claude Code's protocol.
@@ -108,7 +112,14 @@ func RunWith(t testing.TB, r *hooks.Runner, c Call) Reply {
 		run.Read.Timeout = 10 * time.Second // a loaded machine may deliver late; a test never waits for it
 	}
 	var stdout, stderr testkit.SyncBuffer
-	code := run.Run(strings.Fields(c.Args), strings.NewReader(c.Stdin), &stdout, &stderr)
+	var stdin io.Reader = strings.NewReader(c.Stdin)
+	if c.StdinOpen {
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		go pw.Write([]byte(c.Stdin))
+		stdin = pr
+	}
+	code := run.Run(strings.Fields(c.Args), stdin, &stdout, &stderr)
 	return decode(code, stdout.String(), stderr.String(), c)
 }
 
@@ -125,6 +136,16 @@ func Exec(t testing.TB, bin string, c Call) Reply {
 	cmd.Dir = c.Project
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOOKSTEST_BIN=" + bin}, env...)
 	cmd.Stdin = strings.NewReader(c.Stdin)
+	if c.StdinOpen {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pw.Close() // held open for the whole run, like a client that never closes
+		defer pr.Close()
+		go pw.Write([]byte(c.Stdin))
+		cmd.Stdin = pr
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -218,3 +218,12 @@ func TestReplyDecodesEveryChannel(t *testing.T) {
 		hookstest.Run(t, m, hookstest.Call{Args: args, Stdin: in}).Check(t, tc.want)
 	}
 }
+
+// A hook must answer while stdin stays open, in process and as a binary.
+func TestStdinOpen(t *testing.T) {
+	bin := hookstest.Build(t, "./testdata/plugin/cmd/plugin")
+	c := withCommand(hookstest.Recorded("2.1.33", "PreToolUse-Bash").Call("PreToolUse"), "git push --force")
+	c.StdinOpen = true
+	hookstest.Run(t, plugin.Mux(), c).Blocks(t, "no force pushes")
+	hookstest.Exec(t, bin, c).Blocks(t, "no force pushes")
+}

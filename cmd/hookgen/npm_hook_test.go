@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -198,4 +199,41 @@ func TestNPMHookAnswersAsTheGoPlugin(t *testing.T) {
 func noTranscript(c hookstest.Call) hookstest.Call {
 	c.Transcript = ""
 	return c
+}
+
+// TestNPMYourOwnPluginPage runs the JavaScript hook docs/your-own-plugin.md
+// shows, with the package as make npm builds it, on recorded payloads: a
+// completion without its deliverable is refused, natively and through the
+// fallback; with it, it passes; a TaskUpdate that completes nothing, or a
+// fallback on a release with TaskCompleted, says nothing.
+func TestNPMYourOwnPluginPage(t *testing.T) {
+	dir, _ := npmHookProject(t)
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "your-own-plugin.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hook string
+	for _, b := range regexp.MustCompile("(?s)```js\n(.*?)```").FindAllSubmatch(page, -1) {
+		if strings.Contains(string(b[1]), "hookgen.run(") {
+			hook = string(b[1])
+			break
+		}
+	}
+	if hook == "" {
+		t.Fatal("the page shows no JavaScript hook with hookgen.run")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "task.js"), []byte(hook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	node, _ := npmTools(t)
+	wrapper := filepath.Join(dir, "task")
+	os.WriteFile(wrapper, []byte("#!/bin/sh\nexec '"+node+"' '"+filepath.Join(dir, "task.js")+"' \"$@\"\n"), 0o755)
+
+	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "TaskCompleted").Call("TaskCompleted")).Blocks(t, "names deliverable parser.go")
+	fallback := hookstest.Recorded("2.1.25", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse")
+	hookstest.Exec(t, wrapper, fallback).Blocks(t, "names deliverable parser.go")
+	fallback.Files = map[string]string{"parser.go": "package parser\n"}
+	hookstest.Exec(t, wrapper, fallback).Passes(t)
+	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.25", "PostToolUse-TaskUpdate-in_progress").Call("TaskCompleted --via PostToolUse")).Silent(t)
+	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse")).Silent(t)
 }

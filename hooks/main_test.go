@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // runT runs one call through r with stdin and the environment env.
@@ -17,7 +19,7 @@ func runT(t *testing.T, r *Runner, env map[string]string, stdin string, args ...
 	if r.Getenv == nil {
 		r.Getenv = func(k string) string { return env[k] }
 	}
-	var out, errb syncBuffer
+	var out, errb testkit.SyncBuffer
 	code = r.Run(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }

@@ -1,31 +1,13 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
-
-// syncBuffer is a bytes.Buffer safe for the watchdog's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestWatchdogFailsOpenOnAHungHandler(t *testing.T) {
 	m := new(Mux)
@@ -34,7 +16,7 @@ func TestWatchdogFailsOpenOnAHungHandler(t *testing.T) {
 		<-release // ignores its context
 		return Blocked("too late"), nil
 	})))
-	var stdout, stderr syncBuffer
+	var stdout, stderr testkit.SyncBuffer
 	exited := make(chan int, 1)
 	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(code int) { exited <- code; close(release) })
 	dog.watch(m)
@@ -52,7 +34,7 @@ func TestWatchdogFailsOpenOnAHungHandler(t *testing.T) {
 }
 
 func TestWatchdogStaysQuietWhenHandlersReturn(t *testing.T) {
-	var stdout, stderr syncBuffer
+	var stdout, stderr testkit.SyncBuffer
 	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(int) { t.Error("watchdog fired after disarm") })
 	if _, ok := dog.answer(func() int { return 0 }); !ok {
 		t.Fatal("answer refused before the deadline")
@@ -78,7 +60,7 @@ func TestWatchdogBlocksForAClosedGate(t *testing.T) {
 	m := new(Mux)
 	gate := closedGate{make(chan struct{})}
 	m.Handle(EventStop, "", gate)
-	var stdout, stderr syncBuffer
+	var stdout, stderr testkit.SyncBuffer
 	exited := make(chan int, 1)
 	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(code int) { exited <- code; close(gate.release) })
 	dog.watch(m)
@@ -92,7 +74,7 @@ func TestWatchdogBlocksForAClosedGate(t *testing.T) {
 }
 
 func TestWatchdogKeepsTheAnswerWhileJournaling(t *testing.T) {
-	var stdout, stderr syncBuffer
+	var stdout, stderr testkit.SyncBuffer
 	exited := make(chan int, 1)
 	dog := arm("hookwright", 10*time.Millisecond, Invocation{Event: EventStop}, &stdout, &stderr, func(code int) { exited <- code })
 	if _, ok := dog.answer(func() int { return ExitBlock }); !ok {

@@ -21,7 +21,11 @@ import (
 	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/internal/runtime/native"
 	"github.com/hookwright/hookwright/manifests"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
+
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
 var update = flag.Bool("update", false, "rewrite hooks/hooks.json and hooks/bands/*.json")
 
@@ -203,10 +207,7 @@ func TestLauncherMissingBinaryIsVisible(t *testing.T) {
 // exit code comes back (the guard blocks a force push with exit 2).
 func TestLauncherExecsTheBinary(t *testing.T) {
 	launcher := launcherCopy(t)
-	build := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(launcher), hostBinary()), "github.com/hookwright/hookwright/cmd/hookwright")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	testkit.BuildTo(t, "github.com/hookwright/hookwright/cmd/hookwright", filepath.Join(filepath.Dir(launcher), hostBinary()), testkit.Options{})
 	project := t.TempDir()
 	in := `{"session_id":"s","transcript_path":"/nonexistent","cwd":"` + project + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"},"tool_use_id":"t1"}`
 	cmd := exec.Command("sh", "-c", `"`+launcher+`" PreToolUse`)

@@ -133,6 +133,7 @@ func Exec(t testing.TB, bin string, c Call) Reply {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", `"$HOOKSTEST_BIN" `+c.Args)
+	cmd.WaitDelay = 2 * time.Second // a hook that leaves a child holding its pipes must not hang the test
 	cmd.Dir = c.Project
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOOKSTEST_BIN=" + bin}, env...)
 	cmd.Stdin = strings.NewReader(c.Stdin)

@@ -12,7 +12,11 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
+
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
 // pluginCopy copies the repository's plugin tree (manifests, plugin.json,
 // launcher) into a temp folder; withBinary also builds the runtime there.
@@ -28,10 +32,7 @@ func pluginCopy(t *testing.T, withBinary bool) string {
 	}
 	if withBinary {
 		name := "hookwright-" + runtime.GOOS + "-" + runtime.GOARCH
-		cmd := exec.Command("go", "build", "-ldflags", "-X main.version=0.1.0", "-o", filepath.Join(root, "bin", name), "github.com/hookwright/hookwright/cmd/hookwright")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
+		testkit.BuildTo(t, "github.com/hookwright/hookwright/cmd/hookwright", filepath.Join(root, "bin", name), testkit.Options{Flags: []string{"-ldflags", "-X main.version=0.1.0"}})
 	}
 	return root
 }

@@ -23,7 +23,7 @@ type Release [3]int
 type release = Release
 
 // ErrRelease is wrapped by every error [ParseRelease] returns.
-var ErrRelease = errors.New("not a Claude Code release")
+var ErrRelease = errors.New("not a Claude Code version")
 
 const releaseForms = `want 2.1.33, v2.1.33 or "2.1.33 (Claude Code)"`
 

@@ -11,22 +11,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden manifests under testdata/")
 
-func version(t testing.TB, s string) *semver.Version {
+func version(t testing.TB, s string) hooks.Release {
 	t.Helper()
-	v, err := compat.ParseVersion(s)
+	v, err := hooks.ParseRelease(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-func goldenPath(band *semver.Version) string {
+func goldenPath(band hooks.Release) string {
 	return filepath.Join("testdata", "hooks-"+band.String()+".json")
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/hookwright/hookwright/internal/runtime/native"
 	"github.com/hookwright/hookwright/manifests"
 
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/testkit"
 )
 
@@ -117,7 +118,7 @@ func TestHooksCallTheLauncher(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("hooks", "bands", "*.json"))
 	files = append(files, filepath.Join("hooks", "hooks.json"))
 	const program = "${CLAUDE_PLUGIN_ROOT}/bin/hookwright"
-	execSince, _ := compat.ParseVersion("2.1.139")
+	execSince, _ := hooks.ParseRelease("2.1.139")
 	for _, f := range files {
 		var m struct {
 			Hooks map[string][]struct {
@@ -128,8 +129,8 @@ func TestHooksCallTheLauncher(t *testing.T) {
 			}
 		}
 		readJSON(t, f, &m)
-		band, _ := compat.ParseVersion(strings.TrimSuffix(filepath.Base(f), ".json"))
-		exec := band != nil && !band.LessThan(execSince)
+		band, _ := hooks.ParseRelease(strings.TrimSuffix(filepath.Base(f), ".json"))
+		exec := !band.IsZero() && !band.Less(execSince)
 		for ev, groups := range m.Hooks {
 			for _, g := range groups {
 				for _, h := range g.Hooks {

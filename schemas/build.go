@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // Timeout bounds, in seconds.
@@ -21,16 +21,16 @@ const (
 type obj = map[string]any
 
 // ID returns the $id of the schema for a band edge.
-func ID(band *semver.Version) string {
+func ID(band hooks.Release) string {
 	return "https://github.com/hookwright/hookwright/schemas/hooks-" + band.String() + ".schema.json"
 }
 
 // FileName returns the embedded file name of the schema for a band edge.
-func FileName(band *semver.Version) string { return "hooks-" + band.String() + ".schema.json" }
+func FileName(band hooks.Release) string { return "hooks-" + band.String() + ".schema.json" }
 
 // Build returns the JSON Schema for the band whose edge is band, generated
 // from the compat matrix, as indented JSON with sorted keys.
-func Build(band *semver.Version) ([]byte, error) {
+func Build(band hooks.Release) ([]byte, error) {
 	s := obj{
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",
 		"$id":         ID(band),
@@ -77,20 +77,20 @@ func warn(msg string) obj { return obj{"not": obj{}, "x-message": msg, "x-severi
 // the band's releases reject the whole file over it, with witness (the
 // releases and runs that showed it), and a warning where they ignore the
 // entry (from the band of [compat.UnknownEventsTolerated]).
-func rejectOrWarn(band *semver.Version, what, witness string) obj {
+func rejectOrWarn(band hooks.Release, what, witness string) obj {
 	tol, _ := compat.Lookup(compat.KindLoader, compat.UnknownEventsTolerated)
-	if !band.LessThan(tol.Version()) {
+	if !band.Less(tol.Version()) {
 		return warn(fmt.Sprintf("%s: Claude Code %s and later ignore it with a warning and load the rest, so its hooks never run (%s)", what, tol.Since, tol.Witness))
 	}
 	return refuse(fmt.Sprintf("%s: this release rejects the whole hooks.json over it, and no hook of the plugin runs (%s)", what, witness))
 }
 
 // events is the "hooks" object: the band's events and nothing else.
-func events(band *semver.Version) obj {
+func events(band hooks.Release) obj {
 	props := obj{}
 	for _, ev := range compat.All(compat.KindEvent) {
 		switch {
-		case band.LessThan(ev.Version()):
+		case band.Less(ev.Version()):
 			props[ev.Name] = rejectOrWarn(band, fmt.Sprintf("event %s arrives in Claude Code %s (hookgen writes a fallback or leaves it out)", ev.Name, ev.Since), ev.Witness)
 		case ev.Matcher != "":
 			props[ev.Name] = obj{"$ref": "#/$defs/groups"}
@@ -139,7 +139,7 @@ func timeout() obj {
 }
 
 // handler is one handler object for the band.
-func handler(band *semver.Version) obj {
+func handler(band hooks.Release) obj {
 	props := obj{"type": handlerType(band)}
 	var commandKeys, lateKeys []string
 	for _, f := range compat.All(compat.KindField) {
@@ -147,7 +147,7 @@ func handler(band *semver.Version) obj {
 			continue
 		}
 		forCommand := len(f.Types) == 0 || slices.Contains(f.Types, "command")
-		if band.LessThan(f.Version()) {
+		if band.Less(f.Version()) {
 			// Refused here for every type; the command branch lets it
 			// through so it is reported once.
 			props[f.Name] = lateField(f)
@@ -189,10 +189,10 @@ func lateField(f compat.Feature) obj {
 // an error that names its witness: where the release's validator lacks it
 // the handler cannot load, and where only the CHANGELOG dates it later no
 // run has shown it work.
-func handlerType(band *semver.Version) obj {
+func handlerType(band hooks.Release) obj {
 	var have, later []string
 	for _, t := range compat.All(compat.KindHandlerType) {
-		if band.LessThan(t.Version()) {
+		if band.Less(t.Version()) {
 			later = append(later, fmt.Sprintf("%s arrives in %s: %s", t.Name, t.Since, t.Witness))
 		} else {
 			have = append(have, t.Name)

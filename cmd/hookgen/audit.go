@@ -12,10 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/internal/marketplace"
 	"github.com/hookwright/hookwright/internal/oracle"
@@ -152,7 +152,7 @@ func runAudit(ctx context.Context, o *auditOptions) error {
 }
 
 // auditPlugin checks one plugin on every release.
-func auditPlugin(p marketplace.Plugin, vs []*semver.Version) (row, []oracle.Finding) {
+func auditPlugin(p marketplace.Plugin, vs []hooks.Release) (row, []oracle.Finding) {
 	r := row{Name: p.Name, Source: p.Source, Skip: p.Skip}
 	if p.Err != nil && r.Skip == "" {
 		r.Skip = "unreadable: " + p.Err.Error()
@@ -237,7 +237,7 @@ func (c cell) short() string {
 
 // writeAuditTable prints plugins × releases, the refusals' reasons and a
 // summary.
-func writeAuditTable(w io.Writer, vs []*semver.Version, rows []row) {
+func writeAuditTable(w io.Writer, vs []hooks.Release, rows []row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"PLUGIN"}
 	for _, v := range vs {
@@ -285,7 +285,7 @@ func reasons(rows []row) []string {
 }
 
 // summary counts the cells by verdict.
-func summary(vs []*semver.Version, rows []row) string {
+func summary(vs []hooks.Release, rows []row) string {
 	n := map[string]int{}
 	for _, r := range rows {
 		for _, c := range r.Cells {
@@ -300,7 +300,7 @@ func summary(vs []*semver.Version, rows []row) string {
 }
 
 // writeAuditMarkdown prints the table as GitHub-flavoured Markdown.
-func writeAuditMarkdown(w io.Writer, vs []*semver.Version, rows []row) {
+func writeAuditMarkdown(w io.Writer, vs []hooks.Release, rows []row) {
 	fmt.Fprintln(w, "### hookgen audit")
 	fmt.Fprintln(w)
 	head, sep := "| plugin |", "|---|"
@@ -337,7 +337,7 @@ func mdEscape(s string) string {
 }
 
 // writeAuditJSON prints the audit as one JSON object.
-func writeAuditJSON(w io.Writer, name string, vs []*semver.Version, rows []row) error {
+func writeAuditJSON(w io.Writer, name string, vs []hooks.Release, rows []row) error {
 	rel := make([]string, 0, len(vs))
 	for _, v := range vs {
 		rel = append(rel, v.String())

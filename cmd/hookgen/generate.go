@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/manifests"
 )
@@ -49,31 +49,31 @@ func runGenerate(ctx context.Context, o *genOptions) error {
 }
 
 // release resolves --cc-version or --detect to a version.
-func (o *genOptions) release(ctx context.Context) (*semver.Version, error) {
+func (o *genOptions) release(ctx context.Context) (hooks.Release, error) {
 	switch {
 	case o.detect && o.ccVersion != "":
-		return nil, usageErr("--detect and --cc-version exclude each other")
+		return hooks.Release{}, usageErr("--detect and --cc-version exclude each other")
 	case o.detect:
 		return detectOrFloor(ctx, o.env), nil
 	case o.ccVersion == "":
-		return nil, usageErr("--cc-version is required (or --detect)")
+		return hooks.Release{}, usageErr("--cc-version is required (or --detect)")
 	}
 	return parseVersion(o.ccVersion)
 }
 
-// parseVersion is compat.ParseVersion with a usage exit code.
-func parseVersion(s string) (*semver.Version, error) {
-	v, err := compat.ParseVersion(s)
+// parseVersion is hooks.ParseRelease with a usage exit code.
+func parseVersion(s string) (hooks.Release, error) {
+	v, err := hooks.ParseRelease(s)
 	if err != nil {
-		return nil, usageErr("--cc-version: %w", err)
+		return hooks.Release{}, usageErr("--cc-version: %w", err)
 	}
 	return v, nil
 }
 
 // requiredVersion parses the --cc-version that cmd cannot do without.
-func requiredVersion(cmd, s string) (*semver.Version, error) {
+func requiredVersion(cmd, s string) (hooks.Release, error) {
 	if s == "" {
-		return nil, usageErr("%s needs --cc-version", cmd)
+		return hooks.Release{}, usageErr("%s needs --cc-version", cmd)
 	}
 	return parseVersion(s)
 }
@@ -97,13 +97,13 @@ func loadSpec(path string, stdin io.Reader) (manifests.Spec, error) {
 
 // detectOrFloor detects the installed release, or warns and returns the
 // plugin floor.
-func detectOrFloor(ctx context.Context, e env) *semver.Version {
+func detectOrFloor(ctx context.Context, e env) hooks.Release {
 	v, how, err := detect(ctx, e)
 	if err == nil {
 		fmt.Fprintf(e.Err, "hookgen: detected Claude Code %s (%s)\n", v, how)
 		return v
 	}
-	floor, _ := compat.ParseVersion(compat.PluginFloor)
+	floor, _ := hooks.ParseRelease(compat.PluginFloor)
 	fmt.Fprintf(e.Err, "hookgen: warning: %v; writing the manifest for the plugin floor %s, which every release with plugins loads\n",
 		err, floor)
 	return floor

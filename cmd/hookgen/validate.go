@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/internal/marketplace"
 	"github.com/hookwright/hookwright/internal/oracle"
@@ -88,17 +88,17 @@ Examples:
 
 // releases parses the --cc-version values, or returns every release where
 // a verdict can change (oracle.Edges: the band edges and the rules' edges).
-func releases(vs []string) ([]*semver.Version, error) {
+func releases(vs []string) ([]hooks.Release, error) {
 	if len(vs) == 0 {
 		return oracle.Edges(), nil
 	}
-	var out []*semver.Version
+	var out []hooks.Release
 	for _, s := range vs {
 		v, err := parseVersion(s)
 		if err != nil {
 			return nil, err
 		}
-		if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+		if v.Less(hooks.MustRelease(compat.PluginFloor)) {
 			return nil, usageErr("Claude Code %s is older than %s, the first release that loads plugins", v, compat.PluginFloor)
 		}
 		out = append(out, v)
@@ -168,27 +168,27 @@ func runValidate(o *validateOptions) error {
 // input is one file to check and its checker.
 type input struct {
 	doc   []byte
-	check func(*semver.Version, []byte) ([]oracle.Finding, error)
+	check func(hooks.Release, []byte) ([]oracle.Finding, error)
 }
 
 // inputs reads FILE: a plugin folder gives its hooks.json and plugin.json,
 // a file named plugin.json is a manifest, anything else a hooks.json.
 func (o *validateOptions) inputs() ([]input, error) {
 	if o.file != "-" && isDir(o.file) {
-		hooks, manifest, extra, err := marketplace.ReadPlugin(o.file)
+		hooksJSON, manifest, extra, err := marketplace.ReadPlugin(o.file)
 		if err != nil {
 			return nil, fmt.Errorf("reading the plugin: %w", err)
 		}
 		var out []input
-		if hooks != nil {
-			out = append(out, input{hooks, oracle.CheckHooks})
+		if hooksJSON != nil {
+			out = append(out, input{hooksJSON, oracle.CheckHooks})
 		}
 		if manifest != nil {
 			out = append(out, input{manifest, oracle.CheckPlugin})
 		}
 		for name, b := range extra {
 			name := name
-			out = append(out, input{b, func(v *semver.Version, doc []byte) ([]oracle.Finding, error) {
+			out = append(out, input{b, func(v hooks.Release, doc []byte) ([]oracle.Finding, error) {
 				return oracle.CheckExtraHooks(v, name, doc)
 			}})
 		}

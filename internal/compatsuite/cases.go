@@ -15,6 +15,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/oracle"
 )
 
@@ -70,7 +71,7 @@ func Cases() []Case {
 var (
 	v2133 = since(compat.KindEvent, "TeammateIdle")
 	v2169 = since(compat.KindOutput, compat.ContinueFalse)
-	v2175 = semver.MustParse(row(compat.KindLoader, "plugin.json unknown keys accepted").Before)
+	v2175 = hooks.MustRelease(row(compat.KindLoader, "plugin.json unknown keys accepted").Before)
 )
 
 // row is the matrix row kind/name; the cases name only rows that exist.
@@ -83,7 +84,7 @@ func row(kind compat.Kind, name string) compat.Feature {
 }
 
 // since is the first release of the matrix row kind/name.
-func since(kind compat.Kind, name string) *semver.Version { return row(kind, name).Version() }
+func since(kind compat.Kind, name string) hooks.Release { return row(kind, name).Version() }
 
 // problems collects failure reasons; its error shows the first few.
 type problems []string
@@ -123,7 +124,7 @@ func compat01(_ context.Context, s *Session) (string, error) {
 	var bad problems
 	releases, files := 0, map[*Manifest]bool{}
 	for _, v := range s.targets {
-		if !v.LessThan(v2133) {
+		if !v.Less(v2133) {
 			continue
 		}
 		releases++
@@ -410,7 +411,7 @@ func alt03(_ context.Context, s *Session) (string, error) {
 	var bad problems
 	n := 0
 	for _, m := range s.wellFormed() {
-		if m.Band.LessThan(v2133) {
+		if m.Band.Less(v2133) {
 			continue
 		}
 		n++
@@ -664,7 +665,7 @@ func reg01(_ context.Context, s *Session) (string, error) {
 }
 
 func reg02(_ context.Context, s *Session) (string, error) {
-	if s.targets[0].GreaterThan(v2175) {
+	if v2175.Less(s.targets[0]) {
 		return "", skip("every release under test is later than %s, so it accepts unknown plugin.json keys", v2175)
 	}
 	doc, err := s.pluginJSON()
@@ -1079,7 +1080,7 @@ func reg14(ctx context.Context, s *Session) (string, error) {
 	for i, r := range rs {
 		e := es[i]
 		switch {
-		case halts(r.Stdout) && e.m.Band.LessThan(v2169):
+		case halts(r.Stdout) && e.m.Band.Less(v2169):
 			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from %s); exit 2 instead", e.label(), e.m.name(), e.m.Band, v2169)
 		case halts(r.Stdout):
 			channels["continue:false"]++

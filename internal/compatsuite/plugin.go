@@ -13,8 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/manifests"
 )
@@ -26,7 +26,7 @@ type Manifest struct {
 	// Band is the band the file is written for: the band named by a
 	// hooks/bands/<band>.json file, or the oldest release under test for
 	// hooks/hooks.json.
-	Band *semver.Version
+	Band hooks.Release
 	// Raw is the file as read.
 	Raw []byte
 	// Err says why Raw is not one well-formed JSON object; Doc is nil then.
@@ -72,7 +72,7 @@ func (h Handler) Via() (via, canonical string) {
 }
 
 // readManifest reads and decodes path (relative to dir), written for band.
-func readManifest(dir, path string, band *semver.Version) (*Manifest, error) {
+func readManifest(dir, path string, band hooks.Release) (*Manifest, error) {
 	raw, err := readPluginFile(dir, path)
 	if err != nil {
 		return nil, err
@@ -245,7 +245,7 @@ type Plugin struct {
 
 // loadPlugin reads the manifests of the plugin at dir; floor is the band
 // hooks/hooks.json is taken to be written for.
-func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
+func loadPlugin(dir string, floor hooks.Release) (*Plugin, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -261,7 +261,7 @@ func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
 	files, _ := filepath.Glob(filepath.Join(abs, "hooks", "bands", "*.json"))
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		band, err := compat.ParseVersion(name)
+		band, err := hooks.ParseRelease(name)
 		if err != nil {
 			continue // not a band manifest
 		}
@@ -276,7 +276,7 @@ func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
 
 // manifestsFor returns the manifests release v may load: hooks/hooks.json,
 // and the band file of v's band when the plugin ships one.
-func (p *Plugin) manifestsFor(v *semver.Version) []*Manifest {
+func (p *Plugin) manifestsFor(v hooks.Release) []*Manifest {
 	out := []*Manifest{p.Shipped}
 	if band, err := compat.BandOf(v); err == nil {
 		if m, ok := p.Bands[band.String()]; ok {

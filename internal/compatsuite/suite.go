@@ -10,8 +10,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -23,7 +23,7 @@ type Config struct {
 	// Versions are the Claude Code releases the plugin must work on; empty
 	// means every band edge from the plugin floor (compat.Bands). The
 	// oldest is the release hooks/hooks.json is taken to be written for.
-	Versions []*semver.Version
+	Versions []hooks.Release
 	// Spec is the plugin's handler spec; nil turns off the cases that
 	// compare with it (they are reported as SKIP).
 	Spec *manifests.Spec
@@ -93,8 +93,8 @@ func (w warned) Error() string { return w.why }
 type Session struct {
 	cfg     Config
 	plugin  *Plugin
-	targets []*semver.Version
-	floor   *semver.Version
+	targets []hooks.Release
+	floor   hooks.Release
 	run     *runner
 
 	mu       sync.Mutex
@@ -108,8 +108,8 @@ func Open(cfg Config) (*Session, error) {
 	if len(targets) == 0 {
 		targets = compat.Bands()
 	}
-	targets = append([]*semver.Version(nil), targets...)
-	sort.Slice(targets, func(i, j int) bool { return targets[i].LessThan(targets[j]) })
+	targets = append([]hooks.Release(nil), targets...)
+	sort.Slice(targets, func(i, j int) bool { return targets[i].Less(targets[j]) })
 	floor, err := compat.BandOf(targets[0])
 	if err != nil {
 		return nil, err

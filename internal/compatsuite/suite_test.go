@@ -15,11 +15,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/internal/live"
 	"github.com/hookwright/hookwright/manifests"
 
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/testkit"
 )
 
@@ -373,11 +372,11 @@ func readSpec(path string) (manifests.Spec, error) {
 	return manifests.ParseSpec(b)
 }
 
-func versions(t *testing.T, vs ...string) []*semver.Version {
+func versions(t *testing.T, vs ...string) []hooks.Release {
 	t.Helper()
-	var out []*semver.Version
+	var out []hooks.Release
 	for _, s := range vs {
-		v, err := compat.ParseVersion(s)
+		v, err := hooks.ParseRelease(s)
 		if err != nil {
 			t.Fatal(err)
 		}

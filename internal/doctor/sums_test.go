@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // releaseCopy lays out the plugin as a release ships it: the runtime for
@@ -68,7 +68,7 @@ func sumOf(t *testing.T, path string) string {
 
 func runOn(t *testing.T, root string) (Report, string) {
 	t.Helper()
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	r := Run(Options{Version: v, VersionHow: "test", PluginRoot: root, Project: t.TempDir()})
 	return r, report(r)
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/oracle"
 )
@@ -44,7 +44,7 @@ func TestOracleAgreesWithLoader(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
 			claude := installT(t, v)
-			fx := loadFixtures(t, semver.MustParse(v))
+			fx := loadFixtures(t, hooks.MustRelease(v))
 			var dirs []string
 			want := 0
 			for _, f := range fx {
@@ -61,7 +61,7 @@ func TestOracleAgreesWithLoader(t *testing.T) {
 				if f.rejected > 0 && !refusedIn(res.DebugLog, f.name) {
 					t.Errorf("%s: the oracle says %s is refused; the log has no failure naming it", v, f.name)
 				}
-				if f.rejected == 0 && f.announced > 0 && !semver.MustParse(v).LessThan(semver.MustParse(compat.EntriesTolerated)) && !strings.Contains(ignored, f.name) {
+				if f.rejected == 0 && f.announced > 0 && !hooks.MustRelease(v).Less(hooks.MustRelease(compat.EntriesTolerated)) && !strings.Contains(ignored, f.name) {
 					t.Errorf("%s: the oracle says %s loads with %d dropped; no \"entry ignored\" warning names it:\n%s", v, f.name, f.dropped, ignored)
 				}
 			}
@@ -92,7 +92,7 @@ func refusedIn(debugLog, plugin string) bool {
 
 // loadFixtures copies every fixture into a temp folder (a release may
 // write into a plugin folder) and asks the oracle about each on v.
-func loadFixtures(t *testing.T, v *semver.Version) []fixture {
+func loadFixtures(t *testing.T, v hooks.Release) []fixture {
 	t.Helper()
 	entries, err := os.ReadDir(oracleFixtures)
 	if err != nil {
@@ -126,7 +126,7 @@ func loadFixtures(t *testing.T, v *semver.Version) []fixture {
 		}
 		for _, doc := range []struct {
 			b     []byte
-			check func(*semver.Version, []byte) ([]oracle.Finding, error)
+			check func(hooks.Release, []byte) ([]oracle.Finding, error)
 		}{{f.hooks, oracle.CheckHooks}, {f.manifest, oracle.CheckPlugin}} {
 			if doc.b == nil {
 				continue

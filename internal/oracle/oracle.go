@@ -20,8 +20,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // File names which of a plugin's files a finding is about.
@@ -179,12 +179,12 @@ func Merge(per ...[]Finding) []Finding {
 
 // lessV compares two release strings; unparsable ones sort first.
 func lessV(a, b string) bool {
-	va, err1 := semver.NewVersion(a)
-	vb, err2 := semver.NewVersion(b)
+	va, err1 := hooks.ParseRelease(a)
+	vb, err2 := hooks.ParseRelease(b)
 	if err1 != nil || err2 != nil {
 		return a < b
 	}
-	return va.LessThan(vb)
+	return va.Less(vb)
 }
 
 // MaxFile bounds the size of a file the oracle reads.
@@ -234,12 +234,12 @@ func sortedKeys(m map[string]any) []string {
 // loader's "Registered N hooks" line counts them: 0 when either file is
 // rejected, else every handler under a known event less the dropped ones.
 // A handler whose key is dropped ("args") still registers.
-func Registers(v *semver.Version, hooks, manifest []byte) (int, error) {
+func Registers(v hooks.Release, hooksJSON, manifest []byte) (int, error) {
 	var fs []Finding
 	for _, f := range []struct {
 		doc   []byte
-		check func(*semver.Version, []byte) ([]Finding, error)
-	}{{hooks, CheckHooks}, {manifest, CheckPlugin}} {
+		check func(hooks.Release, []byte) ([]Finding, error)
+	}{{hooksJSON, CheckHooks}, {manifest, CheckPlugin}} {
 		if f.doc == nil {
 			continue
 		}
@@ -249,10 +249,10 @@ func Registers(v *semver.Version, hooks, manifest []byte) (int, error) {
 		}
 		fs = append(fs, got...)
 	}
-	if Count(fs, compat.Rejected) > 0 || hooks == nil {
+	if Count(fs, compat.Rejected) > 0 || hooksJSON == nil {
 		return 0, nil
 	}
-	inst, err := decode(hooks)
+	inst, err := decode(hooksJSON)
 	if err != nil {
 		return 0, nil
 	}
@@ -267,7 +267,7 @@ func Registers(v *semver.Version, hooks, manifest []byte) (int, error) {
 	for name, gv := range events {
 		ev, ok := compat.Lookup(compat.KindEvent, name)
 		groups, isList := gv.([]any)
-		if !ok || v.LessThan(ev.Version()) || !isList || dropped[ptr("/hooks", name)] {
+		if !ok || v.Less(ev.Version()) || !isList || dropped[ptr("/hooks", name)] {
 			continue
 		}
 		for i, g := range groups {
@@ -315,15 +315,15 @@ func droppedUnder(dropped map[string]bool, p string, deep bool) bool {
 // every band's first release (compat.Bands), and the first and last
 // release of every rule row and handler type's validator. Checking these
 // covers every verdict the oracle can give.
-func Edges() []*semver.Version {
+func Edges() []hooks.Release {
 	seen := map[string]bool{}
-	var out []*semver.Version
+	var out []hooks.Release
 	addV := func(s string) {
 		if s == "" || seen[s] {
 			return
 		}
-		v, err := semver.NewVersion(s)
-		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
+		v, err := hooks.ParseRelease(s)
+		if err != nil || v.Less(hooks.MustRelease(compat.PluginFloor)) {
 			return
 		}
 		seen[s] = true
@@ -339,7 +339,7 @@ func Edges() []*semver.Version {
 	for _, s := range compat.HandlerValidatorSince {
 		addV(s)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
 	return out
 }
 
@@ -349,7 +349,7 @@ func Edges() []*semver.Version {
 // loader: "Failed to load hooks from <file>"), so what would refuse the
 // standard file only drops this one's hooks. name is the path as
 // plugin.json writes it.
-func CheckExtraHooks(v *semver.Version, name string, doc []byte) ([]Finding, error) {
+func CheckExtraHooks(v hooks.Release, name string, doc []byte) ([]Finding, error) {
 	fs, err := CheckHooks(v, doc)
 	if err != nil {
 		return nil, err

@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // worst is the gravest consequence of a hooks.json on release v; "" loads
 // clean.
 func worst(t *testing.T, v string, doc string) (compat.Consequence, []Finding) {
 	t.Helper()
-	fs, err := CheckHooks(semver.MustParse(v), []byte(doc))
+	fs, err := CheckHooks(hooks.MustRelease(v), []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestPluginRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs, err := CheckPlugin(semver.MustParse(c.release), []byte(c.doc))
+			fs, err := CheckPlugin(hooks.MustRelease(c.release), []byte(c.doc))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,11 +198,11 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"name": "p", "skills": 1, "PreToolUse": [{"PermissionRequest": [1]}]}`), "2.1.33")
 	f.Add([]byte(`{"hooks": {"Stop": [{"matcher": 1, "hooks": [null, {"type": 5}]}]}}`), "2.0.30")
 	f.Fuzz(func(t *testing.T, doc []byte, release string) {
-		v, err := semver.NewVersion(release)
-		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
-			v = semver.MustParse("2.1.330")
+		v, err := hooks.ParseRelease(release)
+		if err != nil || v.Less(hooks.MustRelease(compat.PluginFloor)) {
+			v = hooks.MustRelease("2.1.330")
 		}
-		for _, check := range []func(*semver.Version, []byte) ([]Finding, error){CheckHooks, CheckPlugin} {
+		for _, check := range []func(hooks.Release, []byte) ([]Finding, error){CheckHooks, CheckPlugin} {
 			fs, err := check(v, doc)
 			if err != nil {
 				t.Fatal(err)
@@ -219,7 +219,7 @@ func FuzzCheck(f *testing.F) {
 // A refused extra hooks file is skipped, not the plugin: its rejections
 // become drops of its own hooks.
 func TestCheckExtraHooks(t *testing.T) {
-	fs, err := CheckExtraHooks(semver.MustParse("2.1.100"), "./hooks/extra.json", []byte(`{"hooks": {"NoSuch": []}}`))
+	fs, err := CheckExtraHooks(hooks.MustRelease("2.1.100"), "./hooks/extra.json", []byte(`{"hooks": {"NoSuch": []}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // CheckPlugin returns what release v's loader does with a plugin's
@@ -16,8 +17,8 @@ import (
 // manifest schema of the band-edge releases' code: name, the typed fields,
 // and unknown keys (refused up to 2.1.75, read past from 2.1.76). Nested
 // fields (commands, hooks, mcpServers, ...) are not modelled.
-func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
-	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+func CheckPlugin(v hooks.Release, doc []byte) ([]Finding, error) {
+	if v.Less(hooks.MustRelease(compat.PluginFloor)) {
 		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", compat.ErrBelowFloor, v, compat.PluginFloor)
 	}
 	c := &checker{v: v, file: PluginJSON}
@@ -65,7 +66,7 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 	}
 	if eng, ok := m["engines"].(map[string]any); ok && compat.PluginKeyKnown("engines", v) {
 		if rng, ok := eng["claude-code"].(string); ok {
-			if con, err := semver.NewConstraint(rng); err == nil && !con.Check(v) {
+			if con, err := semver.NewConstraint(rng); err == nil && !con.Check(semver.New(uint64(v[0]), uint64(v[1]), uint64(v[2]), "", "")) {
 				c.add(compat.RuleEngines, "/engines/claude-code", v.String(), v.String(),
 					fmt.Sprintf("the plugin says it runs on Claude Code %s, which excludes this release: a marketplace install may skip it", quote(rng)), "widen the range if the plugin works here")
 			}
@@ -180,9 +181,9 @@ func controlOrBidi(r rune) bool {
 func knownFromPrev(key string) string {
 	for _, k := range compat.PluginKeys {
 		if k.Name == key {
-			v := semver.MustParse(k.Since)
-			if v.Patch() > 0 {
-				return fmt.Sprintf("%d.%d.%d", v.Major(), v.Minor(), v.Patch()-1)
+			v := hooks.MustRelease(k.Since)
+			if v[2] > 0 {
+				return fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]-1)
 			}
 		}
 	}
@@ -190,7 +191,7 @@ func knownFromPrev(key string) string {
 }
 
 // pluginValue checks one known plugin.json key's value type.
-func pluginValue(k string, val any, v *semver.Version) (string, string) {
+func pluginValue(k string, val any, v hooks.Release) (string, string) {
 	switch k {
 	case "version", "description", "repository", "license", "displayName":
 		if _, ok := val.(string); !ok {
@@ -224,7 +225,7 @@ func pluginValue(k string, val any, v *semver.Version) (string, string) {
 			if !ok {
 				continue // an inline object: not modelled
 			}
-			if k == "skills" && ps == "." && !v.LessThan(semver.MustParse(compat.SkillsDotSince)) {
+			if k == "skills" && ps == "." && !v.Less(hooks.MustRelease(compat.SkillsDotSince)) {
 				continue
 			}
 			if !strings.HasPrefix(ps, "./") {

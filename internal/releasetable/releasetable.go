@@ -19,8 +19,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // File is the generated file's path relative to the repository root.
@@ -113,7 +113,7 @@ func scopeOrder(s compat.Scope) int {
 
 // channelFrom is one change of an event's block channel.
 type channelFrom struct {
-	from *semver.Version
+	from hooks.Release
 	ch   compat.Channel
 }
 
@@ -131,8 +131,8 @@ func channels(event string) []channelFrom {
 }
 
 // lit writes a release as a Go composite literal.
-func lit(v *semver.Version) string {
-	return fmt.Sprintf("release{%d, %d, %d}", v.Major(), v.Minor(), v.Patch())
+func lit(v hooks.Release) string {
+	return fmt.Sprintf("release{%d, %d, %d}", v[0], v[1], v[2])
 }
 
 // hooksChannels names the hooks package's constant for each of compat's

@@ -65,18 +65,6 @@ type hookLine struct {
 	Proto string      `json:"proto,omitempty"`
 }
 
-func (h hookLine) invocation() (hooks.Invocation, error) {
-	inv := hooks.Invocation{Event: h.Event, Via: h.Via}
-	if h.Proto != "" {
-		b, err := hooks.ParseBand(h.Proto)
-		if err != nil {
-			return inv, err
-		}
-		inv.Band = b
-	}
-	return inv, nil
-}
-
 // scanHookArgs reads --via, --proto and the first word spelled as an event
 // from a hook's own arguments; other words are the hook's business.
 func scanHookArgs(args []string) (hooks.Invocation, error) {

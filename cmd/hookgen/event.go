@@ -140,7 +140,11 @@ func runEvent(e env, args []string) error {
 	if err != nil {
 		return fail(err)
 	}
-	canonical, err := hooks.Translate(inv.Event, in, os.Getenv)
+	getenv := e.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	canonical, err := hooks.Translate(inv.Event, in, getenv)
 	if err != nil {
 		return fail(err)
 	}

@@ -7,37 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func TestParseVersion(t *testing.T) {
-	good := map[string]string{
-		"2.1.33":                    "2.1.33",
-		"v2.1.33":                   "2.1.33",
-		"2.1.33 (Claude Code)":      "2.1.33",
-		"  2.1.330 (Claude Code)\n": "2.1.330",
-		"1.0.38":                    "1.0.38",
-	}
-	for in, want := range good {
-		v, err := ParseVersion(in)
-		if err != nil {
-			t.Errorf("ParseVersion(%q): %v", in, err)
-			continue
-		}
-		if v.String() != want {
-			t.Errorf("ParseVersion(%q) = %s, want %s", in, v, want)
-		}
-	}
-	for _, in := range []string{"", "2.1", "2", "latest", "2.1.33-beta", "2.1.33+x", "V2.1.33", "2.1.33 (Claude)", "vv2.1.33", "2.01.3", "claude 2.1.33"} {
-		_, err := ParseVersion(in)
-		if !errors.Is(err, ErrVersion) {
-			t.Errorf("ParseVersion(%q) error = %v, want ErrVersion", in, err)
-			continue
-		}
-		if !strings.Contains(err.Error(), "2.1.33 (Claude Code)") {
-			t.Errorf("ParseVersion(%q) error %q does not show the accepted forms", in, err)
-		}
-	}
-}
+	"github.com/hookwright/hookwright/hooks"
+)
 
 func TestBandsAreSortedUniqueAndStartAtTheFloor(t *testing.T) {
 	bands := Bands()
@@ -45,16 +17,16 @@ func TestBandsAreSortedUniqueAndStartAtTheFloor(t *testing.T) {
 		t.Fatalf("first band %s, want the plugin floor %s", bands[0], PluginFloor)
 	}
 	for i := 1; i < len(bands); i++ {
-		if !bands[i-1].LessThan(bands[i]) {
+		if !bands[i-1].Less(bands[i]) {
 			t.Errorf("bands %s then %s: not strictly increasing", bands[i-1], bands[i])
 		}
 	}
 	// Every first version at or above the floor is an edge.
 	for _, f := range Matrix {
-		if f.Version().LessThan(bands[0]) {
+		if f.Version().Less(bands[0]) {
 			continue
 		}
-		if b, _ := BandOf(f.Version()); !b.Equal(f.Version()) {
+		if b, _ := BandOf(f.Version()); b != f.Version() {
 			t.Errorf("%s %s since %s: not a band edge (band %s)", f.Kind, f.Name, f.Since, b)
 		}
 	}
@@ -72,12 +44,12 @@ func TestBandOf(t *testing.T) {
 		"2.1.33": "2.1.33", "2.1.68": "2.1.64", "2.1.69": "2.1.69", "2.1.252": "2.1.251", "2.1.330": "2.1.329", "3.0.0": "2.1.329", "2.1.101": "2.1.101", "2.1.104": "2.1.101", "2.1.106": "2.1.105", "2.1.300": "2.1.295",
 	}
 	for in, want := range cases {
-		got, err := BandOf(mustVersion(in))
+		got, err := BandOf(hooks.MustRelease(in))
 		if err != nil || got.String() != want {
 			t.Errorf("BandOf(%s) = %v, %v; want %s", in, got, err, want)
 		}
 	}
-	if _, err := BandOf(mustVersion("2.0.11")); !errors.Is(err, ErrBelowFloor) {
+	if _, err := BandOf(hooks.MustRelease("2.0.11")); !errors.Is(err, ErrBelowFloor) {
 		t.Errorf("BandOf(2.0.11) error = %v, want ErrBelowFloor", err)
 	}
 }
@@ -126,7 +98,7 @@ func TestPlanFallbacksAndChannels(t *testing.T) {
 		{"2.0.45", "PermissionRequest", Native, "", true, ChannelDecision},
 	}
 	for _, c := range cases {
-		r, err := Plan(mustVersion(c.version))
+		r, err := Plan(hooks.MustRelease(c.version))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +115,7 @@ func TestPlanFallbacksAndChannels(t *testing.T) {
 				c.version, c.event, rt.Mode, via, rt.Exact, rt.Channel, c.mode, c.via, c.exact, c.channel)
 		}
 	}
-	if _, err := Plan(mustVersion("1.0.85")); !errors.Is(err, ErrBelowFloor) {
+	if _, err := Plan(hooks.MustRelease("1.0.85")); !errors.Is(err, ErrBelowFloor) {
 		t.Errorf("Plan(1.0.85) error = %v, want ErrBelowFloor", err)
 	}
 }
@@ -156,7 +128,7 @@ func TestMatrixRowsAreWellFormed(t *testing.T) {
 			t.Errorf("duplicate row %s", key)
 		}
 		seen[key] = true
-		if _, err := ParseVersion(f.Since); err != nil {
+		if _, err := hooks.ParseRelease(f.Since); err != nil {
 			t.Errorf("%s: %v", key, err)
 		}
 		if f.Source == "" {
@@ -204,14 +176,14 @@ func TestNewestKnownIsTheLastPublished(t *testing.T) {
 	}
 	newest := list[0]
 	for _, v := range list {
-		if mustVersion(v).GreaterThan(mustVersion(newest)) {
+		if hooks.MustRelease(newest).Less(hooks.MustRelease(v)) {
 			newest = v
 		}
 	}
 	if NewestKnown != newest {
 		t.Errorf("NewestKnown = %s, the newest published release probed is %s", NewestKnown, newest)
 	}
-	if NewerThanKnown(mustVersion(NewestKnown)) || !NewerThanKnown(mustVersion("99.0.0")) {
+	if NewerThanKnown(hooks.MustRelease(NewestKnown)) || !NewerThanKnown(hooks.MustRelease("99.0.0")) {
 		t.Error("NewerThanKnown is wrong at the edge")
 	}
 }

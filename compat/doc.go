@@ -22,9 +22,11 @@
 //
 // # Versions
 //
-// [ParseVersion] reads what people and tools print: "2.1.33", "v2.1.33" and
-// `claude --version`'s "2.1.33 (Claude Code)". Anything else is an error that
-// quotes the input and shows the accepted forms.
+// A release is a [hooks.Release], the one release type of the module (the
+// runtime's band, a learned release and the matrix compare as one type).
+// [hooks.ParseRelease] reads what people and tools print: "2.1.33",
+// "v2.1.33" and `claude --version`'s "2.1.33 (Claude Code)". Anything else
+// is an error that quotes the input and shows the accepted forms.
 //
 // # Plans
 //

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // Edges returns the releases where anything these tables say changes:
@@ -14,19 +14,19 @@ import (
 // key, and the other edges this package names. Between two edges every
 // verdict of the oracle, and every JSON Schema of package schemas, is the
 // same; judging the edges covers them all. The result is a fresh slice.
-func Edges() []*semver.Version { return slices.Clone(edges()) }
+func Edges() []hooks.Release { return slices.Clone(edges()) }
 
 // edges computes [Edges] once: the tables do not change.
-var edges = sync.OnceValue(func() []*semver.Version {
+var edges = sync.OnceValue(func() []hooks.Release {
 	seen := map[string]bool{}
-	floor := mustVersion(PluginFloor)
-	var out []*semver.Version
+	floor := hooks.MustRelease(PluginFloor)
+	var out []hooks.Release
 	add := func(s string) {
 		if s == "" || seen[s] {
 			return
 		}
-		v, err := semver.NewVersion(s)
-		if err != nil || v.LessThan(floor) {
+		v, err := hooks.ParseRelease(s)
+		if err != nil || v.Less(floor) {
 			return
 		}
 		seen[s] = true
@@ -48,19 +48,19 @@ var edges = sync.OnceValue(func() []*semver.Version {
 	for _, s := range []string{SkillsDotSince, HooksModulesSince, SurfaceReadPastUntil, StandardNamedErrorUntil} {
 		add(s)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
 	return out
 })
 
 // EdgeOf returns the greatest edge at or below release v: the release
 // whose verdicts v shares. Releases older than [PluginFloor] are an error
 // wrapping [ErrBelowFloor].
-func EdgeOf(v *semver.Version) (*semver.Version, error) {
+func EdgeOf(v hooks.Release) (hooks.Release, error) {
 	es := edges()
-	if v.LessThan(es[0]) {
+	if v.Less(es[0]) {
 		_, err := BandOf(v)
-		return nil, err
+		return hooks.Release{}, err
 	}
-	i := sort.Search(len(es), func(i int) bool { return v.LessThan(es[i]) })
+	i := sort.Search(len(es), func(i int) bool { return v.Less(es[i]) })
 	return es[i-1], nil
 }

@@ -1,7 +1,7 @@
 package compat
 
 import (
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // Kind says what a [Feature] is.
@@ -114,7 +114,7 @@ type Feature struct {
 }
 
 // Version returns Since parsed.
-func (f Feature) Version() *semver.Version { return mustVersion(f.Since) }
+func (f Feature) Version() hooks.Release { return hooks.MustRelease(f.Since) }
 
 // PluginFloor is the first release that loads a plugin's hooks.json.
 const PluginFloor = "2.0.12"
@@ -341,16 +341,16 @@ func LookupField(scope Scope, name string) (Feature, bool) {
 
 // Has reports whether release v has the feature kind/name. An unknown
 // feature is never present.
-func Has(kind Kind, name string, v *semver.Version) bool {
+func Has(kind Kind, name string, v hooks.Release) bool {
 	f, ok := Lookup(kind, name)
-	return ok && !v.LessThan(f.Version())
+	return ok && !v.Less(f.Version())
 }
 
 // Features returns the rows of kind present in release v, in matrix order.
-func Features(kind Kind, v *semver.Version) []Feature {
+func Features(kind Kind, v hooks.Release) []Feature {
 	var out []Feature
 	for _, f := range Matrix {
-		if f.Kind == kind && !v.LessThan(f.Version()) {
+		if f.Kind == kind && !v.Less(f.Version()) {
 			out = append(out, f)
 		}
 	}

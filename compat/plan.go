@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // Mode says how a canonical event reaches its handlers on one release.
@@ -102,9 +102,9 @@ type Route struct {
 
 // Routing is the answer of [Plan]: every canonical event on one release.
 type Routing struct {
-	Version *semver.Version // the release asked about
-	Band    *semver.Version // its band edge
-	Routes  []Route         // in matrix order
+	Version hooks.Release // the release asked about
+	Band    hooks.Release // its band edge
+	Routes  []Route       // in matrix order
 }
 
 // Route returns the route of a canonical event.
@@ -120,7 +120,7 @@ func (r Routing) Route(event string) (Route, bool) {
 // Plan returns how every event in the matrix is delivered on release v:
 // native, by fallback, or not at all, with the block channel of each.
 // Releases older than [PluginFloor] are an error wrapping [ErrBelowFloor].
-func Plan(v *semver.Version) (Routing, error) {
+func Plan(v hooks.Release) (Routing, error) {
 	band, err := BandOf(v)
 	if err != nil {
 		return Routing{}, err
@@ -133,8 +133,8 @@ func Plan(v *semver.Version) (Routing, error) {
 }
 
 // route decides one event's route on a band.
-func route(ev Feature, band *semver.Version) Route {
-	if !band.LessThan(ev.Version()) {
+func route(ev Feature, band hooks.Release) Route {
+	if !band.Less(ev.Version()) {
 		return Route{Event: ev.Name, Mode: Native, Exact: true, Channel: ChannelOf(ev.Name, band),
 			Why: fmt.Sprintf("%s fires natively from %s", ev.Name, ev.Since)}
 	}
@@ -149,7 +149,7 @@ func route(ev Feature, band *semver.Version) Route {
 }
 
 // fallbackFor returns the first option of event's rule that band supports.
-func fallbackFor(event string, band *semver.Version) (FallbackOption, bool) {
+func fallbackFor(event string, band hooks.Release) (FallbackOption, bool) {
 	for _, rule := range Fallbacks {
 		if rule.Event != event {
 			continue
@@ -164,7 +164,7 @@ func fallbackFor(event string, band *semver.Version) (FallbackOption, bool) {
 }
 
 // supports reports whether band has every anchor event and the required tool.
-func supports(opt FallbackOption, band *semver.Version) bool {
+func supports(opt FallbackOption, band hooks.Release) bool {
 	if opt.Requires != "" && !Has(KindTool, opt.Requires, band) {
 		return false
 	}
@@ -178,7 +178,7 @@ func supports(opt FallbackOption, band *semver.Version) bool {
 
 // fallbackChannel is the weakest channel among a fallback's anchors: a gate
 // can promise no more than its weakest path.
-func fallbackChannel(opt FallbackOption, band *semver.Version) Channel {
+func fallbackChannel(opt FallbackOption, band hooks.Release) Channel {
 	weakest := ChannelExit2
 	for _, a := range opt.Anchors {
 		if c := ChannelOf(a.Event, band); strength(c) < strength(weakest) {
@@ -207,7 +207,7 @@ func strength(c Channel) int {
 
 // ChannelOf returns how a native handler for event blocks on band: the
 // event's own channel, raised by any output capability band has for it.
-func ChannelOf(event string, band *semver.Version) Channel {
+func ChannelOf(event string, band hooks.Release) Channel {
 	ev, ok := Lookup(KindEvent, event)
 	if !ok {
 		return ChannelNone

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // probe is one committed fixture of compat/testdata/probes: what one
@@ -65,7 +66,7 @@ func probes(t *testing.T) ([]probe, []string) {
 		}
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return mustVersion(out[i].Release).LessThan(mustVersion(out[j].Release)) })
+	sort.Slice(out, func(i, j int) bool { return hooks.MustRelease(out[i].Release).Less(hooks.MustRelease(out[j].Release)) })
 	if len(out) < 2 || len(published) < len(out) {
 		t.Fatalf("testdata/probes holds %d fixtures and %d published releases; run the bisection (README, maintainers)", len(out), len(published))
 	}
@@ -79,12 +80,12 @@ func probes(t *testing.T) ([]probe, []string) {
 func TestMatrixAgreesWithProbes(t *testing.T) {
 	ps, _ := probes(t)
 	for _, p := range ps {
-		v := mustVersion(p.Release)
+		v := hooks.MustRelease(p.Release)
 		for _, ev := range p.Events {
 			f, ok := Lookup(KindEvent, ev)
 			if !ok {
 				t.Errorf("%s accepts event %s, which the matrix lacks", p.Release, ev)
-			} else if v.LessThan(f.Version()) {
+			} else if v.Less(f.Version()) {
 				t.Errorf("%s accepts event %s, which the matrix dates %s", p.Release, ev, f.Since)
 			}
 		}
@@ -94,7 +95,7 @@ func TestMatrixAgreesWithProbes(t *testing.T) {
 			}
 		}
 		for _, f := range Matrix {
-			if f.Source == SourceProbe && f.Kind != KindEvent && p.has(f.Kind, f.Name) != !v.LessThan(f.Version()) {
+			if f.Source == SourceProbe && f.Kind != KindEvent && p.has(f.Kind, f.Name) != !v.Less(f.Version()) {
 				t.Errorf("%s: %s %s present = %v, but the matrix dates it %s", p.Release, f.Kind, f.Name, p.has(f.Kind, f.Name), f.Since)
 			}
 		}
@@ -110,9 +111,9 @@ func TestProbeWitnesses(t *testing.T) {
 	for _, p := range ps {
 		byRelease[p.Release] = p
 	}
-	floor := mustVersion(PluginFloor)
+	floor := hooks.MustRelease(PluginFloor)
 	for _, f := range Matrix {
-		if f.Source != SourceProbe && !(f.Kind == KindEvent && !f.Version().LessThan(floor)) {
+		if f.Source != SourceProbe && !(f.Kind == KindEvent && !f.Version().Less(floor)) {
 			continue
 		}
 		if f.Witness == "" {

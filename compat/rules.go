@@ -1,6 +1,6 @@
 package compat
 
-import "github.com/Masterminds/semver/v3"
+import "github.com/hookwright/hookwright/hooks"
 
 // Consequence is what a release's loader does about one thing in a
 // plugin's hooks.json or plugin.json. The order is the order of gravity.
@@ -73,11 +73,11 @@ type Rule struct {
 }
 
 // Holds reports whether the row applies to release v.
-func (r Rule) Holds(v *semver.Version) bool {
-	if v.LessThan(mustVersion(r.First)) {
+func (r Rule) Holds(v hooks.Release) bool {
+	if v.Less(hooks.MustRelease(r.First)) {
 		return false
 	}
-	return r.Last == "" || !mustVersion(r.Last).LessThan(v)
+	return r.Last == "" || !hooks.MustRelease(r.Last).Less(v)
 }
 
 // EntriesTolerated is the first release whose loader drops an invalid
@@ -244,7 +244,7 @@ var Rules = []Rule{
 }
 
 // RuleAt returns the row of rule id that holds on release v.
-func RuleAt(id string, v *semver.Version) (Rule, bool) {
+func RuleAt(id string, v hooks.Release) (Rule, bool) {
 	for _, r := range Rules {
 		if r.ID == id && r.Holds(v) {
 			return r, true
@@ -340,10 +340,10 @@ var PluginKeys = []PluginKey{
 }
 
 // PluginKeyKnown reports whether release v's manifest schema declares key.
-func PluginKeyKnown(key string, v *semver.Version) bool {
+func PluginKeyKnown(key string, v hooks.Release) bool {
 	for _, k := range PluginKeys {
 		if k.Name == key {
-			return !v.LessThan(mustVersion(k.Since))
+			return !v.Less(hooks.MustRelease(k.Since))
 		}
 	}
 	return false

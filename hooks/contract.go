@@ -1,27 +1,17 @@
 package hooks
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
-	"time"
 )
 
-// The sentinels of a hook call that did not simply go on. Test for them
-// with errors.Is.
-var (
-	// ErrHookContractFail: what a hook call needs before its handlers can
-	// run is missing (see [Contract]). The runtime fails open on it with a
-	// one-line message, or blocks where a gate is configured to fail
-	// closed.
-	ErrHookContractFail = errors.New("hook contract not met")
-	// ErrHookBlocked: a handler blocked the action. [Serve] returns it,
-	// wrapped with the first line of the reason, so a Go program that
-	// embeds a Mux can tell a block from success with one check.
-	ErrHookBlocked = errors.New("hook blocked")
-)
+// ErrHookContractFail: what a hook call needs before its handlers can run
+// is missing (see [Contract]). A [Runner] fails open on it with a one-line
+// message, or blocks where a gate that would run is set to fail closed.
+// Test for it with errors.Is.
+var ErrHookContractFail = errors.New("hook contract not met")
 
 // Contract is what must hold before handlers run: the execution
 // environment a hook call relies on.
@@ -32,12 +22,10 @@ var (
 //     as a plugin's hook: Claude Code always sets it for those);
 //   - the input carries the fields its event requires ([RequiredFields]).
 //
-// Timeout is the default deadline [Serve] gives the handlers when the
-// context has none; zero means none.
+// A [Runner] checks it before any handler runs.
 type Contract struct {
 	RequireProject    bool
 	RequirePluginRoot bool
-	Timeout           time.Duration
 }
 
 // RequiredFields lists the input fields that event's handlers may rely
@@ -121,27 +109,4 @@ func fieldValue(in Input, field string) string {
 		}
 	}
 	return ""
-}
-
-// Serve checks the contract, then dispatches in on m (under c.Timeout when
-// ctx has no deadline). It returns the merged result and the faults, and
-// an error: one wrapping [ErrHookContractFail] when the contract failed
-// (no handler ran), one wrapping [ErrHookBlocked] when a handler blocked,
-// nil otherwise. It is for Go programs that embed a Mux; the hookwright
-// runtime applies each gate's fail policy to a broken contract itself.
-func Serve(ctx context.Context, m *Mux, c Contract, in Input, getenv func(string) string) (Result, []Fault, error) {
-	if err := c.Check(in, getenv); err != nil {
-		return Result{}, nil, err
-	}
-	if _, has := ctx.Deadline(); !has && c.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
-		defer cancel()
-	}
-	res, faults := m.Dispatch(ctx, in)
-	if res.Decision == Block {
-		reason, _, _ := strings.Cut(strings.TrimSpace(res.Reason), "\n")
-		return res, faults, fmt.Errorf("%w by %s: %s", ErrHookBlocked, res.Handler, reason)
-	}
-	return res, faults, nil
 }

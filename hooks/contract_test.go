@@ -1,13 +1,11 @@
 package hooks
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestContractCheck(t *testing.T) {
@@ -70,32 +68,5 @@ func TestContractCheck(t *testing.T) {
 				t.Fatalf("Check = %v, want one line wrapping ErrHookContractFail with %q", err, tt.want)
 			}
 		})
-	}
-}
-
-func TestServe(t *testing.T) {
-	project := t.TempDir()
-	m := new(Mux)
-	m.Handle(EventPreToolUse, "Bash", Named("deny", HandlerFunc(func(ctx context.Context, in Input) (Result, error) {
-		if _, ok := ctx.Deadline(); !ok {
-			return Result{}, errors.New("no deadline")
-		}
-		return Blocked("no shell today\nsecond line"), nil
-	})))
-	in := func(tool string) Input {
-		e := &PreToolUse{}
-		e.HookEventName, e.SessionID, e.ToolName, e.Cwd = EventPreToolUse, "s", tool, project
-		return e
-	}
-	c := Contract{RequireProject: true, Timeout: time.Second}
-	res, faults, err := Serve(context.Background(), m, c, in("Bash"), func(string) string { return "" })
-	if !errors.Is(err, ErrHookBlocked) || res.Decision != Block || len(faults) != 0 || err.Error() != "hook blocked by deny: no shell today" {
-		t.Fatalf("Serve = %+v, %v, %v", res, faults, err)
-	}
-	if _, _, err := Serve(context.Background(), m, c, in("Read"), func(string) string { return "" }); err != nil {
-		t.Fatalf("no match: %v", err)
-	}
-	if _, _, err := Serve(context.Background(), m, c, in(""), func(string) string { return "" }); !errors.Is(err, ErrHookContractFail) {
-		t.Fatalf("broken contract: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
 
 // Exit codes of the hook runtime. Only a handler's Block ever yields
@@ -76,7 +76,7 @@ func Emit(stdout, stderr io.Writer, event Event, res Result, band Band) int {
 		case ChannelExit2, ChannelFeedback, ChannelContinue:
 			reason := strings.TrimSpace(res.Reason)
 			if reason == "" {
-				reason = "blocked by hookwright"
+				reason = "blocked by a hook"
 			}
 			fmt.Fprintln(stderr, reason)
 			return ExitBlock
@@ -92,7 +92,7 @@ func Emit(stdout, stderr io.Writer, event Event, res Result, band Band) int {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)                // Claude Code reads JSON, not HTML
 	if err := enc.Encode(out); err != nil { // cannot happen with these types; never block on it
-		fmt.Fprintf(stderr, "hookwright: encoding output: %v\n", err)
+		fmt.Fprintf(stderr, "hooks: encoding output: %v\n", err)
 		return ExitError
 	}
 	stdout.Write(buf.Bytes())

@@ -1,4 +1,4 @@
-package hooks
+package hooks_test
 
 import (
 	"bytes"
@@ -8,35 +8,36 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // TestEmitFollowsTheMatrix walks every event of compat's matrix on every
-// band and checks that what Emit does with a block, and with a halt, is what
+// band and checks that what hooks.Emit does with a block, and with a halt, is what
 // the matrix says the band's channel is. It reads compat directly, not the
-// generated table, so a matrix row that Emit does not follow (a stale table,
-// or a hand-kept exception in Emit) fails here.
+// generated table, so a matrix row that hooks.Emit does not follow (a stale table,
+// or a hand-kept exception in hooks.Emit) fails here.
 func TestEmitFollowsTheMatrix(t *testing.T) {
 	for _, ev := range compat.All(compat.KindEvent) {
 		for _, edge := range compat.Bands() {
-			band := Band{Version: Release{int(edge.Major()), int(edge.Minor()), int(edge.Patch())}}
+			band := hooks.Band{Version: edge}
 			want := compat.ChannelOf(ev.Name, edge)
-			if got := ChannelOf(Event(ev.Name), band); string(got) != string(want) {
-				t.Errorf("%s on %s: ChannelOf = %s, matrix says %s", ev.Name, edge, got, want)
+			if got := hooks.ChannelOf(hooks.Event(ev.Name), band); string(got) != string(want) {
+				t.Errorf("%s on %s: hooks.ChannelOf = %s, matrix says %s", ev.Name, edge, got, want)
 			}
-			if got := blockOutcome(Event(ev.Name), Blocked("stop it"), band); got != wantBlock(want) {
+			if got := blockOutcome(hooks.Event(ev.Name), hooks.Blocked("stop it"), band); got != wantBlock(want) {
 				t.Errorf("%s on %s: a block gives %s; the matrix's channel %s wants %s", ev.Name, edge, got, want, wantBlock(want))
 			}
-			if got := blockOutcome(Event(ev.Name), Halted("enough"), band); got != wantHalt(ev.Name, want) {
+			if got := blockOutcome(hooks.Event(ev.Name), hooks.Halted("enough"), band); got != wantHalt(ev.Name, want) {
 				t.Errorf("%s on %s: a halt gives %s; the matrix's channel %s wants %s", ev.Name, edge, got, want, wantHalt(ev.Name, want))
 			}
 		}
 	}
 }
 
-// blockOutcome runs Emit and names what Claude Code would see.
-func blockOutcome(e Event, res Result, band Band) string {
+// blockOutcome runs hooks.Emit and names what Claude Code would see.
+func blockOutcome(e hooks.Event, res hooks.Result, band hooks.Band) string {
 	var out, errOut bytes.Buffer
-	code := Emit(&out, &errOut, e, res, band)
+	code := hooks.Emit(&out, &errOut, e, res, band)
 	var reply struct {
 		Continue      *bool  `json:"continue"`
 		SystemMessage string `json:"systemMessage"`
@@ -52,9 +53,9 @@ func blockOutcome(e Event, res Result, band Band) string {
 		}
 	}
 	switch {
-	case code == ExitBlock && errOut.Len() > 0:
+	case code == hooks.ExitBlock && errOut.Len() > 0:
 		return "exit 2"
-	case code != ExitOK:
+	case code != hooks.ExitOK:
 		return fmt.Sprintf("exit %d", code)
 	case reply.Continue != nil && !*reply.Continue:
 		return "continue:false"
@@ -96,12 +97,12 @@ func wantHalt(event string, c compat.Channel) string {
 func TestInputSinceFollowsTheMatrix(t *testing.T) {
 	for _, f := range compat.All(compat.KindInput) {
 		for _, ev := range f.Events {
-			if got, ok := InputSince(Event(ev), f.Name); !ok || got.String() != f.Version().String() {
-				t.Errorf("InputSince(%s, %s) = %s, %v; matrix says %s", ev, f.Name, got, ok, f.Since)
+			if got, ok := hooks.InputSince(hooks.Event(ev), f.Name); !ok || got.String() != f.Version().String() {
+				t.Errorf("hooks.InputSince(%s, %s) = %s, %v; matrix says %s", ev, f.Name, got, ok, f.Since)
 			}
 		}
 	}
-	if _, ok := InputSince(EventStop, "session_id"); ok {
-		t.Error("InputSince knows session_id")
+	if _, ok := hooks.InputSince(hooks.EventStop, "session_id"); ok {
+		t.Error("hooks.InputSince knows session_id")
 	}
 }

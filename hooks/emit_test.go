@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -24,7 +25,7 @@ func TestEmit(t *testing.T) {
 	}{
 		{name: "nothing to say", event: EventPreToolUse, wantCode: 0},
 		{name: "deny is exit 2", event: EventPreToolUse, res: Blocked("no rm"), wantCode: 2, wantErrOut: "no rm\n"},
-		{name: "empty reason still explains", event: EventStop, res: Result{Decision: Block}, wantCode: 2, wantErrOut: "blocked by hookwright\n"},
+		{name: "empty reason still explains", event: EventStop, res: Result{Decision: Block}, wantCode: 2, wantErrOut: "blocked by a hook\n"},
 		{name: "ask is JSON", event: EventPreToolUse, res: Result{Decision: Ask, Reason: "sure?"},
 			wantOut: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}` + "\n"},
 		{name: "session context", event: EventSessionStart, res: Context("hello"),
@@ -166,5 +167,28 @@ func TestEmitMakesHostileTextInert(t *testing.T) {
 		if got := c.field(m); got != want {
 			t.Errorf("%s %+v: shown %q; want %q", c.event, c.res.Decision, got, want)
 		}
+	}
+}
+
+// A Result travels as JSON (hookgen reply reads it from JavaScript): the
+// decision by its name, empty fields left out, and back the same.
+func TestResultJSON(t *testing.T) {
+	for _, r := range []Result{{}, Blocked("why"), Asked("sure?"), Allowed("fine"), Context("c"), Halted("stop"),
+		{Decision: Block, Reason: "r", SystemMessage: "m", UpdatedInput: json.RawMessage(`{"command":"ls"}`)}} {
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Result
+		if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(back, r) {
+			t.Errorf("%s: back %+v, %v", data, back, err)
+		}
+	}
+	if data, _ := json.Marshal(Blocked("why")); string(data) != `{"decision":"block","reason":"why"}` {
+		t.Errorf("Blocked as JSON: %s", data)
+	}
+	var r Result
+	if err := json.Unmarshal([]byte(`{"decision":"deny"}`), &r); err == nil {
+		t.Error(`"deny" read as a decision: one spelling, "block"`)
 	}
 }

@@ -31,6 +31,11 @@ func Events() []Event {
 // An unknown name is an error that lists no guesses: the caller prints it
 // on one line.
 func ParseEvent(name string) (Event, error) {
+	for _, e := range releaseEvents { // the spelling hooks.json and hookgen write: no allocation
+		if string(e.event) == name {
+			return e.event, nil
+		}
+	}
 	key := strings.ToLower(strings.ReplaceAll(name, "-", ""))
 	key = strings.ReplaceAll(key, "_", "")
 	if e, ok := eventAlias(key); ok {
@@ -149,8 +154,8 @@ func (c *Common) MatchTarget() string { return "" }
 
 // ProjectDir returns the project folder the hook call for in belongs to:
 // $CLAUDE_PROJECT_DIR as getenv reads it, else the input's cwd (Claude Code
-// 2.0.30 leaves the variable unset in SessionStart). The runtime journals
-// there, and the built-in handlers keep their state there.
+// 2.0.30 leaves the variable unset in SessionStart). A handler that keeps
+// state in the project keeps it there.
 func ProjectDir(in Input, getenv func(string) string) string {
 	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
 		return d

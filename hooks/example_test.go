@@ -4,23 +4,94 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
 )
 
-// A hook binary: read the event from stdin, dispatch it to the handlers
-// registered for it, and emit the merged result as Claude Code expects.
-// Here a PreToolUse handler blocks force pushes; stdin is a string.
-func Example() {
-	m := new(hooks.Mux)
-	hooks.On(m, "Bash", func(ctx context.Context, e *hooks.PreToolUse) (hooks.Result, error) {
-		if strings.Contains(string(e.ToolInput), "push --force") {
-			return hooks.Blocked("no force pushes"), nil
-		}
+// blockForcePush is a PreToolUse handler: it reads the Bash command by
+// exact key (a look-alike "COMMAND" the model adds is ignored) and blocks
+// a force push.
+func blockForcePush(ctx context.Context, e *hooks.PreToolUse) (hooks.Result, error) {
+	bash, err := e.AsBash()
+	if err != nil {
+		return hooks.Result{}, err // fails open, reported on stderr
+	}
+	if strings.Contains(bash.Command, "push --force") {
+		return hooks.Blocked("no force pushes: push a new branch and open a pull request"), nil
+	}
+	return hooks.Result{}, nil
+}
+
+// requireDeliverable is a TaskCompleted gate: a task whose description
+// names "deliverable: <path>" cannot complete while the file is missing.
+func requireDeliverable(ctx context.Context, e *hooks.TaskCompleted) (hooks.Result, error) {
+	_, path, ok := strings.Cut(e.TaskDescription, "deliverable: ")
+	if !ok {
 		return hooks.Result{}, nil
-	})
+	}
+	path = strings.Fields(path)[0]
+	project := hooks.ProjectDir(e, hooks.Env(ctx)) // $CLAUDE_PROJECT_DIR, else the event's cwd
+	if _, err := os.Stat(filepath.Join(project, path)); err != nil {
+		return hooks.Blocked("task " + e.TaskID + " names deliverable " + path + ", which does not exist yet"), nil
+	}
+	return hooks.Result{}, nil
+}
+
+// A complete plugin binary. Its main.go is
+//
+//	package main
+//
+//	import "github.com/hookwright/hookwright/hooks"
+//
+//	func main() {
+//		m := new(hooks.Mux)
+//		hooks.On(m, "Bash", blockForcePush)
+//		hooks.On(m, "", requireDeliverable)
+//		hooks.Main(m)
+//	}
+//
+// and its hooks.json, written by hookgen, runs it as
+// `"${CLAUDE_PLUGIN_ROOT}/bin/myplugin" PreToolUse` and
+// `... TaskCompleted`, or on a release without TaskCompleted as
+// `... TaskCompleted --via PostToolUse` on PostToolUse[TaskUpdate].
+// hooks.Main does the rest: the bounded read, the translation, the
+// deadline, the exit code. Here the same mux runs three calls in this
+// process with Runner.Run, as Main would run them.
+func ExampleMain() {
+	m := new(hooks.Mux)
+	hooks.On(m, "Bash", blockForcePush)
+	hooks.On(m, "", requireDeliverable)
+	r := &hooks.Runner{Mux: m, Name: "myplugin", Getenv: func(string) string { return "" }} // an empty environment, as in a test
+
+	project, _ := os.MkdirTemp("", "project")
+	defer os.RemoveAll(project)
+	call := func(stdin string, args ...string) {
+		code := r.Run(args, strings.NewReader(strings.ReplaceAll(stdin, "$P", project)), os.Stdout, os.Stdout)
+		fmt.Println("exit", code)
+	}
+	call(`{"session_id":"s1","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash",
+		"tool_input":{"command":"git push --force origin main","COMMAND":"ls"}}`, "PreToolUse")
+	call(`{"session_id":"s1","cwd":"$P","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "PreToolUse")
+	call(`{"session_id":"s1","cwd":"$P","hook_event_name":"TaskCompleted","task_id":"3","task_subject":"Write the parser",
+		"task_description":"deliverable: parser.go"}`, "TaskCompleted", "--proto", "2.1.33")
+	// Output:
+	// no force pushes: push a new branch and open a pull request
+	// exit 2
+	// exit 0
+	// task 3 names deliverable parser.go, which does not exist yet
+	// exit 2
+}
+
+// The building blocks Runner puts together, for a program that serves
+// hook events its own way: read the event from stdin, dispatch it to the
+// handlers registered for it, and emit the merged result as Claude Code
+// expects.
+func ExampleMux_Dispatch() {
+	m := new(hooks.Mux)
+	hooks.On(m, "Bash", blockForcePush)
 
 	stdin := strings.NewReader(`{"session_id":"s1","cwd":"/p","hook_event_name":"PreToolUse",
 		"tool_name":"Bash","tool_input":{"command":"git push --force"}}`)
@@ -38,8 +109,40 @@ func Example() {
 	code := hooks.Emit(os.Stdout, os.Stdout, hooks.EventPreToolUse, res, hooks.Band{})
 	fmt.Println("exit", code)
 	// Output:
-	// no force pushes
+	// no force pushes: push a new branch and open a pull request
 	// exit 2
+}
+
+// Translate is what --via means: a PostToolUse of a TaskUpdate that
+// completed task 3 stands for TaskCompleted, with the subject and
+// description from Claude Code's task file; one that only started it
+// stands for nothing.
+func ExampleTranslate() {
+	config, _ := os.MkdirTemp("", "claude-config")
+	defer os.RemoveAll(config)
+	os.MkdirAll(filepath.Join(config, "tasks", "s1"), 0o755)
+	os.WriteFile(filepath.Join(config, "tasks", "s1", "3.json"),
+		[]byte(`{"id":"3","subject":"Write the parser","description":"deliverable: parser.go","status":"completed"}`), 0o644)
+	getenv := func(k string) string { return map[string]string{"CLAUDE_CONFIG_DIR": config}[k] }
+
+	for _, status := range []string{"in_progress", "completed"} {
+		fired, _ := hooks.Decode([]byte(`{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"TaskUpdate",
+			"tool_input":{"taskId":"3","status":"`+status+`"},
+			"tool_response":{"success":true,"taskId":"3","updatedFields":["status"],"statusChange":{"from":"pending","to":"`+status+`"}}}`), hooks.EventPostToolUse)
+		in, err := hooks.Translate(hooks.EventTaskCompleted, fired, getenv)
+		switch {
+		case err != nil:
+			fmt.Println(err)
+		case in == nil:
+			fmt.Println(status + ": stands for nothing")
+		default:
+			tc := in.(*hooks.TaskCompleted)
+			fmt.Printf("%s: %s #%s %q (%s)\n", status, tc.HookEventName, tc.TaskID, tc.TaskSubject, tc.TaskDescription)
+		}
+	}
+	// Output:
+	// in_progress: stands for nothing
+	// completed: TaskCompleted #3 "Write the parser" (deliverable: parser.go)
 }
 
 // On names the event once, by its input type.

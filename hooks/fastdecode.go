@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/hookwright/hookwright/hooks/jsonscan"
+	"github.com/hookwright/hookwright/internal/jsonscan"
 )
 
 // fielder is an event type that [Decode] can fill without reflection: the
@@ -232,17 +232,4 @@ func setField(p any, v []byte) bool {
 		return true
 	}
 	return false
-}
-
-// plainString returns the content of the JSON string v when it needs no
-// unescaping and is valid UTF-8 (encoding/json replaces invalid bytes).
-func plainString(v []byte) (string, bool) {
-	if v[0] != '"' {
-		return "", false
-	}
-	s := v[1 : len(v)-1]
-	if bytes.IndexByte(s, '\\') >= 0 || !utf8.Valid(s) {
-		return "", false
-	}
-	return string(s), true
 }

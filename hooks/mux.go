@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 )
@@ -50,14 +53,22 @@ import (
 // no handler starts once the deadline has passed. The exception is a gate
 // that implements [FailCloser] and says it fails closed: when it errors,
 // panics, overruns or cannot start before the deadline, Dispatch blocks
-// with a reason that says so, and stops. Handlers must honour the context;
-// one that never returns holds Dispatch, so a process that cannot wait
-// (cmd/hookwright) arms its own watchdog around the call. [Mux.Running]
-// names the handler in progress for that report, and [Mux.PendingClosed]
-// the fail-closed gate that has not decided yet.
+// with a reason that says so, and stops. Handlers should honour the
+// context; Dispatch itself waits for a handler that does not, while a
+// [Runner] (and so [Main]) answers in its place shortly after the
+// deadline, naming it.
+//
+// # Names
+//
+// Every route has a name, which faults, the watchdog's report and a
+// fail-closed block reason use: the one given with [WithName] or [Named],
+// or a handler's own Name() method; else one derived from the event, the
+// matcher and the function ("PreToolUse[Bash] main.blockForcePush", or
+// "TaskCompleted gate.go:42" for a function literal), made unique with
+// " #2", " #3" where the same function is registered twice.
 type Mux struct {
 	routes  []Route
-	running atomic.Pointer[string]
+	current atomic.Pointer[string]
 	pending atomic.Pointer[[]Route] // the routes not finished yet, the running one first
 }
 
@@ -77,10 +88,11 @@ func failsClosed(h Handler) bool {
 	return ok && fc.FailClosed()
 }
 
-// ClosedReason is the block reason of a fail-closed gate that could not
-// decide: it names the gate and what went wrong.
-func ClosedReason(name string, err error) string {
-	return fmt.Sprintf("hookwright: %s could not decide (%v); the gate is set to fail closed, so this is blocked until the cause is fixed or the gate is set to fail open.", name, err)
+// closedReason is the block reason of a fail-closed gate that could not
+// decide: it names the gate and what went wrong, and nothing else (it is
+// read in the plugin's own voice).
+func closedReason(name string, err error) string {
+	return fmt.Sprintf("%s could not decide (%v); the gate is set to fail closed, so this is blocked until the cause is fixed or the gate is set to fail open.", name, err)
 }
 
 // Route is one registration.
@@ -113,7 +125,11 @@ func (m *Mux) Handle(event Event, matcher string, h Handler) {
 	if _, ok := lookup(event); !ok {
 		panic(fmt.Sprintf("hooks: Handle: unknown event %q", event))
 	}
-	r := Route{Event: event, Matcher: matcher, Handler: h, Name: handlerName(h, len(m.routes))}
+	name, derived := handlerName(h)
+	if derived {
+		name = m.unique(routeLabel(event, matcher) + " " + name)
+	}
+	r := Route{Event: event, Matcher: matcher, Handler: h, Name: name}
 	switch {
 	case matcher == "" || matcher == "*":
 	case isNameList(matcher):
@@ -146,7 +162,7 @@ func (m *Mux) Handle(event Event, matcher string, h Handler) {
 //
 // Options name the route for reports ([WithName]) and give it a gate's
 // fail-closed policy ([WithFailCloser]); without a name the route is named
-// "handler#i(...)" by its position, as [Mux.Handle] names an unnamed handler.
+// for the event, the matcher and f (see [Mux]).
 //
 // E must be one event's input type (*PreToolUse, *TaskCompleted, ...); any
 // other type panics at registration.
@@ -214,11 +230,90 @@ func (m *Mux) HandleFunc(event Event, matcher string, f func(context.Context, In
 	m.Handle(event, matcher, HandlerFunc(f))
 }
 
-func handlerName(h Handler, i int) string {
+// handlerName is h's own name, or one derived from its function or type
+// (derived is then true).
+func handlerName(h Handler) (name string, derived bool) {
 	if n, ok := h.(interface{ Name() string }); ok {
-		return n.Name()
+		if s := n.Name(); s != "" {
+			return s, false
+		}
 	}
-	return fmt.Sprintf("handler#%d(%T)", i, h)
+	switch f := h.(type) {
+	case HandlerFunc:
+		return funcName(reflect.ValueOf(f).Pointer()), true
+	case interface{ entry() uintptr }:
+		return funcName(f.entry()), true
+	}
+	t := reflect.TypeOf(h)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Name() == "" {
+		return t.String(), true
+	}
+	return lastElem(t.PkgPath()) + "." + t.Name(), true
+}
+
+// funcName names the function at pc as a reader finds it: "pkg.Func",
+// "pkg.Type.Method", or "file.go:42" for a function literal.
+func funcName(pc uintptr) string {
+	fn := runtime.FuncForPC(pc)
+	if fn == nil {
+		return "func"
+	}
+	name := strings.TrimSuffix(fn.Name(), "-fm") // a method value
+	name = name[strings.LastIndex(name, "/")+1:]
+	name = strings.NewReplacer("(*", "", ")", "").Replace(name)
+	if isLiteral(name) {
+		file, line := fn.FileLine(pc)
+		return fmt.Sprintf("%s:%d", filepath.Base(file), line)
+	}
+	return name
+}
+
+// isLiteral reports whether a runtime function name is a function
+// literal's ("main.main.func1", "pkg.F.func2.1").
+func isLiteral(name string) bool {
+	i := strings.LastIndex(name, ".func")
+	if i < 0 {
+		return false
+	}
+	for _, c := range name[i+len(".func"):] {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func lastElem(path string) string { return path[strings.LastIndex(path, "/")+1:] }
+
+// routeLabel is "Event" or "Event[matcher]".
+func routeLabel(event Event, matcher string) string {
+	if matcher == "" {
+		return string(event)
+	}
+	return string(event) + "[" + matcher + "]"
+}
+
+// unique returns name, or name with " #2", " #3", ... when a route has it.
+func (m *Mux) unique(name string) string {
+	taken := func(n string) bool {
+		for _, r := range m.routes {
+			if r.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	if !taken(name) {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s #%d", name, i); !taken(n) {
+			return n
+		}
+	}
 }
 
 // matches reports whether r's matcher accepts target.
@@ -275,7 +370,7 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 		merged Result
 		faults []Fault
 	)
-	defer m.running.Store(nil)
+	defer m.current.Store(nil)
 	defer m.pending.Store(nil)
 	routes := m.Match(in.Base().HookEventName, in.MatchTarget())
 	for i, r := range routes {
@@ -286,13 +381,13 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 			faults = append(faults, Fault{r.Name, err})
 			for _, later := range rest {
 				if failsClosed(later.Handler) {
-					merge(&merged, Result{Decision: Block, Reason: ClosedReason(later.Name, err)}, later.Name)
+					merge(&merged, Result{Decision: Block, Reason: closedReason(later.Name, err)}, later.Name)
 					break
 				}
 			}
 			break
 		}
-		m.running.Store(&r.Name)
+		m.current.Store(&r.Name)
 		res, err := call(ctx, r.Handler, in)
 		if err == nil && ctx.Err() != nil {
 			err = fmt.Errorf("%w: returned after %v", ErrDeadline, ctx.Err())
@@ -300,7 +395,7 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 		if err != nil {
 			faults = append(faults, Fault{r.Name, err})
 			if failsClosed(r.Handler) {
-				merge(&merged, Result{Decision: Block, Reason: ClosedReason(r.Name, err)}, r.Name)
+				merge(&merged, Result{Decision: Block, Reason: closedReason(r.Name, err)}, r.Name)
 				break
 			}
 			continue
@@ -312,20 +407,20 @@ func (m *Mux) Dispatch(ctx context.Context, in Input) (Result, []Fault) {
 	return merged, faults
 }
 
-// Running returns the name of the handler Dispatch is running, or "".
-// It is safe to call from another goroutine, such as a watchdog.
-func (m *Mux) Running() string {
-	if p := m.running.Load(); p != nil {
+// running returns the name of the handler Dispatch is running, or "".
+// It is safe to call from another goroutine, such as the watchdog.
+func (m *Mux) running() string {
+	if p := m.current.Load(); p != nil {
 		return *p
 	}
 	return ""
 }
 
-// PendingClosed returns the name of the first gate set to fail closed that
+// pendingClosed returns the name of the first gate set to fail closed that
 // Dispatch has not finished (the one running, or one still to run), or "".
-// It is safe to call from another goroutine: a watchdog that gives up on a
-// handler asks it whether giving up must block.
-func (m *Mux) PendingClosed() string {
+// It is safe to call from another goroutine: the watchdog that gives up on
+// a handler asks it whether giving up must block.
+func (m *Mux) pendingClosed() string {
 	p := m.pending.Load()
 	if p == nil {
 		return ""

@@ -3,6 +3,8 @@ package hooks
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -159,7 +161,7 @@ func TestDispatchDeadline(t *testing.T) {
 	var during string
 	m.Handle(EventStop, "", Named("fast", answer(Context("kept"))))
 	m.Handle(EventStop, "", Named("slow", HandlerFunc(func(ctx context.Context, _ Input) (Result, error) {
-		during = m.Running()
+		during = m.running()
 		<-ctx.Done() // returns only after the deadline: its answer must not count
 		return Blocked("too late"), nil
 	})))
@@ -170,8 +172,8 @@ func TestDispatchDeadline(t *testing.T) {
 	if got.Decision != None || got.Context != "kept" {
 		t.Fatalf("overrun changed the result: %+v", got)
 	}
-	if during != "slow" || m.Running() != "" {
-		t.Fatalf("Running() = %q during the slow handler, %q after", during, m.Running())
+	if during != "slow" || m.running() != "" {
+		t.Fatalf("running() = %q during the slow handler, %q after", during, m.running())
 	}
 	if len(faults) != 2 || !errors.Is(faults[0].Err, ErrDeadline) || faults[0].Handler != "slow" ||
 		!errors.Is(faults[1].Err, ErrDeadline) || faults[1].Handler != "after" {
@@ -260,8 +262,8 @@ func TestFailClosedGateBlocksOnErrorPanicAndDeadline(t *testing.T) {
 	if got, _ := m.Dispatch(ctx, &Stop{Common: Common{HookEventName: EventStop}}); got.Decision != Block {
 		t.Fatalf("a closed gate that never started did not block: %+v", got)
 	}
-	if m.PendingClosed() != "" {
-		t.Fatalf("PendingClosed after Dispatch = %q", m.PendingClosed())
+	if m.pendingClosed() != "" {
+		t.Fatalf("pendingClosed after Dispatch = %q", m.pendingClosed())
 	}
 }
 
@@ -272,6 +274,7 @@ func (p policy) FailClosed() bool { return bool(p) }
 // On's options: the name is the route's (reports, duplicate check), and the
 // fail-closed policy is asked at dispatch, like a gate's own.
 func TestOnOptions(t *testing.T) {
+	_, _, line, _ := runtime.Caller(0)
 	fails := func(context.Context, *Stop) (Result, error) { return Result{}, errors.New("no") }
 	for _, closed := range []bool{true, false} {
 		m := new(Mux)
@@ -286,8 +289,8 @@ func TestOnOptions(t *testing.T) {
 	}
 	m := new(Mux)
 	On(m, "", fails)
-	if name := m.Routes()[0].Name; !strings.HasPrefix(name, "handler#0(") {
-		t.Errorf("unnamed route is %q", name)
+	if name, want := m.Routes()[0].Name, fmt.Sprintf("Stop mux_test.go:%d", line+1); name != want {
+		t.Errorf("unnamed route is %q, want the event and where the literal is", name)
 	}
 	On(m, "", fails, WithName("twice"))
 	defer func() {
@@ -296,4 +299,38 @@ func TestOnOptions(t *testing.T) {
 		}
 	}()
 	On(m, "", fails, WithName("twice"))
+}
+
+func blockForcePush(context.Context, *PreToolUse) (Result, error) { return Result{}, nil }
+
+type namedGate struct{}
+
+func (namedGate) TaskCompleted(context.Context, *TaskCompleted) (Result, error) { return Result{}, nil }
+
+type plainHandler struct{}
+
+func (*plainHandler) Handle(context.Context, Input) (Result, error) { return Result{}, nil }
+
+// An unnamed route is named for its event, matcher and function, never by
+// its position and adapter type: faults, the watchdog and block reasons
+// name something an author can find.
+func TestRouteNamesByDefault(t *testing.T) {
+	m := new(Mux)
+	On(m, "Bash", blockForcePush)
+	On(m, "Bash", blockForcePush) // the same function twice: made unique
+	On(m, "", namedGate{}.TaskCompleted)
+	_, _, line, _ := runtime.Caller(0)
+	m.Handle(EventStop, "", HandlerFunc(func(context.Context, Input) (Result, error) { return Result{}, nil }))
+	m.Handle(EventStop, "", For(blockForcePush))
+	m.Handle(EventStop, "", &plainHandler{})
+	m.Handle(EventStop, "", Named("mine", &plainHandler{}))
+	var got []string
+	for _, r := range m.Routes() {
+		got = append(got, r.Name)
+	}
+	want := []string{"PreToolUse[Bash] hooks.blockForcePush", "PreToolUse[Bash] hooks.blockForcePush #2", "TaskCompleted hooks.namedGate.TaskCompleted",
+		fmt.Sprintf("Stop mux_test.go:%d", line+1), "Stop hooks.blockForcePush", "Stop hooks.plainHandler", "mine"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("names:\n got %q\nwant %q", got, want)
+	}
 }

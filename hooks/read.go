@@ -8,11 +8,12 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/hookwright/hookwright/hooks/jsonscan"
+	"github.com/hookwright/hookwright/internal/jsonscan"
 )
 
 // Errors returned while reading and decoding input. Callers test them with
@@ -52,8 +53,8 @@ type ReadOptions struct {
 // or no complete value before the deadline is an error wrapping
 // [ErrTooLarge], [ErrMalformed] or [ErrStdinTimeout].
 //
-// When r can take a read deadline (a pipe opened non-blocking, see
-// cmd/hookwright), Read uses it and starts no goroutine; otherwise it reads
+// When r can take a read deadline (a pipe opened non-blocking, as [Main]
+// opens stdin), Read uses it and starts no goroutine; otherwise it reads
 // in a goroutine, which a timeout leaves blocked on r: the process is
 // expected to exit soon after.
 func Read(r io.Reader, opts ReadOptions) ([]byte, error) {
@@ -323,4 +324,48 @@ func knownFields(t reflect.Type) map[string]bool {
 		}
 	}
 	return names
+}
+
+// MarshalInput writes in as the JSON object Claude Code sends for its
+// event: the fields its type models, in their order, then those it does
+// not ([Common.Extra]), by name. A translated input ([Translate]) is
+// written as the canonical event; the fired event's fields that the
+// canonical one does not model (tool_name, ...) are not carried over.
+func MarshalInput(in Input) ([]byte, error) {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	extra := in.Base().Extra()
+	if len(extra) == 0 {
+		return data, nil
+	}
+	known := knownFields(reflect.TypeOf(in).Elem())
+	if base := in.Base(); base.typ != nil {
+		for name := range knownFields(base.typ) { // the fired event's own fields
+			known[name] = true
+		}
+	}
+	names := make([]string, 0, len(extra))
+	for name := range extra {
+		if !known[name] {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	b.Write(data[:len(data)-1])
+	for _, name := range names {
+		key, _ := json.Marshal(name)
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.Write(key)
+		b.WriteByte(':')
+		if err := json.Compact(&b, extra[name]); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

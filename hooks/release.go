@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,41 +14,94 @@ import (
 // compat/FACTS.md). Never edit them here: change the matrix and run
 // go generate ./hooks.
 
-// Release is a Claude Code release, major.minor.patch.
+// Release is a Claude Code release, major.minor.patch. It is the one
+// release type of this module: package compat's matrix, bands and plan
+// speak it too. The zero Release is "unknown" ([Release.IsZero]).
 type Release [3]int
 
 // release is the generated table's spelling of [Release].
 type release = Release
 
-// ParseRelease reads "2.1.33"; a leading "v" is allowed.
+// ErrRelease is wrapped by every error [ParseRelease] returns.
+var ErrRelease = errors.New("not a Claude Code version")
+
+const releaseForms = `want 2.1.33, v2.1.33 or "2.1.33 (Claude Code)"`
+
+// ParseRelease reads a Claude Code release as people and tools write it:
+// "2.1.33", "v2.1.33", or "2.1.33 (Claude Code)" as `claude --version`
+// prints it. Surrounding white space is ignored. Each part is decimal
+// digits without a sign or a leading zero; pre-release and build suffixes
+// are refused (Claude Code releases have none, and a loose form would hide
+// a typo such as "2.1"). Any other input is an error wrapping [ErrRelease].
 func ParseRelease(s string) (Release, error) {
 	var r Release
-	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
+	t := strings.TrimSpace(s)
+	t = strings.TrimSuffix(t, " (Claude Code)")
+	t = strings.TrimPrefix(t, "v")
+	parts := strings.Split(t, ".")
 	if len(parts) != 3 {
-		return r, fmt.Errorf("release %q: want major.minor.patch, like 2.1.33", s)
+		return r, fmt.Errorf("%w: %q (%s)", ErrRelease, s, releaseForms)
 	}
 	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return r, fmt.Errorf("release %q: want major.minor.patch, like 2.1.33", s)
+		n, ok := decimal(p)
+		if !ok {
+			return Release{}, fmt.Errorf("%w: %q (%s)", ErrRelease, s, releaseForms)
 		}
 		r[i] = n
 	}
 	return r, nil
 }
 
-// Less reports whether r comes before o.
-func (r Release) Less(o Release) bool {
-	for i := range r {
-		if r[i] != o[i] {
-			return r[i] < o[i]
-		}
+// decimal reads p as a number of at most nine ASCII digits with no
+// leading zero.
+func decimal(p string) (int, bool) {
+	if p == "" || len(p) > 9 || len(p) > 1 && p[0] == '0' {
+		return 0, false
 	}
-	return false
+	n := 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
+// MustRelease is [ParseRelease] for releases written in code and tables;
+// it panics on a malformed one.
+func MustRelease(s string) Release {
+	r, err := ParseRelease(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// Less reports whether r comes before o.
+func (r Release) Less(o Release) bool { return r.Compare(o) < 0 }
+
+// Compare returns -1, 0 or +1 as r comes before, is, or comes after o.
+func (r Release) Compare(o Release) int {
+	for i := range r {
+		if r[i] != o[i] {
+			if r[i] < o[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// IsZero reports whether r is the zero Release, "unknown".
+func (r Release) IsZero() bool { return r == Release{} }
+
 // String is "2.1.33".
-func (r Release) String() string { return fmt.Sprintf("%d.%d.%d", r[0], r[1], r[2]) }
+func (r Release) String() string {
+	return strconv.Itoa(r[0]) + "." + strconv.Itoa(r[1]) + "." + strconv.Itoa(r[2])
+}
 
 // Channel is how a handler can stop what its event is about, as compat's
 // matrix says for one band. Its constants are generated from compat's

@@ -3,6 +3,8 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"reflect"
 )
 
 // Decision is a handler's verdict on an event. The zero value has no
@@ -23,6 +25,26 @@ const (
 	Block
 )
 
+// MarshalText writes the decision's name ("block"); a Result in JSON
+// spells its decision so (the form `hookgen reply` reads).
+func (d Decision) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText reads a decision's name: "none" (or ""), "allow", "ask",
+// "block".
+func (d *Decision) UnmarshalText(b []byte) error {
+	for _, c := range []Decision{None, Allow, Ask, Block} {
+		if string(b) == c.String() {
+			*d = c
+			return nil
+		}
+	}
+	if len(b) == 0 {
+		*d = None
+		return nil
+	}
+	return fmt.Errorf("decision %q: want block, ask, allow or none", b)
+}
+
 // String returns the decision's name.
 func (d Decision) String() string {
 	switch d {
@@ -38,30 +60,32 @@ func (d Decision) String() string {
 }
 
 // Result is what a handler answers. The zero Result means "go on, nothing to
-// say". Use the constructors ([Blockf], [AddContext], ...) or fill it in.
+// say". Each decision has one constructor: [Blocked], [Asked], [Allowed],
+// and beside them [Context] and [Halted]; combine them by setting more
+// fields (a block with a system message for the user, say).
 type Result struct {
-	Decision Decision
+	Decision Decision `json:"decision,omitempty"`
 	// Reason explains a decision. For Block it is what Claude reads.
-	Reason string
+	Reason string `json:"reason,omitempty"`
 	// Context is additional context for the model, on events that take
 	// additionalContext; elsewhere it is shown as a system message.
-	Context string
+	Context string `json:"context,omitempty"`
 	// SystemMessage is shown to the user.
-	SystemMessage string
+	SystemMessage string `json:"systemMessage,omitempty"`
 	// Halt asks Claude Code to stop (continue:false) with StopReason.
-	Halt       bool
-	StopReason string
+	Halt       bool   `json:"halt,omitempty"`
+	StopReason string `json:"stopReason,omitempty"`
 	// UpdatedInput replaces a PreToolUse tool input.
-	UpdatedInput json.RawMessage
+	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
 	// Handler is set by [Mux.Dispatch] on the merged result: the name of
 	// the handler whose Decision (or Halt) it carries. Handlers leave it
 	// empty; the journal records it.
-	Handler string
+	Handler string `json:"handler,omitempty"`
 	// Rule names the rule that decided, for a handler that has rules of
 	// its own (hookwright's guard: "git-force-push", "database.drop").
 	// The merged result carries the Rule of the result whose Decision it
 	// carries; the journal records it beside Handler.
-	Rule string
+	Rule string `json:"rule,omitempty"`
 }
 
 // Empty reports whether r says nothing at all.
@@ -70,13 +94,24 @@ func (r Result) Empty() bool {
 		r.SystemMessage == "" && !r.Halt && r.UpdatedInput == nil
 }
 
-// Blocked returns a Result that blocks with reason.
+// Blocked returns a Result that blocks with reason: a denied tool call, a
+// task kept open, an agent or teammate sent back to work. The reason is
+// what Claude reads; say what to do next.
 func Blocked(reason string) Result { return Result{Decision: Block, Reason: reason} }
+
+// Asked returns a Result that asks the user before a tool runs
+// (PreToolUse), with reason.
+func Asked(reason string) Result { return Result{Decision: Ask, Reason: reason} }
+
+// Allowed returns a Result that lets a tool run without asking
+// (PreToolUse, PermissionRequest), with reason.
+func Allowed(reason string) Result { return Result{Decision: Allow, Reason: reason} }
 
 // Context returns a Result that adds context for the model.
 func Context(text string) Result { return Result{Context: text} }
 
-// Halted returns a Result that stops Claude Code with reason (continue:false).
+// Halted returns a Result that stops Claude Code with reason
+// (continue:false); on an event whose band cannot halt it, a block.
 func Halted(reason string) Result { return Result{Halt: true, StopReason: reason} }
 
 // Handler answers one hook event. Handlers are values: a gate is a struct
@@ -96,15 +131,23 @@ func (f HandlerFunc) Handle(ctx context.Context, in Input) (Result, error) { ret
 // For adapts a function of one concrete event type to a [Handler]. Given an
 // input of another type it does nothing, so a typed handler registered on
 // the wrong event is harmless (and caught by tests through [Mux.Match]).
-func For[E Input](f func(ctx context.Context, in E) (Result, error)) Handler {
-	return HandlerFunc(func(ctx context.Context, in Input) (Result, error) {
-		e, ok := in.(E)
-		if !ok {
-			return Result{}, nil
-		}
-		return f(ctx, e)
-	})
+func For[E Input](f func(ctx context.Context, in E) (Result, error)) Handler { return typed[E]{f} }
+
+// typed is a function of one event type as a Handler.
+type typed[E Input] struct {
+	f func(ctx context.Context, in E) (Result, error)
 }
+
+func (t typed[E]) Handle(ctx context.Context, in Input) (Result, error) {
+	e, ok := in.(E)
+	if !ok {
+		return Result{}, nil
+	}
+	return t.f(ctx, e)
+}
+
+// entry is the function's address, for the route's derived name.
+func (t typed[E]) entry() uintptr { return reflect.ValueOf(t.f).Pointer() }
 
 // Named gives a handler a name for reports and for [Mux.Routes]. Handlers
 // that implement Name() themselves need no wrapper.

@@ -166,6 +166,15 @@ var releaseEvents = []eventFacts{
 		channels: []channelFrom{{release{2, 0, 12}, ChannelNone}}},
 }
 
+// releaseFallbacks is compat's fallback plan: for each canonical event, the
+// events (and matchers) a release without it fires in its place, best first.
+var releaseFallbacks = []Fallback{
+	{Canonical: EventTaskCompleted, Fired: EventPostToolUse, Matcher: "TaskUpdate", Exact: true},
+	{Canonical: EventTaskCompleted, Fired: EventPostToolUse, Matcher: "TodoWrite", Exact: false},
+	{Canonical: EventTeammateIdle, Fired: EventSubagentStop, Matcher: "", Exact: false},
+	{Canonical: EventTeammateIdle, Fired: EventStop, Matcher: "", Exact: false},
+}
+
 // releaseKeys is the first release of every hooks.json key, per level.
 var releaseKeys = []keyFacts{
 	{level: "file", name: "hooks", since: release{2, 0, 12}},

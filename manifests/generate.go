@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/schemas"
 )
 
@@ -15,7 +15,7 @@ type Result struct {
 	// + "\n" writes it.
 	JSON []byte
 	// Band is the band edge of the release asked for.
-	Band *semver.Version
+	Band hooks.Release
 	// Routing is compat's plan for the release.
 	Routing compat.Routing
 	// Notes say, one line each, what was left out, replaced or dropped.
@@ -26,7 +26,7 @@ type Result struct {
 // release has them, fallbacks where it does not, and only fields it
 // accepts. The result is checked against the band's schema; a manifest the
 // release would reject is never returned.
-func Generate(spec Spec, v *semver.Version) ([]byte, error) {
+func Generate(spec Spec, v hooks.Release) ([]byte, error) {
 	r, err := Build(spec, v)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func Generate(spec Spec, v *semver.Version) ([]byte, error) {
 }
 
 // Build is [Generate] with the notes and the plan behind the manifest.
-func Build(spec Spec, v *semver.Version) (Result, error) {
+func Build(spec Spec, v hooks.Release) (Result, error) {
 	if err := spec.Check(); err != nil {
 		return Result{}, err
 	}
@@ -51,7 +51,7 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 	paired := map[string]bool{}
 	if spec.ProtoFlag {
 		for _, h := range spec.Handlers {
-			if f, _ := compat.LookupField(compat.ScopeHandler, "async"); h.Async && !b.band.LessThan(f.Version()) {
+			if f, _ := compat.LookupField(compat.ScopeHandler, "async"); h.Async && !b.band.Less(f.Version()) {
 				paired[h.Event] = true
 			}
 		}
@@ -79,7 +79,7 @@ func Build(spec Spec, v *semver.Version) (Result, error) {
 
 // builder collects matcher groups per event in first-seen order.
 type builder struct {
-	band   *semver.Version
+	band   hooks.Release
 	exec   bool // the exec form where the band has "args"
 	direct bool // the direct form (DirectForm) for commands that call a launcher in bin/
 	// allKeys writes an async handler's keys whatever the band (an
@@ -98,7 +98,7 @@ type group struct {
 // place adds h's handler objects for its route.
 func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 	if h.Async && !b.allKeys {
-		if f, _ := compat.LookupField(compat.ScopeHandler, "async"); b.band.LessThan(f.Version()) {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "async"); b.band.Less(f.Version()) {
 			b.note("%s: an async handler left out (async hooks from %s; this band would run it in the foreground)", h.Event, f.Since)
 			return
 		}
@@ -110,7 +110,7 @@ func (b *builder) place(h Handler, rt compat.Route, protoFlag bool) {
 		// --proto tells it the band where the band's channel differs
 		// (continue:false on TeammateIdle/TaskCompleted from 2.1.69,
 		// exit 2 on PreCompact from 2.1.105).
-		floor, _ := compat.ParseVersion(compat.PluginFloor)
+		floor, _ := hooks.ParseRelease(compat.PluginFloor)
 		if protoFlag && rt.Channel != compat.ChannelOf(h.Event, floor) {
 			cmd += " --proto " + b.band.String()
 		}
@@ -130,7 +130,7 @@ func (b *builder) handler(h Handler, command string) Object {
 	o := Object{{"type", "command"}, {"command", command}}
 	execForm := false
 	if b.exec {
-		if f, _ := compat.LookupField(compat.ScopeHandler, "args"); !b.band.LessThan(f.Version()) {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "args"); !b.band.Less(f.Version()) {
 			if argv, ok := SplitExec(command); ok {
 				o = Object{{"type", "command"}, {"command", argv[0]}, {"args", argv[1:]}}
 				execForm = true
@@ -149,12 +149,12 @@ func (b *builder) handler(h Handler, command string) Object {
 	}
 	if h.Async {
 		o = append(o, Member{"async", true})
-		if f, _ := compat.LookupField(compat.ScopeHandler, "asyncRewake"); h.AsyncRewake && (b.allKeys || !b.band.LessThan(f.Version())) {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "asyncRewake"); h.AsyncRewake && (b.allKeys || !b.band.Less(f.Version())) {
 			o = append(o, Member{"asyncRewake", true})
 		}
 	}
 	if h.StatusMessage != "" {
-		if f, _ := compat.LookupField(compat.ScopeHandler, "statusMessage"); b.band.LessThan(f.Version()) {
+		if f, _ := compat.LookupField(compat.ScopeHandler, "statusMessage"); b.band.Less(f.Version()) {
 			b.note("%s: statusMessage dropped (accepted from %s)", h.Event, f.Since)
 		} else {
 			o = append(o, Member{"statusMessage", h.StatusMessage})

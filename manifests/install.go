@@ -2,12 +2,11 @@ package manifests
 
 import (
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/schemas"
 	"slices"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/schemas"
 )
 
 // StandardFile is the hooks file every release loads from a plugin,
@@ -38,7 +37,7 @@ const StandardFile = "hooks/hooks.json"
 // package hooks' fallback translation), so an event is handled once.
 type Install struct {
 	// Floor is the oldest release the install is written for.
-	Floor *semver.Version
+	Floor hooks.Release
 	// Files are hooks/hooks.json first, then one file per later edge,
 	// oldest first.
 	Files []InstallFile
@@ -53,7 +52,7 @@ type InstallFile struct {
 	Path string
 	// Edge is the first release that loads the file: Floor for
 	// hooks/hooks.json, the first release of its events otherwise.
-	Edge *semver.Version
+	Edge hooks.Release
 	// Events are the event keys of the file, in order.
 	Events []string
 	// JSON is the file, byte for byte as JSON.stringify(v, null, 2) + "\n"
@@ -88,15 +87,15 @@ func (in Install) File(path string) (InstallFile, bool) {
 // (nil means the plugin floor, compat.PluginFloor). Each file is checked
 // against the schema of its edge: a file that its own edge would refuse is
 // never returned.
-func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
+func BuildInstall(spec Spec, floor hooks.Release) (Install, error) {
 	if err := spec.Check(); err != nil {
 		return Install{}, err
 	}
-	pluginFloor, _ := compat.ParseVersion(compat.PluginFloor)
-	if floor == nil {
+	pluginFloor, _ := hooks.ParseRelease(compat.PluginFloor)
+	if floor.IsZero() {
 		floor = pluginFloor
 	}
-	if floor.LessThan(pluginFloor) {
+	if floor.Less(pluginFloor) {
 		return Install{}, fmt.Errorf("%w: no release before %s loads a plugin's hooks files", ErrSpec, compat.PluginFloor)
 	}
 	atFloor, err := compat.Plan(floor)
@@ -104,8 +103,8 @@ func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
 		return Install{}, err
 	}
 	files := map[string]*builder{} // by edge
-	var edges []*semver.Version
-	fileFor := func(edge *semver.Version) *builder {
+	var edges []hooks.Release
+	fileFor := func(edge hooks.Release) *builder {
 		key := edge.String()
 		if b, ok := files[key]; ok {
 			return b
@@ -143,11 +142,11 @@ func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
 			// in the foreground, and must do nothing (hookwright's does,
 			// once it learns the release; package hooks' RunningRelease).
 			asyncSince, _ := compat.LookupField(compat.ScopeHandler, "async")
-			if floor.LessThan(asyncSince.Version()) {
+			if floor.Less(asyncSince.Version()) {
 				note("%s: async from %s (asyncRewake from 2.1.64); older releases strip the keys and run this handler in the foreground, where it must do nothing", h.Event, asyncSince.Since)
 			}
 		}
-		if !since.GreaterThan(floor) {
+		if !floor.Less(since) {
 			rt, _ := atFloor.Route(h.Event)
 			b := fileFor(floor)
 			b.allKeys = h.Async
@@ -168,7 +167,7 @@ func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
 		// on releases that fire the event.
 		covered := true
 		for _, band := range compat.Bands() {
-			if band.LessThan(floor) || !band.LessThan(since) {
+			if band.Less(floor) || !band.Less(since) {
 				continue
 			}
 			plan, err := compat.Plan(band)
@@ -183,7 +182,7 @@ func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
 			for _, a := range rt.Via {
 				anchor, _ := compat.Lookup(compat.KindEvent, a.Event)
 				edge := anchor.Version()
-				if edge.LessThan(floor) {
+				if edge.Less(floor) {
 					edge = floor
 				}
 				fileFor(edge).placeFallback(h, a)
@@ -194,13 +193,13 @@ func BuildInstall(spec Spec, floor *semver.Version) (Install, error) {
 			note("%s: no fallback on some releases before %s; see hookgen explain", h.Event, since)
 		}
 	}
-	slices.SortFunc(edges, func(a, b *semver.Version) int { return a.Compare(b) })
+	slices.SortFunc(edges, func(a, b hooks.Release) int { return a.Compare(b) })
 	in := Install{Floor: floor, Notes: notes}
 	for _, edge := range edges {
 		b := files[edge.String()]
 		path := StandardFile
 		description := spec.Description
-		if !edge.Equal(floor) {
+		if edge != floor {
 			path = "hooks/" + edge.String() + ".json"
 			description = strings.TrimSpace(spec.Description + " (Claude Code " + edge.String() + " and later)")
 		}

@@ -11,22 +11,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden manifests under testdata/")
 
-func version(t testing.TB, s string) *semver.Version {
+func version(t testing.TB, s string) hooks.Release {
 	t.Helper()
-	v, err := compat.ParseVersion(s)
+	v, err := hooks.ParseRelease(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-func goldenPath(band *semver.Version) string {
+func goldenPath(band hooks.Release) string {
 	return filepath.Join("testdata", "hooks-"+band.String()+".json")
 }
 
@@ -349,7 +349,7 @@ func TestAsyncHandler(t *testing.T) {
 		"2.1.64":  `"async": true,` + "\n" + `            "asyncRewake": true`,
 		"2.1.330": `"asyncRewake": true`,
 	} {
-		out, err := Generate(spec, semver.MustParse(v))
+		out, err := Generate(spec, hooks.MustRelease(v))
 		if err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}
@@ -371,7 +371,7 @@ func TestAsyncHandler(t *testing.T) {
 // runtime's synchronous call leaves linting to it on those releases, so
 // a manifest without it would lint nothing.
 func TestQualityAsyncPairing(t *testing.T) {
-	asyncSince := semver.MustParse("2.1.15")
+	asyncSince := hooks.MustRelease("2.1.15")
 	for _, band := range compat.Bands() {
 		out, err := Generate(Hookwright(), band)
 		if err != nil {
@@ -379,7 +379,7 @@ func TestQualityAsyncPairing(t *testing.T) {
 		}
 		has := strings.Contains(string(out), "PostToolUse --async") || strings.Contains(string(out), `"--async"`)
 		paired := strings.Contains(string(out), "PostToolUse --with-async") || strings.Contains(string(out), `"--with-async"`)
-		if band.LessThan(asyncSince) == has || has != paired {
+		if band.Less(asyncSince) == has || has != paired {
 			t.Errorf("band %s: the async quality registration present = %v, the synchronous one says so = %v", band, has, paired)
 		}
 	}

@@ -18,8 +18,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/testkit"
 	"github.com/hookwright/hookwright/manifests"
 )
+
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
 var update = flag.Bool("update", false, "rewrite the hooks files and plugin.json's hooks list")
 
@@ -28,7 +32,7 @@ var update = flag.Bool("update", false, "rewrite the hooks files and plugin.json
 // hooks/hooks.json for the plugin floor, one hooks/<edge>.json per later
 // event, named in plugin.json's "hooks". Nothing else is a hooks file here.
 func TestManifestsAreCurrent(t *testing.T) {
-	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +122,7 @@ func TestVersionIsDefinedOnce(t *testing.T) {
 // runs through sh -c. No file uses the exec form ("args"), which releases
 // before 2.1.139 drop.
 func TestHooksCallTheLauncher(t *testing.T) {
-	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,10 +213,7 @@ func TestLauncherMissingBinaryIsVisible(t *testing.T) {
 // exit code comes back (the guard blocks a force push with exit 2).
 func TestLauncherExecsTheBinary(t *testing.T) {
 	launcher := launcherCopy(t)
-	build := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(launcher), hostBinary()), "github.com/hookwright/hookwright/cmd/hookwright")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	testkit.BuildTo(t, "github.com/hookwright/hookwright/cmd/hookwright", filepath.Join(filepath.Dir(launcher), hostBinary()), testkit.Options{})
 	project := t.TempDir()
 	in := `{"session_id":"s","transcript_path":"/nonexistent","cwd":"` + project + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"},"tool_use_id":"t1"}`
 	cmd := exec.Command("sh", "-c", `"`+launcher+`" PreToolUse`)

@@ -2,17 +2,14 @@ package plugin_test
 
 import (
 	"encoding/json"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/oracle"
+	"github.com/hookwright/hookwright/manifests"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/internal/oracle"
-	"github.com/hookwright/hookwright/internal/runtime/fallback"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // registration is one handler a release registers from the plugin.
@@ -32,13 +29,14 @@ type registration struct {
 //     (an older release refuses that file alone, or drops all of it);
 //   - serves every canonical event of the spec once: natively where it
 //     fires the event, and there every fallback registration for it is
-//     silent (the runtime's rule, fallback.Native); through the fallbacks
+//     silent (the runtime's rule in hooks.Translate: a release at or after
+//     hooks.EventSince fires the event itself); through the fallbacks
 //     where it does not.
 func TestEveryReleaseReadsTheInstallRight(t *testing.T) {
 	var published []string
 	readJSON(t, filepath.Join("..", "compat", "testdata", "probes", "published.json"), &published)
-	floor := semver.MustParse(compat.PluginFloor)
-	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	floor := hooks.MustRelease(compat.PluginFloor)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +62,8 @@ func TestEveryReleaseReadsTheInstallRight(t *testing.T) {
 	}
 	checked := 0
 	for _, r := range published {
-		v := semver.MustParse(r)
-		if v.LessThan(floor) {
+		v := hooks.MustRelease(r)
+		if v.Less(floor) {
 			continue
 		}
 		checked++
@@ -83,7 +81,7 @@ func TestEveryReleaseReadsTheInstallRight(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, _ := in.File(path)
-			loadsIt := !v.LessThan(f.Edge)
+			loadsIt := !v.Less(f.Edge)
 			all := registrations(t, path, data)
 			var kept []registration
 			if !rejected(fs) {
@@ -123,7 +121,7 @@ func TestEveryReleaseReadsTheInstallRight(t *testing.T) {
 					native++
 					continue
 				}
-				if !fallback.Native(hooks.Event(h.Event), r) {
+				if since, ok := hooks.EventSince(hooks.Event(h.Event)); !ok || hooks.MustRelease(r).Less(since) {
 					fallbacks[reg.event+"["+reg.matcher+"]"] = true
 				}
 			}

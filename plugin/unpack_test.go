@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // gzipped is data gzip-compressed, as release.sh ships a runtime.
@@ -45,10 +47,7 @@ func releaseBin(t *testing.T) (launcher string, binary []byte) {
 	t.Helper()
 	launcher = launcherCopy(t)
 	dir := filepath.Dir(launcher)
-	raw := filepath.Join(t.TempDir(), "raw")
-	if out, err := exec.Command("go", "build", "-o", raw, "github.com/hookwright/hookwright/cmd/hookwright").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	raw := testkit.Build(t, "github.com/hookwright/hookwright/cmd/hookwright", testkit.Options{})
 	binary, err := os.ReadFile(raw)
 	if err != nil {
 		t.Fatal(err)

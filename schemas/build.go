@@ -3,12 +3,11 @@ package schemas
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
 )
 
 // Timeout bounds, in seconds: a timeout must be above MinTimeout (every
@@ -23,16 +22,16 @@ const (
 type obj = map[string]any
 
 // ID returns the $id of the schema for an edge.
-func ID(edge *semver.Version) string {
+func ID(edge hooks.Release) string {
 	return "https://github.com/hookwright/hookwright/schemas/hooks-" + edge.String() + ".schema.json"
 }
 
 // FileName returns the embedded file name of the schema for an edge.
-func FileName(edge *semver.Version) string { return "hooks-" + edge.String() + ".schema.json" }
+func FileName(edge hooks.Release) string { return "hooks-" + edge.String() + ".schema.json" }
 
 // at is the rules of one edge, as the builder reads them.
 type at struct {
-	v *semver.Version
+	v hooks.Release
 }
 
 // sev is the severity of rule id's consequence on the edge: an error where
@@ -79,7 +78,7 @@ func (a at) consequence(id string) string {
 // applies (package oracle, hookgen validate), as indented JSON with sorted
 // keys. An error of the schema is what the oracle calls rejected or
 // dropped; a warning what it calls ignored or a lint.
-func Build(edge *semver.Version) ([]byte, error) {
+func Build(edge hooks.Release) ([]byte, error) {
 	a := at{edge}
 	s := obj{
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",
@@ -159,7 +158,7 @@ func (a at) topProperties() obj {
 		// Read past on every release; editors use it.
 		"$schema": obj{},
 	}
-	if !a.v.LessThan(semver.MustParse(compat.HooksModulesSince)) {
+	if !a.v.Less(hooks.MustRelease(compat.HooksModulesSince)) {
 		props["modules"] = obj{"type": "array", "items": obj{"type": "string"}, "maxItems": 1,
 			"x-message": obj{"type": "modules must be a list of paths: " + a.consequence(compat.RuleModules), "items": "modules must be a list of paths",
 				"maxItems": "modules names more than one hooks module: " + a.consequence(compat.RuleModules)}}
@@ -198,7 +197,7 @@ func (a at) topEvent(name string) obj {
 // required is "hooks", or from 2.1.252 a non-empty "modules" instead.
 func (a at) required(s obj) {
 	msg := "\"hooks\" is missing: " + a.consequence(compat.RuleHooksShape)
-	if a.v.LessThan(semver.MustParse(compat.HooksModulesSince)) {
+	if a.v.Less(hooks.MustRelease(compat.HooksModulesSince)) {
 		s["required"] = []string{"hooks"}
 		s["x-message"].(obj)["required"] = msg
 		return
@@ -215,7 +214,7 @@ func (a at) events() obj {
 	props := obj{}
 	for _, ev := range compat.All(compat.KindEvent) {
 		switch {
-		case a.v.LessThan(ev.Version()):
+		case a.v.Less(ev.Version()):
 			props[ev.Name] = fail(a.sev(compat.RuleUnknownEvent), fmt.Sprintf("event %s arrives in Claude Code %s: %s (%s)", ev.Name, ev.Since, a.consequence(compat.RuleUnknownEvent), ev.Witness))
 		case ev.Matcher != "":
 			props[ev.Name] = obj{"$ref": "#/$defs/groups"}
@@ -263,14 +262,14 @@ func (a at) group(noMatch bool) obj {
 func (a at) handler() obj {
 	var types []string
 	for t, since := range compat.HandlerValidatorSince {
-		if !a.v.LessThan(semver.MustParse(since)) {
+		if !a.v.Less(hooks.MustRelease(since)) {
 			types = append(types, t)
 		}
 	}
 	sort.Strings(types)
 	var later []string
 	for _, t := range compat.All(compat.KindHandlerType) {
-		if vs, ok := compat.HandlerValidatorSince[t.Name]; ok && a.v.LessThan(semver.MustParse(vs)) {
+		if vs, ok := compat.HandlerValidatorSince[t.Name]; ok && a.v.Less(hooks.MustRelease(vs)) {
 			later = append(later, fmt.Sprintf("%s arrives in %s", t.Name, vs))
 		}
 	}
@@ -297,7 +296,7 @@ func (a at) handler() obj {
 // typed is the schema of a handler of type t on the edge.
 func (a at) typed(t string) obj {
 	props := obj{"type": true}
-	if f, ok := compat.Lookup(compat.KindHandlerType, t); ok && a.v.LessThan(f.Version()) {
+	if f, ok := compat.Lookup(compat.KindHandlerType, t); ok && a.v.Less(f.Version()) {
 		switch {
 		case a.sev(compat.RuleTypeNotRun) != "":
 			props["type"] = fail(a.sev(compat.RuleTypeNotRun), fmt.Sprintf("the release takes %s handlers in a plugin but does not register them: %s", t, a.consequence(compat.RuleTypeNotRun)))
@@ -314,7 +313,7 @@ func (a at) typed(t string) obj {
 			continue
 		}
 		keys = append(keys, f.Name)
-		if a.v.LessThan(f.Version()) && !keptTypeEdge(f, t, a.v) {
+		if a.v.Less(f.Version()) && !keptTypeEdge(f, t, a.v) {
 			props[f.Name] = a.lateKey(f)
 			continue
 		}
@@ -333,12 +332,12 @@ func (a at) typed(t string) obj {
 // keptTypeEdge is the oracle's: a key dated by its handler type's kept
 // edge (its Source is not the probe) is declared with the type wherever
 // the release's validator takes the type.
-func keptTypeEdge(f compat.Feature, typ string, v *semver.Version) bool {
+func keptTypeEdge(f compat.Feature, typ string, v hooks.Release) bool {
 	if f.Source == compat.SourceProbe || len(f.Types) == 0 {
 		return false
 	}
 	vs, ok := compat.HandlerValidatorSince[typ]
-	return ok && !v.LessThan(semver.MustParse(vs))
+	return ok && !v.Less(hooks.MustRelease(vs))
 }
 
 // lateKey is a handler key used before its first release: read past (a

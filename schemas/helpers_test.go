@@ -3,13 +3,12 @@ package schemas
 import (
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
-func mustVersion(t *testing.T, s string) *semver.Version {
+func mustVersion(t *testing.T, s string) hooks.Release {
 	t.Helper()
-	v, err := compat.ParseVersion(s)
+	v, err := hooks.ParseRelease(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func TestValidateAgreesWithEveryProbedRelease(t *testing.T) {
 				t.Errorf("%s rejects %s, but validate passes it", p.Release, ev.Name)
 			case !accepts:
 				want := Error
-				if !v.LessThan(tolerated.Version()) {
+				if !v.Less(tolerated.Version()) {
 					want = Warning
 				}
 				if vs[0].Severity != want {

@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 	"io"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 //go:embed bands/*.schema.json
@@ -69,7 +68,7 @@ func Errors(vs []Violation) []Violation {
 
 // Schema returns the embedded schema for release v: the one of the edge
 // at or below it (compat.EdgeOf).
-func Schema(v *semver.Version) ([]byte, error) {
+func Schema(v hooks.Release) ([]byte, error) {
 	band, err := compat.EdgeOf(v)
 	if err != nil {
 		return nil, err
@@ -78,7 +77,7 @@ func Schema(v *semver.Version) ([]byte, error) {
 }
 
 // embedded returns the embedded schema of an edge.
-func embedded(band *semver.Version) ([]byte, error) {
+func embedded(band hooks.Release) ([]byte, error) {
 	b, err := files.ReadFile("bands/" + FileName(band))
 	if err != nil {
 		return nil, fmt.Errorf("no embedded schema for %s (run go test ./schemas -update): %w", band, err)
@@ -98,7 +97,7 @@ type bandSchema struct {
 
 // load returns the compiled schema of release v's band, compiling it on
 // first use.
-func load(v *semver.Version) (*bandSchema, error) {
+func load(v hooks.Release) (*bandSchema, error) {
 	band, err := compat.EdgeOf(v)
 	if err != nil {
 		return nil, err
@@ -117,7 +116,7 @@ func load(v *semver.Version) (*bandSchema, error) {
 }
 
 // compile compiles a schema document for band.
-func compile(band *semver.Version, doc []byte) (*bandSchema, error) {
+func compile(band hooks.Release, doc []byte) (*bandSchema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if err := c.AddResource(ID(band), bytes.NewReader(doc)); err != nil {
@@ -155,7 +154,7 @@ func decode(doc []byte) (any, error) {
 // the root. The error result is for a release below the plugin floor, a
 // broken embedded schema or a validator failure, never for a bad document:
 // a problem in the validator is never reported as "no violations".
-func Validate(v *semver.Version, doc []byte) ([]Violation, error) {
+func Validate(v hooks.Release, doc []byte) ([]Violation, error) {
 	s, err := load(v)
 	if err != nil {
 		return nil, err

@@ -4,14 +4,14 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // TestValidatorFailureIsAnError: a failure of the validator itself (here
 // any error that is not a *jsonschema.ValidationError, such as its
 // InfiniteLoopError) must come back as an error, never as "no violations".
 func TestValidatorFailureIsAnError(t *testing.T) {
-	s, err := load(semver.MustParse("2.0.12"))
+	s, err := load(hooks.MustRelease("2.0.12"))
 	if err != nil {
 		t.Fatal(err)
 	}

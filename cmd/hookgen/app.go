@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
 
 // Exit codes: the scheme every hookwright tool shares (hwcli.ExitCodesHelp).
@@ -158,7 +158,7 @@ func newApp(e env) *cli.App {
 		Name:        "hookgen",
 		Version:     version,
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
-		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate [--cc-version VERSION ...] [--strict] FILE\nhookgen audit [--cc-version VERSION ...] [--markdown | --json] MARKETPLACE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]\nhookgen plugin [--spec FILE] [--since VERSION] [--check] PLUGIN-DIR",
+		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate [--cc-version VERSION ...] [--strict] FILE\nhookgen audit [--cc-version VERSION ...] [--markdown | --json] MARKETPLACE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]\nhookgen plugin [--spec FILE] [--since VERSION] [--check] PLUGIN-DIR\nhookgen event [--] [HOOK ARGS ...] < EVENT\nhookgen reply EVENT [--via FIRED] [--proto VERSION] < RESULT",
 		Description: appDescription,
 		Reader:      e.In,
 		Writer:      e.Out,
@@ -189,6 +189,8 @@ func commands(e env) []*cli.Command {
 		installCommand(e),
 		doctorCommand(e),
 		compatCommand(e),
+		eventCommand(e),
+		replyCommand(e),
 		hwcli.CompletionCommand(),
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/urfave/cli/v2"
 	"io"
 	"os"
 	"os/exec"
@@ -12,9 +14,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/compat"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
@@ -221,7 +220,7 @@ func isMarketplace(root string) error {
 func judgeMarketplace(m *marketplace.Marketplace, f *releaseFlags) (audit, error) {
 	a := audit{name: m.Name}
 	per := make([]judged, len(m.Plugins))
-	all := map[string]*semver.Version{}
+	all := map[string]hooks.Release{}
 	open := true
 	ranges := map[string]bool{}
 	for i, p := range m.Plugins {
@@ -240,7 +239,7 @@ func judgeMarketplace(m *marketplace.Marketplace, f *releaseFlags) (audit, error
 			all[v.String()] = v
 		}
 	}
-	var cols []*semver.Version
+	var cols []hooks.Release
 	if len(f.exact) > 0 {
 		cols, _ = f.exactReleases()
 	} else {
@@ -279,7 +278,7 @@ func judgeMarketplace(m *marketplace.Marketplace, f *releaseFlags) (audit, error
 			r.Skip = "unreadable: " + p.Err.Error()
 		}
 		var fs [][]oracle.Finding
-		var judgedOn []*semver.Version
+		var judgedOn []hooks.Release
 		for c, v := range cols {
 			cl := cell{Release: v.String()}
 			switch {
@@ -309,10 +308,10 @@ func judgeMarketplace(m *marketplace.Marketplace, f *releaseFlags) (audit, error
 }
 
 // inRange reports whether v is among the releases j stands for.
-func inRange(j judged, v *semver.Version) bool {
+func inRange(j judged, v hooks.Release) bool {
 	if j.Exact {
 		for _, x := range j.Releases {
-			if x.Equal(v) {
+			if x == v {
 				return true
 			}
 		}
@@ -322,9 +321,9 @@ func inRange(j judged, v *semver.Version) bool {
 }
 
 // sortVersions sorts oldest first.
-func sortVersions(vs []*semver.Version) {
+func sortVersions(vs []hooks.Release) {
 	for i := 1; i < len(vs); i++ {
-		for k := i; k > 0 && vs[k].LessThan(vs[k-1]); k-- {
+		for k := i; k > 0 && vs[k].Less(vs[k-1]); k-- {
 			vs[k], vs[k-1] = vs[k-1], vs[k]
 		}
 	}

@@ -15,7 +15,10 @@ import (
 	"time"
 
 	hwcli "github.com/hookwright/hookwright/internal/cli"
+	"github.com/hookwright/hookwright/internal/testkit"
 )
+
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
 // TestInterruptStopsCompat builds hookgen, runs `hookgen compat` on a
 // plugin whose hook sleeps for a minute, presses Ctrl-C (SIGINT) once the
@@ -23,10 +26,7 @@ import (
 // process is left.
 func TestInterruptStopsCompat(t *testing.T) {
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "hookgen")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testkit.Build(t, ".", testkit.Options{Name: "hookgen"})
 	plugin := filepath.Join(tmp, "plugin")
 	if err := os.CopyFS(plugin, os.DirFS("../../compat/testdata/broken/teammateidle-2.0.30")); err != nil {
 		t.Fatal(err)

@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/manifests"
+	"io"
 )
 
 // genOptions are the root command's flags.
@@ -49,21 +48,21 @@ func runGenerate(ctx context.Context, o *genOptions) error {
 }
 
 // release resolves --cc-version or --detect to a version.
-func (o *genOptions) release(ctx context.Context) (*semver.Version, error) {
+func (o *genOptions) release(ctx context.Context) (hooks.Release, error) {
 	switch {
 	case o.detect && o.ccVersion != "":
-		return nil, usageErr("--detect and --cc-version exclude each other")
+		return hooks.Release{}, usageErr("--detect and --cc-version exclude each other")
 	case o.detect:
 		return detectOrFloor(ctx, o.env), nil
 	case o.ccVersion == "":
-		return nil, usageErr("--cc-version is required (or --detect)")
+		return hooks.Release{}, usageErr("--cc-version is required (or --detect)")
 	}
 	return parseVersionWarn(o.env, o.ccVersion)
 }
 
 // parseVersionWarn is parseVersion that warns, on one line, about a
 // release newer than every one hookwright knows (compat.NewestKnown).
-func parseVersionWarn(e env, s string) (*semver.Version, error) {
+func parseVersionWarn(e env, s string) (hooks.Release, error) {
 	v, err := parseVersion(s)
 	if err == nil {
 		warnIfNewer(e, v)
@@ -73,26 +72,26 @@ func parseVersionWarn(e env, s string) (*semver.Version, error) {
 
 // warnIfNewer says, on one line, that v is newer than every release
 // hookwright knows (compat.NewestKnown).
-func warnIfNewer(e env, v *semver.Version) {
+func warnIfNewer(e env, v hooks.Release) {
 	if compat.NewerThanKnown(v) {
 		fmt.Fprintf(e.Err, "hookgen: warning: Claude Code %s is newer than every release hookwright knows (the newest is %s): it is treated as %s's band, so events and keys it added are not used and any it dropped are not known\n",
 			v, compat.NewestKnown, compat.NewestKnown)
 	}
 }
 
-// parseVersion is compat.ParseVersion with a usage exit code.
-func parseVersion(s string) (*semver.Version, error) {
-	v, err := compat.ParseVersion(s)
+// parseVersion is hooks.ParseRelease with a usage exit code.
+func parseVersion(s string) (hooks.Release, error) {
+	v, err := hooks.ParseRelease(s)
 	if err != nil {
-		return nil, usageErr("--cc-version: %w", err)
+		return hooks.Release{}, usageErr("--cc-version: %w", err)
 	}
 	return v, nil
 }
 
 // requiredVersion parses the --cc-version that cmd cannot do without.
-func requiredVersion(e env, cmd, s string) (*semver.Version, error) {
+func requiredVersion(e env, cmd, s string) (hooks.Release, error) {
 	if s == "" {
-		return nil, usageErr("%s needs --cc-version", cmd)
+		return hooks.Release{}, usageErr("%s needs --cc-version", cmd)
 	}
 	return parseVersionWarn(e, s)
 }
@@ -116,13 +115,13 @@ func loadSpec(path string, stdin io.Reader) (manifests.Spec, error) {
 
 // detectOrFloor detects the installed release, or warns and returns the
 // plugin floor.
-func detectOrFloor(ctx context.Context, e env) *semver.Version {
+func detectOrFloor(ctx context.Context, e env) hooks.Release {
 	v, how, err := detect(ctx, e)
 	if err == nil {
 		fmt.Fprintf(e.Err, "hookgen: detected Claude Code %s (%s)\n", v, how)
 		return v
 	}
-	floor, _ := compat.ParseVersion(compat.PluginFloor)
+	floor, _ := hooks.ParseRelease(compat.PluginFloor)
 	fmt.Fprintf(e.Err, "hookgen: warning: %v; writing the manifest for the plugin floor %s, which every release with plugins loads\n",
 		err, floor)
 	return floor

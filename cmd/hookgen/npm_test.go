@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/compat"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // The npm tier: make npm's packages, packed and installed offline into a
@@ -124,11 +126,7 @@ func lookIn(path, name string) (string, error) {
 // goHookgen is hookgen built by go, the reference the packages must equal.
 func goHookgen(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookgen")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return testkit.Build(t, ".", testkit.Options{Name: "hookgen"})
 }
 
 func pluginVersion(t *testing.T) string {

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
-
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	suite "github.com/hookwright/hookwright/internal/compatsuite"
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/hookwright/hookwright/internal/marketplace"
@@ -43,7 +42,7 @@ func TestOneVerdict(t *testing.T) {
 		}
 	}
 	for _, release := range oneVerdictReleases {
-		v := semver.MustParse(release)
+		v := hooks.MustRelease(release)
 		e, out, _ := fakeEnv(t)
 		hookgen(t, e, "audit", "--json", "--cc-version", release, fixtures)
 		var doc struct {
@@ -82,7 +81,7 @@ func TestOneVerdict(t *testing.T) {
 				t.Errorf("%s: audit says %q; the oracle %q", at, got, vd.Outcome())
 			}
 			// The compat suite's loader cases fail exactly where it refuses.
-			s, err := suite.Open(suite.Config{Dir: dir, Versions: []*semver.Version{v}})
+			s, err := suite.Open(suite.Config{Dir: dir, Versions: []hooks.Release{v}})
 			if err != nil {
 				t.Fatalf("%s: %v", at, err)
 			}

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/urfave/cli/v2"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/internal/atomicfile"
@@ -71,9 +70,9 @@ func pluginCommand(e env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageErr("plugin needs one PLUGIN-DIR (the folder that holds .claude-plugin/plugin.json)")
 			}
-			var floor *semver.Version
+			var floor hooks.Release
 			if since != "" {
-				v, err := compat.ParseVersion(since)
+				v, err := hooks.ParseRelease(since)
 				if err != nil {
 					return usageErr("--since: %w", err)
 				}
@@ -89,7 +88,7 @@ func pluginCommand(e env) *cli.Command {
 }
 
 // runPlugin writes (or checks) the install of s into the plugin folder dir.
-func runPlugin(e env, dir string, s manifests.Spec, floor *semver.Version, check bool) error {
+func runPlugin(e env, dir string, s manifests.Spec, floor hooks.Release, check bool) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageErr("%s is not a folder", dir)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookwright/hookwright/compat"
@@ -68,14 +68,14 @@ func (f *releaseFlags) read(c *cli.Context) error {
 }
 
 // exactReleases parses --cc-version.
-func (f *releaseFlags) exactReleases() ([]*semver.Version, error) {
-	var out []*semver.Version
+func (f *releaseFlags) exactReleases() ([]hooks.Release, error) {
+	var out []hooks.Release
 	for _, s := range f.exact {
 		v, err := parseVersion(s)
 		if err != nil {
 			return nil, err
 		}
-		if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+		if v.Less(hooks.MustRelease(compat.PluginFloor)) {
 			return nil, usageErr("Claude Code %s is older than %s, the first release that loads plugins", v, compat.PluginFloor)
 		}
 		out = append(out, v)
@@ -89,7 +89,7 @@ type judged struct {
 	Label string
 	// Releases are judged, oldest first (in the order given for
 	// --cc-version).
-	Releases []*semver.Version
+	Releases []hooks.Release
 	// Exact is true for --cc-version: each release stands for itself.
 	Exact bool
 	// Range is the range judged (unless Exact).
@@ -142,8 +142,8 @@ func (f *releaseFlags) choose(manifest []byte) (judged, error) {
 }
 
 // openRange reports whether r takes every release after last.
-func openRange(r oracle.Range, last *semver.Version) bool {
-	return r.Contains(semver.New(last.Major()+100, 0, 0, "", ""))
+func openRange(r oracle.Range, last hooks.Release) bool {
+	return r.Contains(hooks.Release{last[0] + 100, 0, 0})
 }
 
 // span is a run of judged releases with the same outcome.
@@ -180,7 +180,7 @@ func (j judged) label(s span) string {
 		return first + " and later in the range"
 	}
 	last := before(j.Releases[s.To+1])
-	if v, err := semver.NewVersion(last); err != nil || !j.Range.Contains(v) {
+	if v, err := hooks.ParseRelease(last); err != nil || !j.Range.Contains(v) {
 		// The range has a gap before the next span: name the releases
 		// judged, which the range bounds.
 		if s.From == s.To {
@@ -195,9 +195,9 @@ func (j judged) label(s span) string {
 }
 
 // before names the release before v: the previous patch, or "before v".
-func before(v *semver.Version) string {
-	if v.Patch() > 0 {
-		return semver.New(v.Major(), v.Minor(), v.Patch()-1, "", "").String()
+func before(v hooks.Release) string {
+	if v[2] > 0 {
+		return hooks.Release{v[0], v[1], v[2] - 1}.String()
 	}
 	return "<" + v.String()
 }

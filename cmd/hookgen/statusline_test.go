@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // hookgen install --statusline writes a statusLine that runs hwctl
@@ -15,13 +17,9 @@ import (
 func TestInstallStatusline(t *testing.T) {
 	tmp := t.TempDir()
 	hwctl := filepath.Join(tmp, "bin", "hwctl")
-	if out, err := exec.Command("go", "build", "-o", hwctl, "../hwctl").CombinedOutput(); err != nil {
-		t.Fatalf("build hwctl: %v\n%s", err, out)
-	}
+	testkit.BuildTo(t, "../hwctl", hwctl, testkit.Options{})
 	bin := filepath.Join(tmp, "bin", "hookwright")
-	if out, err := exec.Command("go", "build", "-o", bin, "../hookwright").CombinedOutput(); err != nil {
-		t.Fatalf("build hookwright: %v\n%s", err, out)
-	}
+	testkit.BuildTo(t, "../hookwright", bin, testkit.Options{})
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(filepath.Join(project, ".hookwright", "journal"), 0o755)
 	os.WriteFile(filepath.Join(project, ".hookwright", "work.json"), []byte(`{"manual":{"parser":{"name":"parser","started":"2026-11-25T10:00:00Z"}}}`), 0o644)

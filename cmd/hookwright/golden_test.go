@@ -1,22 +1,20 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/hookwright/hookwright/hooks/hookstest"
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected sections of testdata/cases/*.txtar")
@@ -35,13 +33,11 @@ func TestMain(m *testing.M) {
 	if runtime.GOOS == "windows" {
 		binPath += ".exe"
 	}
-	build := exec.Command("go", "build", "-buildvcs=false", "-o", binPath, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
+	if err := testkit.BuildFile(".", binPath, testkit.Options{Flags: []string{"-buildvcs=false"}}); err != nil {
 		fmt.Fprintln(os.Stderr, "building hookwright:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := testkit.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -59,8 +55,8 @@ func TestMain(m *testing.M) {
 //
 // The binary runs through `sh -c` with CLAUDE_PROJECT_DIR set to a fresh
 // project folder, exactly as Claude Code runs a hook, in an environment of
-// PATH and a temporary HOME only (plus a generous stdin deadline). -update rewrites
-// stdout, stderr and exit.
+// PATH and a temporary HOME only (plus a generous stdin deadline), through
+// hookstest.Exec. -update rewrites stdout, stderr and exit.
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
 	if len(files) == 0 {
@@ -80,66 +76,34 @@ func runCase(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	sec := map[string][]byte{}
-	project := t.TempDir()
+	files := map[string]string{}
 	for _, f := range ar.Files {
 		if path, ok := strings.CutPrefix(f.Name, "file:"); ok {
-			full := filepath.Join(project, path)
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(full, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			files[path] = string(f.Data)
 			continue
 		}
 		sec[f.Name] = f.Data
 	}
-	args := strings.TrimSpace(string(sec["args"]))
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", `"$HOOKWRIGHT_BIN" `+args)
-	cmd.Dir = project
-	// A hermetic environment: PATH and a fresh HOME, nothing inherited, so
-	// running the tests inside a Claude Code session (CLAUDE_*, TMUX_PANE,
-	// AI_AGENT ...) cannot change their result.
-	// The stdin deadline is raised from 1 s: on a loaded machine the pipe
-	// may take longer than that to deliver (a case's own env may lower it).
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "HOOKWRIGHT_BIN=" + binPath,
-		"CLAUDE_PROJECT_DIR=" + project, "HOOKWRIGHT_STDIN_TIMEOUT=10s"}
+	// Through the helper every plugin's tests use: sh -c in the project,
+	// a hermetic environment (PATH, a fresh HOME, CLAUDE_PROJECT_DIR, and
+	// the case's env), so running the tests inside a Claude Code session
+	// (CLAUDE_*, TMUX_PANE, AI_AGENT ...) cannot change their result. The
+	// stdin deadline is raised from 1 s: on a loaded machine the pipe may
+	// take longer than that to deliver (a case's own env may lower it).
+	project := t.TempDir()
+	call := hookstest.Call{Args: strings.TrimSpace(string(sec["args"])), Stdin: string(sec["stdin"]), Files: files, Project: project,
+		Env: []string{"HOOKWRIGHT_STDIN_TIMEOUT=10s"}}
 	for _, kv := range strings.Split(strings.TrimSpace(string(sec["env"])), "\n") {
 		if kv != "" {
-			cmd.Env = append(cmd.Env, strings.ReplaceAll(kv, "$PROJECT", project))
+			call.Env = append(call.Env, kv)
 		}
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	stdin := bytes.ReplaceAll(sec["stdin"], []byte("$PROJECT"), []byte(project))
-	if _, open := sec["stdin-open"]; open {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Close() // held open for the whole run, like a client that never closes
-		defer r.Close()
-		go w.Write(stdin)
-		cmd.Stdin = r
-	} else {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("hookwright did not finish: %v", ctx.Err())
-	}
-	code := 0
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		code = exitErr.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	_, call.StdinOpen = sec["stdin-open"]
+	r := hookstest.Exec(t, binPath, call)
+	stdout, stderr, code := r.Stdout, r.Stderr, r.Code
 	got := map[string]string{
-		"stdout": normalize(stdout.String(), project),
-		"stderr": normalize(stderr.String(), project),
+		"stdout": normalize(stdout, project),
+		"stderr": normalize(stderr, project),
 		"exit":   strconv.Itoa(code) + "\n",
 	}
 	if *update {

@@ -4,44 +4,26 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwright/hookwright/hooks/hookstest"
 )
 
-// hook runs the built binary as Claude Code does: the command through
-// sh -c, the event on stdin, in a hermetic environment (PATH, a temporary
-// HOME, the project). A call that does not end within 30 s fails the test
-// (the planted files below used to hang it forever); the limit only
-// catches a hang, it measures nothing.
+// hook runs the built binary as Claude Code does, through the helper
+// every plugin's tests use (hookstest.Exec): the command through sh -c,
+// the event on stdin, in a hermetic environment (PATH, a temporary HOME,
+// the project). A call that does not end within 30 s fails the test (the
+// planted files below used to hang it forever); the limit only catches a
+// hang, it measures nothing.
 func hook(t *testing.T, project, args, stdin string, env ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", `"$HOOKWRIGHT_BIN" `+args)
-	cmd.WaitDelay = 2 * time.Second // a hung binary must not hang the test on its pipes
-	cmd.Dir = project
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "HOOKWRIGHT_BIN=" + binPath, "CLAUDE_PROJECT_DIR=" + project}, env...)
-	cmd.Stdin = strings.NewReader(strings.ReplaceAll(stdin, "$PROJECT", project))
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("hookwright %s hung: %v", args, ctx.Err())
-	}
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		code = exitErr.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	r := hookstest.Exec(t, binPath, hookstest.Call{Args: args, Stdin: stdin, Env: env, Project: project})
+	return r.Stdout, r.Stderr, r.Code
 }
 
 const bashEvent = `{"session_id":"s1","cwd":"$PROJECT","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`

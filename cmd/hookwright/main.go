@@ -10,7 +10,11 @@
 //
 // With no arguments and event JSON on stdin, it serves the event the input
 // names in hook_event_name: a release before 2.1.139 runs a handler written
-// in the exec form without its "args" (see unnamed.go).
+// in the exec form without its "args".
+//
+// The hook call itself is a [hooks.Runner], the one every Go plugin runs
+// with hooks.Main: hookwright adds its built-in handlers, built from the
+// project's config, and the journal line (run.go).
 //
 // It reads the event JSON from stdin, runs the built-in handlers registered
 // for that event, and answers in Claude Code's protocol:
@@ -50,10 +54,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
 	"time"
 
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
@@ -70,7 +76,25 @@ func main() {
 	// files: open each root folder once, not once per file.
 	safepath.KeepRoots = true
 	env := project.Env{Getenv: os.Getenv, Now: time.Now, Home: os.UserHomeDir}
-	os.Exit(run(os.Args[1:], stdin(), os.Stdout, os.Stderr, env))
+	r, code, done := setup(os.Args[1:], env)
+	if done {
+		os.Exit(code)
+	}
+	r.Main() // the hook call, through the same runner as any plugin's (hooks.Main)
+}
+
+// setup runs a subcommand that is not a hook call (done), or returns the
+// runner for the hook call; a panic is recovered and exits 1.
+func setup(args []string, env project.Env) (r *hooks.Runner, code int, done bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, code, done = nil, fail(os.Stderr, fmt.Errorf("internal error: %v (failed open)", p)), true
+		}
+	}()
+	if code, done := command(args, os.Stdin, os.Stdout, os.Stderr, env); done {
+		return nil, code, true
+	}
+	return newRunner(args, env, os.Stderr), 0, false
 }
 
 // stackReserve is the stack frame growStack takes: enough that the main

@@ -1,26 +1,23 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/hooks/termsafe"
 	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/handlers/builtin"
 	"github.com/hookwright/hookwright/internal/runtime/call"
-	"github.com/hookwright/hookwright/internal/runtime/fallback"
+	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
-
-// exitProcess ends the process; tests replace it.
-var exitProcess = os.Exit
 
 // version is set by the Makefile from plugin/.claude-plugin/plugin.json;
 // package buildinfo decides what is reported.
@@ -35,219 +32,175 @@ JSON on stdin. Exit 0 goes on (JSON on stdout), 2 blocks (reason on stderr),
 1 is a non-blocking error. --async marks the registration hooks.json runs in
 the background ("async": true): it does nothing on a release that would run
 it in the foreground. --with-async marks a synchronous registration whose
-event has such a partner, which then does the linting. Events (also as the source designs name them:
-pre-tool, post-tool, compact, on-subagent-start ...): %s.
+event has such a partner, which then does the linting. Events (also as the
+source designs name them: pre-tool, post-tool, compact, on-subagent-start
+...): %s.
 `
 
-// invocation is the parsed command line.
-type invocation struct {
-	event hooks.Event // canonical event
-	via   hooks.Event // fired event, when it differs
-	band  hooks.Band
-	async bool // the asynchronous registration (--async)
-	// withAsync: the manifest has an asynchronous registration of this
-	// event too (--with-async), which does the background work.
-	withAsync bool
+// command runs the subcommands that are not a hook call (version,
+// statusline); done is false for a hook call.
+func command(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.Env) (code int, done bool) {
+	switch {
+	case len(args) == 1 && (args[0] == "version" || args[0] == "--version"):
+		fmt.Fprintln(stdout, "hookwright", buildinfo.Version(version))
+		return hooks.ExitOK, true
+	case len(args) == 1 && args[0] == "statusline":
+		return statusLine(stdin, stdout, stderr, env), true
+	}
+	return 0, false
 }
 
-// run is the whole program; it returns the exit code. env is the one
-// environment, clock and home every handler sees. A panic is recovered and
-// exits 1: never a block by our own fault.
+// run is the whole program in this process, for tests: main runs the same
+// runner with Runner.Main. A panic is recovered and exits 1: never a block
+// by our own fault.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env project.Env) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			code = fail(stderr, fmt.Errorf("internal error: %v (failed open)", p))
 		}
 	}()
+	if code, done := command(args, stdin, stdout, stderr, env); done {
+		return code
+	}
+	return newRunner(args, env, stderr).Run(args, stdin, stdout, stderr)
+}
+
+// newRunner is hookwright as a [hooks.Runner]: the built-in handlers of
+// the call's event, built from the project's config (Prepare), and the
+// journal line (Finish). args decide the limits: for PreToolUse, where the
+// guard runs, the environment may only raise them (guardFloors).
+func newRunner(args []string, env project.Env, stderr io.Writer) *hooks.Runner {
 	getenv := project.Getenv(env.Getenv)
 	log := newLogger(stderr, getenv)
-	if len(args) == 0 {
-		return runUnnamed(stdin, stdout, stderr, env, log)
+	event := hooks.EventPreToolUse // the input names the event: the guard's floors apply
+	if inv, err := hooks.ParseInvocation(args); err == nil && inv.Event != "" {
+		event = inv.Event
+	} else if c, ok := hooks.FallbackFor(inv.Via); err == nil && ok {
+		event = c
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintf(stderr, usage, eventList())
-		return hooks.ExitOK
+	timeout := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", hooks.DefaultTimeout)
+	if event == hooks.EventPreToolUse && timeout < hooks.DefaultTimeout {
+		timeout = hooks.DefaultTimeout // see guardFloors
 	}
-	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(stdout, "hookwright", buildinfo.Version(version))
-		return hooks.ExitOK
-	}
-	if args[0] == "statusline" && len(args) == 1 {
-		return statusLine(stdin, stdout, stderr, env)
-	}
-	inv, err := parseArgs(args)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	data, err := hooks.Read(stdin, readOptions(getenv, inv.event))
-	if err != nil {
-		return fail(stderr, err)
-	}
-	if data == nil {
-		log.Debug("empty stdin: nothing to do", "event", inv.event)
-		return hooks.ExitOK
-	}
-	return guarded(inv, data, stdout, stderr, env, log)
-}
-
-// guarded serves one event read from stdin under the watchdog, which
-// answers for the call, failing open, if it overruns its deadline; a panic
-// fails open too.
-func guarded(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, log debugLog) (code int) {
-	getenv := project.Getenv(env.Getenv)
-	deadline := durationEnv(getenv, "HOOKWRIGHT_TIMEOUT", 5*time.Second)
-	if inv.event == hooks.EventPreToolUse && deadline < 5*time.Second {
-		deadline = 5 * time.Second // see guardFloors
-	}
-	dog := arm(deadline, inv.event, inv.band, stdout, stderr, exitProcess)
-	defer dog.disarm()
-	defer func() {
-		if p := recover(); p != nil {
-			err := fmt.Errorf("internal error: %v (failed open)", p)
-			if c, ok := dog.answer(func() int { return fail(stderr, err) }); ok {
-				code = c
-			} else {
-				select {} // the watchdog answered and is ending the process
+	var (
+		cl     call.Call
+		cfg    config.Config
+		notice string
+		shown  func()
+		// idle: an asynchronous registration with nothing to do on this
+		// release: it answers nothing and writes no journal line.
+		idle bool
+		// workflows is the SessionStart note of which workflows run, and
+		// mark records it as said once shown.
+		workflows string
+		mark      func()
+	)
+	return &hooks.Runner{
+		Name:    "hookwright",
+		Usage:   func() string { return fmt.Sprintf(usage, eventList()) },
+		Timeout: timeout,
+		Read:    readOptions(getenv, event),
+		// Only look for the plugin folder when the variable is missing:
+		// the usual call pays for no extra system call.
+		Contract: hooks.Contract{RequireProject: true, RequirePluginRoot: getenv("CLAUDE_PLUGIN_ROOT") == "" && runsAsPlugin()},
+		Getenv:   getenv,
+		Now:      func() time.Time { return env.Time().UTC() }, // UTC: the journal never needs /etc/localtime
+		Debug:    log.Debug,
+		// The call, resolved once: the project folder, its config, the
+		// environment and clock every handler is built with.
+		Prepare: func(c *hooks.Call) (*hooks.Mux, error) {
+			c.Stage("reading the config")
+			var cfgErr error
+			cl, cfgErr = call.Resolve(c.Input, env, c.Band, version)
+			if c.WithAsync {
+				cl = cl.WithAsyncPartner()
 			}
-		}
-	}()
-	return serve(inv, data, stdout, stderr, env, dog, deadline, log)
-}
-
-// serve decodes, adapts, dispatches, emits and journals one event, all
-// under the watchdog.
-func serve(inv invocation, data []byte, stdout, stderr io.Writer, env project.Env, dog *watchdog, deadline time.Duration, log debugLog) int {
-	start := env.Time().UTC() // UTC: the journal never needs /etc/localtime
-	getenv := project.Getenv(env.Getenv)
-	fired := inv.event
-	if inv.via != "" {
-		fired = inv.via
-	}
-	failed := func(err error) int {
-		if code, ok := dog.answer(func() int { return fail(stderr, err) }); ok {
-			return code
-		}
-		select {} // the watchdog answered and is ending the process
-	}
-	dog.at("decoding the input")
-	in, err := hooks.Decode(data, fired)
-	if err != nil {
-		return failed(err)
-	}
-	dog.at("reading the team and task files")
-	if inv.via != "" {
-		adapted, ok, err := fallback.Adapt(inv.event, in, getenv)
-		if err != nil {
-			return failed(err)
-		}
-		if !ok {
-			log.Debug("fallback does not apply", "event", inv.event, "via", inv.via)
-			return hooks.ExitOK
-		}
-		in = adapted
-	} else {
-		fallback.FillTeam(in, getenv) // the same team on the native path as on the fallbacks
-	}
-	// The call, resolved once: the project folder, its config, the
-	// environment and clock every handler is built with.
-	dog.at("reading the config")
-	c, cfgErr := call.Resolve(in, env, inv.band, version)
-	if inv.withAsync {
-		c = c.WithAsyncPartner()
-	}
-	project, cfg := c.Root(), c.Config()
-	if inv.async {
-		// The asynchronous registration: work only where the release runs
-		// it in the background; no journal line for a call that did
-		// nothing.
-		if !builtin.AsyncApplies(c, in.Base().HookEventName) {
-			log.Debug("asynchronous registration with nothing to do", "event", inv.event)
-			return hooks.ExitOK
-		}
-		deadline = builtin.AsyncDeadline(cfg)
-		dog.extend(deadline)
-	}
-	notice, shown := configNotice(project, c.Layers())
-	// The Stop loop may need longer than the default (builtin.Deadline).
-	if d := builtin.Deadline(cfg, project, in.Base().HookEventName, deadline, c.Getenv); d != deadline && !inv.async {
-		deadline = d
-		dog.extend(d)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	mux := builtin.For(c, in.Base().HookEventName)
-	if inv.async {
-		mux = builtin.AsyncFor(c, in.Base().HookEventName)
-	}
-	dog.watch(mux)
-	dog.at("dispatching")
-	res, faults := dispatch(ctx, mux, in, c, getenv)
-	var notes []string
-	if cfgErr != nil {
-		notes = append(notes, "hookwright: "+cfgErr.Error())
-	}
-	if notice != "" && res.Decision != hooks.Block {
-		notes = append(notes, notice)
-		shown()
-	}
-	if inv.event == hooks.EventSessionStart && res.Decision != hooks.Block && !compacted(in) && !inv.async {
-		dog.at("saying which workflows run")
-		if msg, mark := workflowNotice(c); msg != "" {
-			notes = append(notes, msg)
-			mark()
-		}
-	}
-	for _, f := range faults {
-		notes = append(notes, "hookwright: "+f.Error()+" (failed open)")
-	}
-	if len(notes) > 0 && res.Decision != hooks.Block {
-		res.SystemMessage = strings.Join(append(notes, res.SystemMessage), "\n")
-		res.SystemMessage = strings.TrimSuffix(res.SystemMessage, "\n")
-	}
-	code, ok := dog.answer(func() int {
-		if len(notes) > 0 && res.Decision != hooks.Block {
-			for _, n := range notes {
-				fmt.Fprintln(stderr, n)
+			cfg = cl.Config()
+			if c.Async {
+				// The asynchronous registration: work only where the
+				// release runs it in the background.
+				if !builtin.AsyncApplies(cl, c.Event) {
+					idle = true
+					log.Debug("asynchronous registration with nothing to do", "event", c.Event)
+					return new(hooks.Mux), nil
+				}
+				c.Extend(builtin.AsyncDeadline(cfg))
 			}
-		}
-		if inv.async && res.Context != "" && builtin.Rewakes(c) {
-			// asyncRewake: an exit 2's stderr reaches the model at its
-			// next request, or wakes it (2.1.64+). It blocks nothing: the
-			// tool ran long ago.
+			if cfgErr != nil {
+				c.Note("hookwright: " + cfgErr.Error())
+			}
+			if notice, shown = configNotice(cl.Root(), cl.Layers()); notice != "" {
+				c.Note(notice)
+			}
+			if c.Async {
+				return builtin.AsyncFor(cl, c.Event), nil
+			}
+			if c.Event == hooks.EventSessionStart && !compacted(c.Input) {
+				c.Stage("saying which workflows run")
+				if workflows, mark = workflowNotice(cl); workflows != "" {
+					c.Note(workflows)
+				}
+			}
+			// The Stop loop and the quality checks may need longer than
+			// the default (builtin.Deadline).
+			c.Extend(builtin.Deadline(cfg, cl.Root(), c.Event, timeout, cl.Getenv))
+			return builtin.For(cl, c.Event), nil
+		},
+		// asyncRewake: the asynchronous call's findings reach the model as
+		// an exit 2's stderr, at its next request or waking it (2.1.64+).
+		// It blocks nothing: the tool ran long ago.
+		Answer: func(c *hooks.Call, res hooks.Result, _, stderr io.Writer) (int, bool) {
+			if !c.Async || res.Context == "" || !builtin.Rewakes(cl) {
+				return 0, false
+			}
 			fmt.Fprintln(stderr, termsafe.Text(res.Context))
-			return hooks.ExitBlock
-		}
-		return hooks.Emit(stdout, stderr, replyAs(inv, res), res, inv.band)
-	})
-	if !ok {
-		select {} // the watchdog answered and is ending the process
+			return hooks.ExitBlock, true
+		},
+		Finish: func(c *hooks.Call, o hooks.Outcome) {
+			if idle {
+				return
+			}
+			if o.Shown && shown != nil {
+				shown()
+			}
+			if o.Shown && mark != nil {
+				mark()
+			}
+			c.Stage("writing the journal")
+			if cl.Root() == "" || !cfg.Journal.Enabled {
+				return
+			}
+			in, res := c.Input, o.Result
+			var notes []string
+			for _, n := range o.Notes {
+				if n != notice || o.Shown { // a notice not shown is shown next time
+					notes = append(notes, n)
+				}
+			}
+			e := journal.Entry{
+				Time: c.Start, Session: in.Base().SessionID, Event: string(c.Event), Via: string(c.Via), Async: c.Async,
+				Target: in.MatchTarget(), Band: bandName(c.Band), Handler: res.Handler, Rule: res.Rule,
+				Exit: o.Code, Micros: env.Time().Sub(c.Start).Microseconds(), Faults: notes,
+			}
+			describe(in, &e)
+			if res.Decision != hooks.None {
+				e.Decision, e.Reason = res.Decision.String(), res.Reason
+			}
+			e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
+			if e.Kind == "" {
+				e.Kind = cl.Marked()
+			}
+			if e.Kind == "" && strings.Contains(res.Context, journal.QualityFeedbackPrefix) {
+				e.Kind = journal.KindQualityWarning
+			}
+			if e.Kind == "" && c.Event == hooks.EventSessionStart && res.Context != "" {
+				e.Kind = journal.KindContextLoaded
+			}
+			if err := journal.Append(cl.Root(), e); err != nil {
+				log.Debug("journal not written", "err", err)
+			}
+		},
 	}
-	dog.at("writing the journal")
-	if project != "" && cfg.Journal.Enabled {
-		e := journal.Entry{
-			Time: start, Session: in.Base().SessionID, Event: string(inv.event), Via: string(inv.via), Async: inv.async,
-			Target: in.MatchTarget(), Band: bandName(inv.band), Handler: res.Handler, Rule: res.Rule,
-			Exit: code, Micros: env.Time().Sub(start).Microseconds(), Faults: notes,
-		}
-		describe(in, &e)
-		if res.Decision != hooks.None {
-			e.Decision, e.Reason = res.Decision.String(), res.Reason
-		}
-		e.Kind = journal.KindOf(e.Event, e.Via, e.Target, e.Decision)
-		if e.Kind == "" {
-			e.Kind = c.Marked()
-		}
-		if e.Kind == "" && strings.Contains(res.Context, journal.QualityFeedbackPrefix) {
-			e.Kind = journal.KindQualityWarning
-		}
-		if e.Kind == "" && inv.event == hooks.EventSessionStart && res.Context != "" {
-			e.Kind = journal.KindContextLoaded
-		}
-		if err := journal.Append(project, e); err != nil {
-			log.Debug("journal not written", "err", err)
-		}
-	}
-	return code
 }
 
 // compacted reports a SessionStart after a compaction: the same session
@@ -257,59 +210,17 @@ func compacted(in hooks.Input) bool {
 	return ok && ss.Source == "compact"
 }
 
-// replyAs is the event whose output shape the reply takes: the canonical
-// event, except that a fallback fired as PostToolUse answers as PostToolUse
-// when it neither blocks nor halts, so that Context reaches the model as
-// additionalContext (TaskCompleted itself takes none).
-func replyAs(inv invocation, res hooks.Result) hooks.Event {
-	if inv.via == hooks.EventPostToolUse && res.Decision != hooks.Block && !res.Halt {
-		return inv.via
-	}
-	return inv.event
-}
-
-// parseArgs reads <Event> [--via E] [--proto V].
-func parseArgs(args []string) (invocation, error) {
-	var inv invocation
-	ev, err := hooks.ParseEvent(args[0])
+// runsAsPlugin reports whether this binary lives in a plugin's bin/ folder
+// (<root>/bin/<binary> with <root>/.claude-plugin/plugin.json), where
+// Claude Code always sets CLAUDE_PLUGIN_ROOT.
+func runsAsPlugin() bool {
+	exe, err := os.Executable()
 	if err != nil {
-		return inv, fmt.Errorf("%w (run 'hookwright help' for the list)", err)
+		return false
 	}
-	inv.event = ev
-	rest := args[1:]
-	for len(rest) > 0 {
-		flag, val, hasVal := strings.Cut(rest[0], "=")
-		if (flag == "--async" || flag == "--with-async") && !hasVal {
-			if flag == "--async" {
-				inv.async = true
-			} else {
-				inv.withAsync = true
-			}
-			rest = rest[1:]
-			continue
-		}
-		if flag != "--via" && flag != "--proto" {
-			return inv, fmt.Errorf("unknown flag %q (run 'hookwright help')", flag)
-		}
-		if !hasVal {
-			if len(rest) < 2 {
-				return inv, fmt.Errorf("%s needs a value", flag)
-			}
-			val, rest = rest[1], rest[1:]
-		}
-		rest = rest[1:]
-		switch flag {
-		case "--via":
-			if inv.via, err = hooks.ParseEvent(val); err != nil {
-				return inv, fmt.Errorf("--via: %w", err)
-			}
-		case "--proto":
-			if inv.band, err = hooks.ParseBand(val); err != nil {
-				return inv, fmt.Errorf("--proto: %w", err)
-			}
-		}
-	}
-	return inv, nil
+	root := filepath.Dir(filepath.Dir(exe))
+	_, err = os.Stat(filepath.Join(root, ".claude-plugin", "plugin.json"))
+	return err == nil
 }
 
 // fail reports err on one line and returns the non-blocking error code.
@@ -333,7 +244,7 @@ func readOptions(getenv func(string) string, event hooks.Event) hooks.ReadOption
 }
 
 // guardFloors keeps the environment from switching the guard off: a
-// tiny input cap or wait for input (or call deadline, in guarded) makes
+// tiny input cap or wait for input (or call deadline, in newRunner) makes
 // the call fail open, and the environment of a hook may come from a
 // project's .claude/settings.json "env", which a cloned repository
 // ships. For PreToolUse the variables may only raise the defaults.

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/hookwright/hookwright/hooks/hookstest"
 )
 
 // A handler in the exec form ("command" the program, "args" its
@@ -33,23 +30,8 @@ func TestNoArgumentsServesTheInputsEvent(t *testing.T) {
 	project := t.TempDir()
 	run := func(command, stdin string) (stdout, stderr string, code int) {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "sh", "-c", command)
-		cmd.Dir = project
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(),
-			"CLAUDE_PLUGIN_ROOT=" + root, "CLAUDE_PROJECT_DIR=" + project}
-		cmd.Stdin = strings.NewReader(stdin)
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var exitErr *exec.ExitError
-		if errors.As(err, &exitErr) {
-			return o.String(), e.String(), exitErr.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return o.String(), e.String(), 0
+		r := hookstest.Exec(t, command, hookstest.Call{Stdin: stdin, Project: project, Env: []string{"CLAUDE_PLUGIN_ROOT=" + root}})
+		return r.Stdout, r.Stderr, r.Code
 	}
 
 	forcePush := `{"session_id":"s1","transcript_path":"/t","cwd":"` + project + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"},"tool_use_id":"t1"}`

@@ -11,12 +11,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
 	hwcli "github.com/hookwright/hookwright/internal/cli"
 	"github.com/hookwright/hookwright/internal/runtime/config"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/table"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
 
 // version is stamped by the build (-X main.version=...).

@@ -2,51 +2,22 @@ package main
 
 import (
 	"bytes"
+	"github.com/hookwright/hookwright/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
-// The built binaries, once per test process: the production path the
-// binary tests drive (hookwright through sh -c as hooks.json runs it, and
-// hwctl as a user or the model runs it).
-var (
-	binOnce sync.Once
-	binDir  string
-	binErr  error
-)
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
+// builtBinaries are hookwright and hwctl built once per test process: the
+// production path the binary tests drive (hookwright through sh -c as
+// hooks.json runs it, and hwctl as a user or the model runs it).
 func builtBinaries(t *testing.T) (hookwright, hwctl string) {
 	t.Helper()
-	binOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "hwctl-bins-")
-		if binErr != nil {
-			return
-		}
-		for _, pkg := range []string{"hookwright", "hwctl"} {
-			if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, pkg), "../"+pkg).CombinedOutput(); err != nil {
-				binErr = &buildError{pkg, err, out}
-				return
-			}
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return filepath.Join(binDir, "hookwright"), filepath.Join(binDir, "hwctl")
-}
-
-type buildError struct {
-	pkg string
-	err error
-	out []byte
-}
-
-func (e *buildError) Error() string {
-	return "build " + e.pkg + ": " + e.err.Error() + "\n" + string(e.out)
+	return testkit.Build(t, "../hookwright", testkit.Options{}), buildHwctl(t)
 }
 
 // hermeticEnv is the environment a binary test runs in: PATH, a temporary

@@ -31,10 +31,7 @@ func BenchmarkDashboardUnderLoad(b *testing.B) {
 		n = v
 	}
 	tmp := b.TempDir()
-	bin := filepath.Join(tmp, "hwctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildHwctl(b)
 	project := filepath.Join(tmp, "project")
 	writeBig(b, project, n)
 	if out, err := exec.Command(bin, "ingest", "--dir", project).CombinedOutput(); err != nil {

@@ -76,10 +76,7 @@ func TestBrowserPage(t *testing.T) {
 		t.Skip("browser tier:", err)
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "hwctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build hwctl: %v\n%s", err, out)
-	}
+	bin := buildHwctl(t)
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(project, 0o755)
 	old := time.Now().AddDate(0, 0, -3)

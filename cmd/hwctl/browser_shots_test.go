@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -28,10 +27,7 @@ func TestBrowserScreenshots(t *testing.T) {
 		t.Skip("browser tier:", err)
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "hwctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build hwctl: %v\n%s", err, out)
-	}
+	bin := buildHwctl(t)
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(project, 0o755)
 	// Two hours of a working session, then the seeded calls.

@@ -74,15 +74,11 @@ func TestBrowserSeesBlockLive(t *testing.T) {
 		t.Skip("browser tier:", err)
 	}
 	tmp := t.TempDir()
-	for _, pkg := range []string{"hookwright", "hwctl"} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(tmp, pkg), "../"+pkg).CombinedOutput(); err != nil {
-			t.Fatalf("build %s: %v\n%s", pkg, err, out)
-		}
-	}
+	hookwright, hwctl := builtBinaries(t)
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(project, 0o755)
 	seedProject(t, project)
-	url := startServe(t, filepath.Join(tmp, "hwctl"), project)
+	url := startServe(t, hwctl, project)
 
 	ctx := newBrowser(t, browser, tmp)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#feed-rows tr"))); err != nil {
@@ -98,7 +94,7 @@ func TestBrowserSeesBlockLive(t *testing.T) {
 
 	// The real hook call, as hooks.json has Claude Code run it.
 	payload := `{"session_id":"browser-test-1","cwd":"` + project + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force origin main"}}`
-	hook := exec.Command("sh", "-c", `"`+filepath.Join(tmp, "hookwright")+`" PreToolUse --proto 2.1.33`)
+	hook := exec.Command("sh", "-c", `"`+hookwright+`" PreToolUse --proto 2.1.33`)
 	hook.Stdin = strings.NewReader(payload)
 	hook.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+project)
 	var hookErr strings.Builder

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -30,10 +29,7 @@ func TestBrowserSearchFiltersChart(t *testing.T) {
 		t.Skip("browser tier:", err)
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "hwctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build hwctl: %v\n%s", err, out)
-	}
+	bin := buildHwctl(t)
 	project := filepath.Join(tmp, "project")
 	os.MkdirAll(project, 0o755)
 	// 650 calls in the last hour: 600 of session "bigsess0" (every 10th a

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/hookwright/hookwright/internal/installview"
@@ -28,14 +28,14 @@ type installLine struct {
 func explainInstall(s streams, pluginDir string, extra []string, asJSON bool) error {
 	home := s.Getenv("HOME")
 	if pluginDir == "" {
-		pluginDir, _ = doctor.PluginRoot(home, nil)
+		pluginDir, _ = doctor.PluginRoot(home, hooks.Release{})
 		if pluginDir == "" {
 			return errors.New("no installed hookwright plugin found under ~/.claude/plugins; name one with --plugin-dir")
 		}
 	}
 	releases := doctor.MachineReleases(home)
 	for _, r := range extra {
-		v, err := semver.StrictNewVersion(r)
+		v, err := hooks.ParseRelease(r)
 		if err != nil {
 			return usageError("--release %q is not a release like 2.1.33", r)
 		}

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/manifests"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // installCopy writes hookwright's install for every release into a plugin
@@ -15,7 +14,7 @@ import (
 func installCopy(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +49,7 @@ func TestExplainInstall(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	band, _ := manifests.Generate(manifests.Hookwright(), semver.MustParse("2.1.33"))
+	band, _ := manifests.Generate(manifests.Hookwright(), hooks.MustRelease("2.1.33"))
 	os.WriteFile(filepath.Join(root, "hooks", "hooks.json"), band, 0o644)
 	out, _, _ = explain(t, home, "--install", "--plugin-dir", root, "--release", "2.0.30")
 	if !strings.Contains(out, "! Claude Code 2.0.30: no hooks") || !strings.Contains(out, "fewer hooks than hooks/hooks.json gives every release") {

@@ -98,10 +98,7 @@ func TestExportOTLPResumesAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds hwctl and kills it mid-stream")
 	}
-	bin := filepath.Join(t.TempDir(), "hwctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildHwctl(t)
 	dir := t.TempDir()
 	t0 := time.Date(2026, 11, 22, 23, 59, 0, 0, time.UTC)
 	for i := range 300 { // across two journal files

@@ -11,11 +11,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
 	"github.com/hookwright/hookwright/internal/journaltail"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/store"
 	"github.com/hookwright/hookwright/internal/table"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
 
 // tailer follows a project's journal (journaltail): each poll reads only

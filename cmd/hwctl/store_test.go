@@ -12,12 +12,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/store"
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // writeLines writes n journal lines to the project's journal file name,
@@ -52,13 +52,9 @@ func dbCount(t *testing.T, project string) (rows, distinct int, sum int64) {
 	return
 }
 
-func buildHwctl(t *testing.T) string {
+func buildHwctl(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hwctl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
+	return testkit.Build(t, ".", testkit.Options{Name: "hwctl"})
 }
 
 // TestIngestKilledMidway kills a real `hwctl ingest` with SIGKILL while it
@@ -143,25 +139,12 @@ func TestEventsQueryAndGlobalDir(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 func TestEventsFollow(t *testing.T) {
 	p := t.TempDir()
 	journal.Append(p, journal.Entry{Time: time.Now(), Event: "SessionStart", Session: "f1"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errb syncBuffer
+	var out, errb testkit.SyncBuffer
 	done := make(chan int)
 	go func() {
 		done <- run(ctx, []string{"hwctl", "events", "--dir", p, "--follow", "--interval", "20ms", "--event", "PreToolUse"}, &out, &errb, func(string) string { return "" })
@@ -199,7 +182,7 @@ func TestServeTokenRules(t *testing.T) {
 func TestServeGeneratesAToken(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errb syncBuffer
+	var out, errb testkit.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"hwctl", "serve", "--dir", hookedProject(t), "--addr", "0.0.0.0:0"}, &out, &errb, func(string) string { return "" })

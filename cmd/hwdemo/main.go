@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/live"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
@@ -67,12 +68,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // belowFloor refuses, in one line, a release that loads no plugin hooks.
 func belowFloor(version string) error {
-	v, err := compat.ParseVersion(version)
+	v, err := hooks.ParseRelease(version)
 	if err != nil {
 		return fmt.Errorf("-cc-version: %w", err)
 	}
-	floor, _ := compat.ParseVersion(compat.PluginFloor)
-	if v.LessThan(floor) {
+	floor, _ := hooks.ParseRelease(compat.PluginFloor)
+	if v.Less(floor) {
 		return fmt.Errorf("plugin hooks arrive in %s; Claude Code %s loads none (try CC_VERSION=%s make demo)", floor, v, floor)
 	}
 	return nil

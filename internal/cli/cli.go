@@ -17,8 +17,8 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/hookwright/hookwright/hooks/termsafe"
 	"github.com/hookwright/hookwright/internal/buildinfo"
+	"github.com/hookwright/hookwright/internal/termsafe"
 )
 
 // The exit codes of every hookwright tool.

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/oracle"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,10 +16,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/oracle"
 )
 
 // Cases returns the 31 cases in order: HWC-01..07, HWF-01..10,
@@ -71,7 +70,7 @@ func Cases() []Case {
 var (
 	v2133 = since(compat.KindEvent, "TeammateIdle")
 	v2169 = since(compat.KindOutput, compat.ContinueFalse)
-	v2175 = semver.MustParse(row(compat.KindLoader, "plugin.json unknown keys accepted").Before)
+	v2175 = hooks.MustRelease(row(compat.KindLoader, "plugin.json unknown keys accepted").Before)
 )
 
 // row is the matrix row kind/name; the cases name only rows that exist.
@@ -84,7 +83,7 @@ func row(kind compat.Kind, name string) compat.Feature {
 }
 
 // since is the first release of the matrix row kind/name.
-func since(kind compat.Kind, name string) *semver.Version { return row(kind, name).Version() }
+func since(kind compat.Kind, name string) hooks.Release { return row(kind, name).Version() }
 
 // problems collects failure reasons; its error shows the first few.
 type problems []string
@@ -336,7 +335,7 @@ func alt03(ctx context.Context, s *Session) (string, error) {
 	var bad problems
 	n, silent := 0, 0
 	for _, m := range s.views() {
-		if m.Band.LessThan(v2133) {
+		if m.Band.Less(v2133) {
 			continue
 		}
 		n++
@@ -1014,7 +1013,7 @@ func reg14(ctx context.Context, s *Session) (string, error) {
 	for i, r := range rs {
 		e := es[i]
 		switch {
-		case halts(r.Stdout) && e.m.Band.LessThan(v2169):
+		case halts(r.Stdout) && e.m.Band.Less(v2169):
 			bad.add("%s in %s halts with {\"continue\":false}, which %s ignores (from %s); exit 2 instead", e.label(), e.m.name(), e.m.Band, v2169)
 		case halts(r.Stdout):
 			channels["continue:false"]++

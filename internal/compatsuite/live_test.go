@@ -24,8 +24,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/live"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
@@ -138,24 +138,24 @@ func loadScenarios(t *testing.T) []scenario {
 }
 
 // appliesTo reports whether the scenario runs on v.
-func (s scenario) appliesTo(v *semver.Version) bool {
-	if s.Since != "" && v.LessThan(semver.MustParse(s.Since)) {
+func (s scenario) appliesTo(v hooks.Release) bool {
+	if s.Since != "" && v.Less(hooks.MustRelease(s.Since)) {
 		return false
 	}
-	return s.Until == "" || !v.GreaterThan(semver.MustParse(s.Until))
+	return s.Until == "" || !hooks.MustRelease(s.Until).Less(v)
 }
 
 // subagentTool is the name of the tool that starts a subagent: Task, renamed
 // Agent in later releases.
-func subagentTool(v *semver.Version) string {
-	if v.LessThan(semver.MustParse("2.1.116")) {
+func subagentTool(v hooks.Release) string {
+	if v.Less(hooks.MustRelease("2.1.116")) {
 		return "Task"
 	}
 	return "Agent"
 }
 
 // script turns the scenario into the stand-in's script for release v.
-func (s scenario) script(v *semver.Version, project string) modelapi.Script {
+func (s scenario) script(v hooks.Release, project string) modelapi.Script {
 	var out modelapi.Script
 	for _, tu := range s.Turns {
 		tool := strings.ReplaceAll(tu.Tool, "$SUBAGENT", subagentTool(v))
@@ -403,7 +403,7 @@ func testEdges(t *testing.T, rep *report) {
 		}
 		t.Run(release, func(t *testing.T) {
 			t.Parallel()
-			v := semver.MustParse(release)
+			v := hooks.MustRelease(release)
 			raw, err := manifests.Generate(spec, v)
 			if err != nil {
 				t.Fatal(err)
@@ -453,7 +453,7 @@ func testReleases(t *testing.T, rep *report) {
 		for _, release := range liveReleases {
 			t.Run(release, func(t *testing.T) {
 				t.Parallel()
-				v := semver.MustParse(release)
+				v := hooks.MustRelease(release)
 				raw, err := manifests.Generate(manifests.Hookwright(), v)
 				if err != nil {
 					t.Fatal(err)
@@ -584,7 +584,7 @@ func taskOutcomeOf(s session) taskOutcome {
 }
 
 // checkExpectations checks a scenario's expected outcomes on one session.
-func checkExpectations(t *testing.T, v *semver.Version, sc scenario, s session) {
+func checkExpectations(t *testing.T, v hooks.Release, sc scenario, s session) {
 	t.Helper()
 	for _, want := range sc.Expect.ToolResults {
 		got, ok := s.srv.ToolResultFor(want.Turn)
@@ -610,7 +610,7 @@ func checkExpectations(t *testing.T, v *semver.Version, sc scenario, s session) 
 		}
 	}
 	for _, want := range sc.Expect.ModelSees {
-		if want.Since != "" && v.LessThan(semver.MustParse(want.Since)) {
+		if want.Since != "" && v.Less(hooks.MustRelease(want.Since)) {
 			continue
 		}
 		band, err := compat.BandOf(v)
@@ -646,7 +646,7 @@ var todoWriteMatched = regexp.MustCompile(`Matched [1-9][0-9]* unique hooks for 
 
 // witness checks that each registered handler fired in some scenario of the
 // release, and says why where it cannot.
-func witness(t *testing.T, v *semver.Version, hs []Handler, entries []journal.Entry, debugLog string) []handlerRow {
+func witness(t *testing.T, v hooks.Release, hs []Handler, entries []journal.Entry, debugLog string) []handlerRow {
 	t.Helper()
 	var rows []handlerRow
 	for _, h := range hs {
@@ -672,7 +672,7 @@ func witness(t *testing.T, v *semver.Version, hs []Handler, entries []journal.En
 			row.Result = "fired (debug log); the runtime lets TodoWrite through unjournaled (documented difference)"
 		case event == "TeammateIdle" && via == "":
 			row.Result = "n/a: no team scenario runs on this release (see internal/live/TEAMS.md)"
-		case event == "PreCompact" && v.LessThan(semver.MustParse("2.1.0")):
+		case event == "PreCompact" && v.Less(hooks.MustRelease("2.1.0")):
 			row.Result = "n/a: this release counts the context from the replies' usage, and the stand-in reports 10 input tokens, so no scripted session reaches even a 1% auto-compact threshold"
 		default:
 			row.Result = "FAIL: never fired"
@@ -710,7 +710,7 @@ func (r *report) markdown() []byte {
 	b.WriteString("event natively or a fallback stands in, and what the runtime's journal witnessed over the scenarios.\n\n")
 	b.WriteString("| release | event | native or fallback | result |\n|---|---|---|---|\n")
 	sort.SliceStable(r.handlers, func(i, j int) bool {
-		return semver.MustParse(r.handlers[i].Release).LessThan(semver.MustParse(r.handlers[j].Release))
+		return hooks.MustRelease(r.handlers[i].Release).Less(hooks.MustRelease(r.handlers[j].Release))
 	})
 	for _, h := range r.handlers {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", h.Release, h.Event, h.Route, h.Result)
@@ -722,9 +722,9 @@ func (r *report) markdown() []byte {
 	}
 	b.WriteString("\n| release | scenario | result |\n|---|---|---|\n")
 	sort.SliceStable(r.scenarios, func(i, j int) bool {
-		a, c := semver.MustParse(r.scenarios[i].Release), semver.MustParse(r.scenarios[j].Release)
-		if !a.Equal(c) {
-			return a.LessThan(c)
+		a, c := hooks.MustRelease(r.scenarios[i].Release), hooks.MustRelease(r.scenarios[j].Release)
+		if a != c {
+			return a.Less(c)
 		}
 		return r.scenarios[i].Scenario < r.scenarios[j].Scenario
 	})
@@ -738,7 +738,7 @@ func (r *report) markdown() []byte {
 	b.WriteString("team is covered by internal/live (TestTeamsFallback); what each release does is in internal/live/TEAMS.md.\n\n")
 	b.WriteString("| release | event from the teammate | result |\n|---|---|---|\n")
 	sort.SliceStable(r.teams, func(i, j int) bool {
-		return semver.MustParse(r.teams[i].Release).LessThan(semver.MustParse(r.teams[j].Release))
+		return hooks.MustRelease(r.teams[i].Release).Less(hooks.MustRelease(r.teams[j].Release))
 	})
 	for _, row := range r.teams {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", row.Release, row.Event, row.Result)
@@ -754,7 +754,7 @@ func (r *report) markdown() []byte {
 	b.WriteString("`Registered N hooks` must equal the handler count, with no `Hook load failed`.\n\n")
 	b.WriteString("| band | release | handlers | registered | result |\n|---|---|---|---|---|\n")
 	sort.Slice(r.edges, func(i, j int) bool {
-		return semver.MustParse(r.edges[i].Band).LessThan(semver.MustParse(r.edges[j].Band))
+		return hooks.MustRelease(r.edges[i].Band).Less(hooks.MustRelease(r.edges[j].Band))
 	})
 	for _, e := range r.edges {
 		rel := e.Release

@@ -11,6 +11,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/marketplace"
 	"github.com/hookwright/hookwright/internal/oracle"
 )
@@ -25,7 +26,7 @@ import (
 
 // judged is one release's verdict on the plugin.
 type judged struct {
-	v  *semver.Version
+	v  hooks.Release
 	vd oracle.Verdict
 }
 
@@ -146,7 +147,7 @@ func compat01(_ context.Context, s *Session) (string, error) {
 	}
 	var early []judged
 	for _, j := range js {
-		if j.v.LessThan(v2133) {
+		if j.v.Less(v2133) {
 			early = append(early, j)
 		}
 	}
@@ -241,7 +242,7 @@ func reg01(_ context.Context, s *Session) (string, error) {
 // reg02: no plugin.json key a release under test refuses as unknown (up to
 // 2.1.75, "Unrecognized key").
 func reg02(_ context.Context, s *Session) (string, error) {
-	if s.targets[0].GreaterThan(v2175) {
+	if v2175.Less(s.targets[0]) {
 		return "", skip("every release under test is later than %s, so it reads unknown plugin.json keys past", v2175)
 	}
 	doc, err := s.pluginJSON()

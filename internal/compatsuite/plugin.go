@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/manifests"
 	"io"
 	"io/fs"
 	"os"
@@ -13,11 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/runtime/safepath"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // Manifest is one hooks.json of the plugin under test.
@@ -27,7 +26,7 @@ type Manifest struct {
 	// Band is the release the file is written for: the one a
 	// hooks/<release>.json file plugin.json names is named for, or the
 	// oldest release under test for hooks/hooks.json.
-	Band *semver.Version
+	Band hooks.Release
 	// Raw is the file as read.
 	Raw []byte
 	// Err says why Raw is not one well-formed JSON object; Doc is nil then.
@@ -78,7 +77,7 @@ func (h Handler) Via() (via, canonical string) {
 }
 
 // readManifest reads and decodes path (relative to dir), written for band.
-func readManifest(dir, path string, band *semver.Version) (*Manifest, error) {
+func readManifest(dir, path string, band hooks.Release) (*Manifest, error) {
 	raw, err := readPluginFile(dir, path)
 	if err != nil {
 		return nil, err
@@ -259,7 +258,7 @@ type Plugin struct {
 
 // loadPlugin reads the manifests of the plugin at dir; floor is the band
 // hooks/hooks.json is taken to be written for.
-func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
+func loadPlugin(dir string, floor hooks.Release) (*Plugin, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -308,7 +307,7 @@ func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
 			continue // the loader reads the standard file once
 		}
 		band := floor
-		if v, err := compat.ParseVersion(strings.TrimSuffix(filepath.Base(rel), ".json")); err == nil && strings.HasSuffix(rel, ".json") {
+		if v, err := hooks.ParseRelease(strings.TrimSuffix(filepath.Base(rel), ".json")); err == nil && strings.HasSuffix(rel, ".json") {
 			band = v
 		}
 		m, err := readManifest(abs, rel, band)
@@ -324,7 +323,7 @@ func loadPlugin(dir string, floor *semver.Version) (*Plugin, error) {
 // and every file plugin.json names whose events v all knows (a file that
 // names an event v lacks is refused whole up to 2.1.252, and loses that
 // entry after).
-func (p *Plugin) manifestsFor(v *semver.Version) []*Manifest {
+func (p *Plugin) manifestsFor(v hooks.Release) []*Manifest {
 	out := []*Manifest{p.Shipped}
 	for _, m := range p.Named {
 		known := true

@@ -4,17 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/oracle"
+	"github.com/hookwright/hookwright/manifests"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/oracle"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // Config says what to check.
@@ -28,7 +27,7 @@ type Config struct {
 	// no rule of the loader changes (oracle.Range.Releases), every band
 	// edge among them. The oldest is the release hooks/hooks.json is taken
 	// to be written for.
-	Versions []*semver.Version
+	Versions []hooks.Release
 	// Spec is the plugin's handler spec; nil turns off the cases that
 	// compare with it (they are reported as SKIP).
 	Spec *manifests.Spec
@@ -98,8 +97,8 @@ func (w warned) Error() string { return w.why }
 type Session struct {
 	cfg     Config
 	plugin  *Plugin
-	targets []*semver.Version
-	floor   *semver.Version
+	targets []hooks.Release
+	floor   hooks.Release
 	run     *runner
 
 	mu       sync.Mutex
@@ -115,8 +114,8 @@ func Open(cfg Config) (*Session, error) {
 	if len(targets) == 0 {
 		targets = declared(cfg.Dir)
 	}
-	targets = append([]*semver.Version(nil), targets...)
-	sort.Slice(targets, func(i, j int) bool { return targets[i].LessThan(targets[j]) })
+	targets = append([]hooks.Release(nil), targets...)
+	sort.Slice(targets, func(i, j int) bool { return targets[i].Less(targets[j]) })
 	floor, err := compat.BandOf(targets[0])
 	if err != nil {
 		return nil, err
@@ -136,7 +135,7 @@ func Open(cfg Config) (*Session, error) {
 // declared returns the releases the plugin at dir declares it supports,
 // else every release from the plugin floor, one per span of releases with
 // the same verdicts.
-func declared(dir string) []*semver.Version {
+func declared(dir string) []hooks.Release {
 	r, _ := oracle.ParseRange("", "")
 	if b, err := readPluginFile(dir, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
 		if expr, ok := oracle.Engines(b); ok {
@@ -277,7 +276,7 @@ func merge(ms []*Manifest) *Manifest {
 	events := map[string]bool{}
 	for _, m := range ms {
 		paths = append(paths, filepath.ToSlash(m.Path))
-		if out.Band.LessThan(m.Band) {
+		if out.Band.Less(m.Band) {
 			out.Band = m.Band
 		}
 		for _, ev := range m.Events {
@@ -318,7 +317,7 @@ func (s *Session) expectedFor(m *Manifest) (*Manifest, error) {
 		}
 		var ms []*Manifest
 		for _, f := range in.Files {
-			if m.Band.LessThan(f.Edge) {
+			if m.Band.Less(f.Edge) {
 				continue
 			}
 			fm := &Manifest{Path: "spec:" + f.Path, Band: f.Edge, Raw: f.JSON}

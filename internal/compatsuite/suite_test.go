@@ -20,10 +20,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
 	"github.com/hookwright/hookwright/internal/live"
 	"github.com/hookwright/hookwright/manifests"
+
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // scratchRoot holds what the tests build once per run; TestMain removes it.
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 	}
 	scratchRoot = dir
 	guard := live.NewHomeGuard()
-	code := m.Run()
+	code := testkit.Main(m)
 	os.RemoveAll(dir)
 	if leaked := guard.Leaked(); len(leaked) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: a test started Claude Code with the user's HOME: %v appeared (give every claude a scratch HOME)\n", leaked)
@@ -83,11 +84,8 @@ var builtPlugin = sync.OnceValues(func() (string, error) {
 			if p.GOOS == "windows" {
 				name += ".exe"
 			}
-			cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "bin", name), "github.com/hookwright/hookwright/cmd/hookwright")
-			cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				errs[i] = fmt.Errorf("go build for %s: %v\n%s", p, err, out)
-			}
+			errs[i] = testkit.BuildFile("github.com/hookwright/hookwright/cmd/hookwright", filepath.Join(dir, "bin", name),
+				testkit.Options{Flags: []string{"-trimpath"}, Env: []string{"CGO_ENABLED=0", "GOOS=" + p.GOOS, "GOARCH=" + p.GOARCH}, Name: name})
 		})
 	}
 	wg.Wait()
@@ -388,11 +386,11 @@ func readSpec(path string) (manifests.Spec, error) {
 	return manifests.ParseSpec(b)
 }
 
-func versions(t *testing.T, vs ...string) []*semver.Version {
+func versions(t *testing.T, vs ...string) []hooks.Release {
 	t.Helper()
-	var out []*semver.Version
+	var out []hooks.Release
 	for _, s := range vs {
-		v, err := compat.ParseVersion(s)
+		v, err := hooks.ParseRelease(s)
 		if err != nil {
 			t.Fatal(err)
 		}

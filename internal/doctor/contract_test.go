@@ -1,13 +1,12 @@
 package doctor
 
 import (
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/manifests"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 func TestContractFindings(t *testing.T) {
@@ -22,7 +21,7 @@ func TestContractFindings(t *testing.T) {
 	execForm := pluginCopy(t, false)
 	spec := manifests.Hookwright()
 	spec.Direct = false
-	band, err := manifests.Generate(spec, semver.MustParse("2.1.257"))
+	band, err := manifests.Generate(spec, hooks.MustRelease("2.1.257"))
 	if err != nil || !strings.Contains(string(band), `"args"`) {
 		t.Fatalf("band 2.1.257 is not in the exec form: %v", err)
 	}

@@ -12,6 +12,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/marketplace"
+	"github.com/hookwright/hookwright/internal/oracle"
+	"github.com/hookwright/hookwright/internal/runtime/config"
+	"github.com/hookwright/hookwright/internal/runtime/installcheck"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"io"
 	"io/fs"
 	"os"
@@ -20,22 +28,13 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/marketplace"
-	"github.com/hookwright/hookwright/internal/oracle"
-	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/installcheck"
-	"github.com/hookwright/hookwright/internal/runtime/journal"
-	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
 // Options says what to inspect.
 type Options struct {
 	// Version is the detected Claude Code release, nil when unknown;
 	// VersionHow says how it was found, or why not.
-	Version    *semver.Version
+	Version    hooks.Release
 	VersionHow string
 	// PluginRoot is the installed plugin folder, "" when none; PluginHow
 	// says how it was found (see [PluginRoot]).
@@ -47,7 +46,7 @@ type Options struct {
 	// Releases are further Claude Code releases found on this machine
 	// (see [MachineReleases]); each gets a line saying which of the
 	// plugin's hooks it runs and through which path.
-	Releases []*semver.Version
+	Releases []hooks.Release
 }
 
 // Finding is one line of the report.
@@ -95,7 +94,7 @@ func Run(o Options) Report {
 	add := func(topic string, ok bool, fix, format string, args ...any) {
 		r = append(r, Finding{Topic: topic, OK: ok, Detail: fmt.Sprintf(format, args...), Fix: fix})
 	}
-	if o.Version == nil {
+	if o.Version.IsZero() {
 		add("claude", false, "install Claude Code (npm install -g @anthropic-ai/claude-code) or pass --cc-version", "Claude Code release not found (%s)", o.VersionHow)
 	} else if band, err := compat.BandOf(o.Version); err != nil {
 		add("claude", false, "upgrade Claude Code to "+compat.PluginFloor+" or later", "Claude Code %s: %v", o.Version, err)
@@ -146,7 +145,7 @@ func plugin(o Options) Report {
 		add("plugin", true, "", "%s (%s)", root, o.PluginHow)
 	}
 	r = append(r, installFindings(o)...)
-	if o.Version != nil {
+	if !o.Version.IsZero() {
 		r = append(r, judged(o)...)
 	}
 	plat := runtime.GOOS + "-" + runtime.GOARCH
@@ -237,9 +236,9 @@ func settingsFile(o Options, path string) Report {
 		return nil
 	}
 	var r Report
-	if o.Version != nil {
+	if !o.Version.IsZero() {
 		for _, ev := range events {
-			if f, ok := compat.Lookup(compat.KindEvent, ev); !ok || o.Version.LessThan(f.Version()) {
+			if f, ok := compat.Lookup(compat.KindEvent, ev); !ok || o.Version.Less(f.Version()) {
 				r = append(r, Finding{Topic: "settings", Detail: fmt.Sprintf("%s: event %s is unknown to Claude Code %s", path, ev, o.Version),
 					Fix: fmt.Sprintf("hookgen install --settings ... --cc-version %s", o.Version)})
 			}

@@ -2,6 +2,9 @@ package doctor
 
 import (
 	"bytes"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/testkit"
+	"github.com/hookwright/hookwright/manifests"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,11 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/manifests"
 )
+
+func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 
 // pluginCopy copies the repository's plugin tree (manifests, plugin.json,
 // launcher) into a temp folder; withBinary also builds the runtime there.
@@ -29,10 +30,7 @@ func pluginCopy(t *testing.T, withBinary bool) string {
 	}
 	if withBinary {
 		name := "hookwright-" + runtime.GOOS + "-" + runtime.GOARCH
-		cmd := exec.Command("go", "build", "-ldflags", "-X main.version=0.1.0", "-o", filepath.Join(root, "bin", name), "github.com/hookwright/hookwright/cmd/hookwright")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
+		testkit.BuildTo(t, "github.com/hookwright/hookwright/cmd/hookwright", filepath.Join(root, "bin", name), testkit.Options{Flags: []string{"-ldflags", "-X main.version=0.1.0"}})
 	}
 	return root
 }
@@ -44,7 +42,7 @@ func report(r Report) string {
 }
 
 func TestHealthyPlugin(t *testing.T) {
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	r := Run(Options{Version: v, VersionHow: "test", PluginRoot: pluginCopy(t, true), Project: t.TempDir()})
 	out := report(r)
 	if !r.OK() {
@@ -58,7 +56,7 @@ func TestHealthyPlugin(t *testing.T) {
 }
 
 func TestProblemsHaveFixes(t *testing.T) {
-	old, _ := compat.ParseVersion("2.0.30")
+	old, _ := hooks.ParseRelease("2.0.30")
 	root := pluginCopy(t, false)
 	// A manifest 2.0.30 rejects, as if someone copied the newest band in.
 	band, _ := os.ReadFile(filepath.Join(root, "hooks", "bands", "2.1.33.json"))
@@ -88,7 +86,7 @@ func TestProblemsHaveFixes(t *testing.T) {
 }
 
 func TestSettingsHooks(t *testing.T) {
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"\"/nowhere/hookwright\" Stop"}]}]}}`), 0o644)
 	r := Run(Options{Version: v, VersionHow: "test", Settings: []string{path}, Project: t.TempDir()})
@@ -120,18 +118,18 @@ func TestPluginRootFollowsTheRelease(t *testing.T) {
 		`{"hw":{"source":{"source":"directory","path":"`+market+`"},"installLocation":"`+market+`"}}`)
 	inPlace := filepath.Join(market, "plugin")
 	// 2.0.30 writes no installed_plugins.json and runs the folder.
-	if root, _ := PluginRoot(home, semver.MustParse("2.0.30")); root != inPlace {
+	if root, _ := PluginRoot(home, hooks.MustRelease("2.0.30")); root != inPlace {
 		t.Errorf("2.0.30: PluginRoot = %q, want %q", root, inPlace)
 	}
 	cache := filepath.Join(home, ".claude", "plugins", "cache", "hw", "hookwright", "0.1.0")
 	write(filepath.Join(home, ".claude", "plugins", "installed_plugins.json"),
 		`{"version":2,"plugins":{"hookwright@hw":[{"scope":"user","installPath":"`+cache+`"}]}}`)
 	for v, want := range map[string]string{"2.1.25": cache, "2.1.61": cache, "2.1.100": cache, "2.1.101": inPlace, "2.1.139": inPlace, "2.1.200": inPlace, "2.1.330": inPlace} {
-		if root, how := PluginRoot(home, semver.MustParse(v)); root != want {
+		if root, how := PluginRoot(home, hooks.MustRelease(v)); root != want {
 			t.Errorf("%s: PluginRoot = %q (%s), want %q", v, root, how, want)
 		}
 	}
-	if root, _ := PluginRoot(t.TempDir(), nil); root != "" {
+	if root, _ := PluginRoot(t.TempDir(), hooks.Release{}); root != "" {
 		t.Errorf("no install: PluginRoot = %q", root)
 	}
 }
@@ -143,7 +141,7 @@ func TestSettingsNamedPipe(t *testing.T) {
 	if err := syscallMkfifo(path); err != nil {
 		t.Skip(err)
 	}
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	done := make(chan Report, 1)
 	go func() {
 		done <- Run(Options{Version: v, VersionHow: "test", Settings: []string{path}, Project: t.TempDir()})
@@ -181,12 +179,12 @@ func TestReleasesSeenOnTheMachine(t *testing.T) {
 		t.Fatalf("MachineReleases = %v", got)
 	}
 	root := pluginCopy(t, true)
-	band, err := manifests.Generate(manifests.Hookwright(), semver.MustParse("2.1.33"))
+	band, err := manifests.Generate(manifests.Hookwright(), hooks.MustRelease("2.1.33"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(root, "hooks", "hooks.json"), band, 0o644)
-	v, _ := compat.ParseVersion("2.1.330")
+	v, _ := hooks.ParseRelease("2.1.330")
 	r := Run(Options{Version: v, VersionHow: "test", PluginRoot: root, Project: t.TempDir(), Releases: MachineReleases(home)})
 	out := report(r)
 	if r.OK() || !strings.Contains(out, "BAD release    Claude Code 2.0.30: no hooks") || !strings.Contains(out, "ok  release    Claude Code 2.1.100") {

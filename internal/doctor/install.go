@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
@@ -21,7 +21,7 @@ var (
 )
 
 // loaderEdge is the first release of the matrix's loader row name.
-func loaderEdge(name string) *semver.Version {
+func loaderEdge(name string) hooks.Release {
 	f, ok := compat.Lookup(compat.KindLoader, name)
 	if !ok {
 		panic("doctor: no loader row " + name + " in compat's matrix")
@@ -33,14 +33,14 @@ func loaderEdge(name string) *semver.Version {
 // plugin from for the user whose home is home, and how that was found; ""
 // when no hookwright plugin is installed. v may be nil (unknown release):
 // the installed copy is assumed then.
-func PluginRoot(home string, v *semver.Version) (root, how string) {
+func PluginRoot(home string, v hooks.Release) (root, how string) {
 	cached, id := installedCopy(home)
 	market := ""
 	if id != "" {
 		_, market, _ = strings.Cut(id, "@")
 	}
 	folder := marketplaceFolder(home, market)
-	runsInPlace := v != nil && !v.LessThan(inPlaceFrom)
+	runsInPlace := !v.IsZero() && !v.Less(inPlaceFrom)
 	switch {
 	case folder != "" && (cached == "" || runsInPlace):
 		return folder, "run in place from its folder marketplace (" + releaseName(v) + ")"
@@ -50,8 +50,8 @@ func PluginRoot(home string, v *semver.Version) (root, how string) {
 	return "", ""
 }
 
-func releaseName(v *semver.Version) string {
-	if v == nil {
+func releaseName(v hooks.Release) string {
+	if v.IsZero() {
 		return "release unknown"
 	}
 	return "Claude Code " + v.String()

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/installview"
 	"github.com/hookwright/hookwright/internal/runtime/installcheck"
 	"github.com/hookwright/hookwright/manifests"
@@ -59,13 +59,13 @@ func installFindings(o Options) Report {
 // releasesOfInterest are the detected release and the others found on the
 // machine, each once, newest first; without any, the band edges where the
 // plugin's routes change: the floor and the edge of every further file.
-func releasesOfInterest(o Options) []*semver.Version {
-	var out []*semver.Version
-	add := func(v *semver.Version) {
-		if v == nil || slices.ContainsFunc(out, v.Equal) {
+func releasesOfInterest(o Options) []hooks.Release {
+	var out []hooks.Release
+	add := func(v hooks.Release) {
+		if v.IsZero() || slices.Contains(out, v) {
 			return
 		}
-		if floor := semver.MustParse(compat.PluginFloor); v.LessThan(floor) {
+		if floor := hooks.MustRelease(compat.PluginFloor); v.Less(floor) {
 			return
 		}
 		out = append(out, v)
@@ -75,14 +75,14 @@ func releasesOfInterest(o Options) []*semver.Version {
 		add(v)
 	}
 	if len(out) == 0 {
-		add(semver.MustParse(compat.PluginFloor))
+		add(hooks.MustRelease(compat.PluginFloor))
 		for _, f := range installview.Read(o.PluginRoot).Files[1:] {
-			if v, err := semver.StrictNewVersion(strings.TrimSuffix(filepath.Base(f.Path), ".json")); err == nil {
-				add(v)
+			if name := strings.TrimSuffix(filepath.Base(f.Path), ".json"); versionDir.MatchString(name) {
+				add(hooks.MustRelease(name))
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *semver.Version) int { return b.Compare(a) })
+	slices.SortFunc(out, func(a, b hooks.Release) int { return b.Compare(a) })
 	return out
 }
 
@@ -90,7 +90,7 @@ func releasesOfInterest(o Options) []*semver.Version {
 // plugin.json's "hooks" with what hookgen generates from the spec (a
 // release pins them in SHA256SUMS instead).
 func devManifests(root, why string) Report {
-	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	if err != nil {
 		return Report{{Topic: "manifest", Detail: err.Error()}}
 	}
@@ -125,10 +125,13 @@ var extensionDir = regexp.MustCompile(`^anthropic\.claude-code-(\d+\.\d+\.\d+)(?
 // installer keeps (~/.local/share/claude/versions) and the releases IDE
 // extensions bundle (VS Code, VS Code Server, Cursor, Windsurf). Only
 // folder names are read, never more than a few hundred entries.
-func MachineReleases(home string) []*semver.Version {
-	var out []*semver.Version
+func MachineReleases(home string) []hooks.Release {
+	var out []hooks.Release
 	add := func(s string) {
-		if v, err := semver.StrictNewVersion(s); err == nil && !slices.ContainsFunc(out, v.Equal) {
+		if !versionDir.MatchString(s) {
+			return
+		}
+		if v, err := hooks.ParseRelease(s); err == nil && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}
@@ -153,6 +156,6 @@ func MachineReleases(home string) []*semver.Version {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *semver.Version) int { return b.Compare(a) })
+	slices.SortFunc(out, func(a, b hooks.Release) int { return b.Compare(a) })
 	return out
 }

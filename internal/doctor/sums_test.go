@@ -4,14 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/hookwright/hookwright/hooks"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
 )
 
 // releaseVersion is the version releaseCopy ships.
@@ -86,7 +84,7 @@ func sumOf(t *testing.T, path string) string {
 
 func runOn(t *testing.T, root string) (Report, string) {
 	t.Helper()
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	r := Run(Options{Version: v, VersionHow: "test", PluginRoot: root, Project: t.TempDir()})
 	return r, report(r)
 }
@@ -253,9 +251,9 @@ func TestSumsManifests(t *testing.T) {
 		t.Errorf("an edited hooks.json passed the sums:\n%s", out)
 	}
 	// And the release that would refuse it is named, with the fix.
-	v, _ := compat.ParseVersion("2.1.33")
-	old, _ := compat.ParseVersion("2.0.30")
-	r = Run(Options{Version: v, VersionHow: "test", PluginRoot: root, Project: t.TempDir(), Releases: []*semver.Version{old}})
+	v, _ := hooks.ParseRelease("2.1.33")
+	old, _ := hooks.ParseRelease("2.0.30")
+	r = Run(Options{Version: v, VersionHow: "test", PluginRoot: root, Project: t.TempDir(), Releases: []hooks.Release{old}})
 	out = report(r)
 	if !strings.Contains(out, "BAD release    Claude Code 2.0.30: no hooks") || !strings.Contains(out, "fix: reinstall") {
 		t.Errorf("no release line for 2.0.30, which refuses the edited hooks.json:\n%s", out)

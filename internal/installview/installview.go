@@ -15,16 +15,15 @@ package installview
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/oracle"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/manifests"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/oracle"
-	"github.com/hookwright/hookwright/internal/runtime/safepath"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // maxFile caps what is read of one plugin file.
@@ -98,7 +97,7 @@ type Route struct {
 
 // View is what one release makes of the plugin.
 type View struct {
-	Release *semver.Version
+	Release hooks.Release
 	// PluginRefused is set when the release refuses the whole plugin
 	// (plugin.json).
 	PluginRefused string
@@ -116,7 +115,7 @@ type View struct {
 }
 
 // Look returns what release v makes of p.
-func Look(p Plugin, v *semver.Version) View {
+func Look(p Plugin, v hooks.Release) View {
 	view := View{Release: v, Refused: map[string]string{}}
 	if p.PluginJSON != nil {
 		if fs, err := oracle.CheckPlugin(v, p.PluginJSON); err == nil {

@@ -1,20 +1,19 @@
 package installview
 
 import (
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/manifests"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // plugin writes hookwright's install for every release into a folder.
 func plugin(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +44,7 @@ func TestLookPerRelease(t *testing.T) {
 		{"2.1.33", []string{"from hooks/hooks.json + hooks/2.0.44.json + hooks/2.0.56.json + hooks/2.1.33.json;", "every event native"}},
 		{"2.1.330", []string{"hooks/2.1.33.json;", "every event native"}},
 	} {
-		v := Look(p, semver.MustParse(c.release))
+		v := Look(p, hooks.MustRelease(c.release))
 		line := v.Line()
 		for _, w := range c.want {
 			if !strings.Contains(line, w) {
@@ -67,13 +66,13 @@ func TestLookPerRelease(t *testing.T) {
 // native switch did): the older release is below the floor.
 func TestLookBelowTheFloor(t *testing.T) {
 	root := plugin(t)
-	band, err := manifests.Generate(manifests.Hookwright(), semver.MustParse("2.1.33"))
+	band, err := manifests.Generate(manifests.Hookwright(), hooks.MustRelease("2.1.33"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(root, "hooks", "hooks.json"), band)
 	p := Read(root)
-	v := Look(p, semver.MustParse("2.0.30"))
+	v := Look(p, hooks.MustRelease("2.0.30"))
 	if !strings.Contains(v.BelowFloor, "it refuses hooks/hooks.json") || v.Hooks != 0 || !strings.Contains(v.Line(), "no hooks (skips") {
 		t.Errorf("2.0.30: BelowFloor %q, %d hooks, line %q; want hooks.json refused and no hook", v.BelowFloor, v.Hooks, v.Line())
 	}
@@ -84,7 +83,7 @@ func TestLookBelowTheFloor(t *testing.T) {
 	if !guard {
 		t.Errorf("2.0.30: the guard is not reported missing: %q", v.Line())
 	}
-	if v := Look(p, semver.MustParse("2.1.33")); v.BelowFloor != "" {
+	if v := Look(p, hooks.MustRelease("2.1.33")); v.BelowFloor != "" {
 		t.Errorf("2.1.33: %s", v.BelowFloor)
 	}
 }

@@ -26,16 +26,6 @@ func goList(t *testing.T, args ...string) []string {
 	return strings.Split(strings.TrimSpace(string(out)), "\n")
 }
 
-// The public hooks package stands alone: nothing it builds on is under
-// internal/, so every type its API returns is its own.
-func TestHooksImportsNothingInternal(t *testing.T) {
-	for _, p := range goList(t, "-deps", "./hooks") {
-		if rel, ok := strings.CutPrefix(p, module); ok && (strings.HasPrefix(rel, "internal/") || strings.Contains(rel, "/internal/")) {
-			t.Errorf("hooks depends on %s", p)
-		}
-	}
-}
-
 // handlerImports are the imports of a handler package from outside
 // internal/handlers that remain, each for a reason: the runtime registers
 // the built-ins, and hwctl explain runs the guard itself to say what it

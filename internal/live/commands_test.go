@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/state/loop"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // TestLoopCommands proves the plugin's slash commands on real releases:
@@ -31,10 +32,7 @@ func TestLoopCommands(t *testing.T) {
 func testLoopCommands(t *testing.T, version string) {
 	claude := installT(t, version)
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "hwctl"), "github.com/hookwright/hookwright/cmd/hwctl")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build hwctl: %v\n%s", err, out)
-	}
+	testkit.BuildTo(t, "github.com/hookwright/hookwright/cmd/hwctl", filepath.Join(bin, "hwctl"), testkit.Options{})
 	plugin := writePlugin(t, `{"hooks": {}}`+"\n")
 	cmds, _ := filepath.Glob(filepath.Join("..", "..", "plugin", "commands", "*.md"))
 	if len(cmds) == 0 {

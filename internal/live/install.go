@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // Package is the npm package of the Claude Code CLI.
@@ -75,10 +75,10 @@ func Install(ctx context.Context, version string) (string, error) {
 }
 
 // Canonical is the one spelling of a release: "2.1.33" for "v2.1.33",
-// " 2.1.33 " and "2.1.33 (Claude Code)" (compat.ParseVersion); any other
+// " 2.1.33 " and "2.1.33 (Claude Code)" (hooks.ParseRelease); any other
 // spec (a dist-tag such as "latest") as it is.
 func Canonical(version string) string {
-	if v, err := compat.ParseVersion(version); err == nil {
+	if v, err := hooks.ParseRelease(version); err == nil {
 		return v.String()
 	}
 	return version

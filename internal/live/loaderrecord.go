@@ -3,14 +3,13 @@ package live
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/oracle"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
-	"github.com/hookwright/hookwright/internal/oracle"
 )
 
 // LoaderRecord is what real releases did with the oracle's fixtures: per
@@ -77,7 +76,7 @@ const firingTool = "Bash"
 // Predict is what the oracle says a session will show for plugin p on
 // release v, given the events that fired: the marks of the hooks it
 // registers, and the classified log lines of its verdict.
-func Predict(v *semver.Version, name string, p oracle.Plugin, fired []string) (PluginRecord, oracle.Verdict, error) {
+func Predict(v hooks.Release, name string, p oracle.Plugin, fired []string) (PluginRecord, oracle.Verdict, error) {
 	vd, err := oracle.Judge(v, p)
 	if err != nil {
 		return PluginRecord{}, vd, err
@@ -86,7 +85,7 @@ func Predict(v *semver.Version, name string, p oracle.Plugin, fired []string) (P
 }
 
 // PredictMarketplace is [Predict] for the plugins of one marketplace.
-func PredictMarketplace(v *semver.Version, names []string, ps []oracle.Plugin, fired []string) ([]PluginRecord, error) {
+func PredictMarketplace(v hooks.Release, names []string, ps []oracle.Plugin, fired []string) ([]PluginRecord, error) {
 	vds, err := oracle.JudgeMarketplace(v, ps)
 	if err != nil {
 		return nil, err
@@ -140,7 +139,7 @@ func predictFrom(vd oracle.Verdict, name string, p oracle.Plugin, fired []string
 		case f.Rule == compat.RuleStandardHooks && vd.LoadError(f):
 			r.Log = appendOnce(r.Log, LogDuplicate)
 		case f.Consequence == compat.Dropped && (f.Rule == compat.RuleUnknownEvent || f.Rule == compat.RuleEntryInvalid) &&
-			!vd.Release.LessThan(semver.MustParse(compat.EntriesTolerated)):
+			!vd.Release.Less(hooks.MustRelease(compat.EntriesTolerated)):
 			ignored++
 		}
 	}

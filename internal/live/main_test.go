@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // scratchRoot holds what the tests build once per process; TestMain
@@ -25,7 +27,7 @@ func TestMain(m *testing.M) {
 	}
 	scratchRoot = dir
 	guard := NewHomeGuard()
-	code := m.Run()
+	code := testkit.Main(m)
 	os.RemoveAll(dir)
 	if leaked := guard.Leaked(); len(leaked) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: a test started Claude Code with the user's HOME: %v appeared (give every claude a scratch HOME)\n", leaked)
@@ -38,9 +40,8 @@ func TestMain(m *testing.M) {
 // test process; writePlugin links it into every plugin it writes.
 var runtimeBinary = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(scratchRoot, "hookwright")
-	build := exec.Command("go", "build", "-o", bin, "github.com/hookwright/hookwright/cmd/hookwright")
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/hookwright: %v\n%s", err, out)
+	if err := testkit.BuildFile("github.com/hookwright/hookwright/cmd/hookwright", bin, testkit.Options{}); err != nil {
+		return "", err
 	}
 	return bin, nil
 })

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
@@ -161,7 +161,7 @@ func TestOneInstallEveryRelease(t *testing.T) {
 	run := func(t *testing.T, v string) {
 		t.Helper()
 		script, tools := forcePush, []string{"Bash"}
-		tasks := !semver.MustParse(v).LessThan(semver.MustParse("2.1.16"))
+		tasks := !hooks.MustRelease(v).Less(hooks.MustRelease("2.1.16"))
 		if tasks {
 			script, tools = taskScript, []string{"Bash", "TaskCreate", "TaskUpdate"}
 		}
@@ -180,7 +180,7 @@ func TestOneInstallEveryRelease(t *testing.T) {
 			t.Errorf("%s: RegisteredHooks = %d, %v; want at least hooks/hooks.json's %d", v, n, ok, floor)
 		}
 		t.Logf("%s registered %d hooks (hooks/hooks.json has %d)", v, n, floor)
-		if want := map[bool]int{true: floor + 4, false: floor}[!semver.MustParse(v).LessThan(semver.MustParse(native))]; n != want && v != fallback {
+		if want := map[bool]int{true: floor + 4, false: floor}[!hooks.MustRelease(v).Less(hooks.MustRelease(native))]; n != want && v != fallback {
 			t.Errorf("%s registered %d hooks, want %d: every file it accepts", v, n, want)
 		}
 		got, ok := srv.ToolResultFor(0)
@@ -207,7 +207,7 @@ func TestOneInstallEveryRelease(t *testing.T) {
 			}
 		}
 		want := "TaskCompleted via " // native: no --via
-		if semver.MustParse(v).LessThan(semver.MustParse(native)) {
+		if hooks.MustRelease(v).Less(hooks.MustRelease(native)) {
 			want = "TaskCompleted via PostToolUse"
 		}
 		t.Logf("%s gated the completion as %q", v, gated)
@@ -265,8 +265,8 @@ func TestOneInstallEveryRelease(t *testing.T) {
 	})
 	t.Run("doctor on every release", func(t *testing.T) {
 		for _, v := range all {
-			root, _ := doctor.PluginRoot(home, semver.MustParse(v))
-			r := doctor.Run(doctor.Options{Version: semver.MustParse(v), VersionHow: "test", PluginRoot: root, Project: project, Releases: semver.Collection{semver.MustParse(oldest), semver.MustParse(newest)}})
+			root, _ := doctor.PluginRoot(home, hooks.MustRelease(v))
+			r := doctor.Run(doctor.Options{Version: hooks.MustRelease(v), VersionHow: "test", PluginRoot: root, Project: project, Releases: []hooks.Release{hooks.MustRelease(oldest), hooks.MustRelease(newest)}})
 			var b strings.Builder
 			r.Write(&b)
 			if !r.OK() {
@@ -321,7 +321,7 @@ func TestOneInstallEveryRelease(t *testing.T) {
 			if got, ok := srv.ToolResultFor(0); !ok || !strings.Contains(got.Content, guardPrefix) {
 				t.Errorf("%s after the update: tool_result = %+v, want the guard's block", v, got)
 			}
-			root, _ := doctor.PluginRoot(home, semver.MustParse(v))
+			root, _ := doctor.PluginRoot(home, hooks.MustRelease(v))
 			t.Logf("%s runs the updated plugin from %s", v, root)
 		}
 	})

@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/hookwright/hookwright/hooks"
+	mkt "github.com/hookwright/hookwright/internal/marketplace"
+	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/oracle"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,11 +18,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/Masterminds/semver/v3"
-	mkt "github.com/hookwright/hookwright/internal/marketplace"
-	"github.com/hookwright/hookwright/internal/modelapi"
-	"github.com/hookwright/hookwright/internal/oracle"
 )
 
 // updateLoader rewrites internal/oracle/testdata/loader.json from what the
@@ -119,7 +118,7 @@ func folderSession(t *testing.T, claude, v string, rel *ReleaseRecord) {
 		}
 		seen := PluginRecord{Marks: got[name], Log: logs[name]}
 		rel.Plugins[name] = seen
-		pred, vd, err := Predict(semver.MustParse(v), name, p, fired)
+		pred, vd, err := Predict(hooks.MustRelease(v), name, p, fired)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,11 +188,11 @@ func marketplaceSession(t *testing.T, claude, v string, rel *ReleaseRecord) {
 	rel.MarketplaceRegistered = n
 	want := len(ControlEvents)
 	for _, g := range groups {
-		preds, err := PredictMarketplace(semver.MustParse(v), g.names, g.plugins, fired)
+		preds, err := PredictMarketplace(hooks.MustRelease(v), g.names, g.plugins, fired)
 		if err != nil {
 			t.Fatal(err)
 		}
-		vds, _ := oracle.JudgeMarketplace(semver.MustParse(v), g.plugins)
+		vds, _ := oracle.JudgeMarketplace(hooks.MustRelease(v), g.plugins)
 		for i, name := range g.names {
 			log := g.logs[i]
 			if log == nil {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/doctor"
 	"github.com/hookwright/hookwright/internal/modelapi"
 )
@@ -68,7 +68,7 @@ var readHooksRE = regexp.MustCompile(`(?:Read hooks\.json|Loaded hooks from stan
 // others run it in place.
 func installedRoot(t *testing.T, home, release, debugLog string) string {
 	t.Helper()
-	root, how := doctor.PluginRoot(home, semver.MustParse(release))
+	root, how := doctor.PluginRoot(home, hooks.MustRelease(release))
 	if root == "" {
 		t.Fatalf("doctor finds no installed hookwright plugin under %s", home)
 	}

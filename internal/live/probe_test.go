@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // The maintainer's flags; see the README's maintainer section.
@@ -83,13 +83,13 @@ func TestProbe(t *testing.T) {
 // declares that the matrix does not name (not a contradiction: the schemas
 // warn about them; absorb them when hookwright needs them).
 func matrixDiff(p Probe) (diffs, unknown []string) {
-	v := semver.MustParse(p.Release)
+	v := hooks.MustRelease(p.Release)
 	for _, name := range p.Events {
 		f, ok := compat.Lookup(compat.KindEvent, name)
 		switch {
 		case !ok:
 			diffs = append(diffs, fmt.Sprintf("event %s is accepted but not in the matrix", name))
-		case v.LessThan(f.Version()):
+		case v.Less(f.Version()):
 			diffs = append(diffs, fmt.Sprintf("event %s is accepted, but the matrix dates it %s", name, f.Since))
 		}
 	}
@@ -115,7 +115,7 @@ func matrixDiff(p Probe) (diffs, unknown []string) {
 		}
 	}
 	for _, f := range compat.All(compat.KindField) {
-		if f.Scope == compat.ScopeHandler && f.Source == compat.SourceProbe && declared[f.Name] == v.LessThan(f.Version()) {
+		if f.Scope == compat.ScopeHandler && f.Source == compat.SourceProbe && declared[f.Name] == v.Less(f.Version()) {
 			diffs = append(diffs, fmt.Sprintf("handler key %s: declared = %v on %s, but the matrix dates it %s", f.Name, declared[f.Name], p.Release, f.Since))
 		}
 	}
@@ -256,14 +256,14 @@ func published(t *testing.T) []string {
 	if err := json.Unmarshal(out, &all); err != nil {
 		t.Fatal(err)
 	}
-	first := semver.MustParse(compat.PluginFloor)
-	var vs []*semver.Version
+	first := hooks.MustRelease(compat.PluginFloor)
+	var vs []hooks.Release
 	for _, s := range all {
-		if v, err := semver.StrictNewVersion(s); err == nil && v.Prerelease() == "" && !v.LessThan(first) {
+		if v, err := hooks.ParseRelease(s); err == nil && !v.Less(first) {
 			vs = append(vs, v)
 		}
 	}
-	sort.Slice(vs, func(i, j int) bool { return vs[i].LessThan(vs[j]) })
+	sort.Slice(vs, func(i, j int) bool { return vs[i].Less(vs[j]) })
 	names := make([]string, len(vs))
 	for i, v := range vs {
 		names[i] = v.String()

@@ -1,17 +1,16 @@
 package live
 
 import (
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/manifests"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/internal/modelapi"
-	"github.com/hookwright/hookwright/internal/runtime/journal"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // qualityHooks registers the runtime for PostToolUse on the edit tools.
@@ -78,7 +77,7 @@ func TestQualityAsyncColdVet(t *testing.T) {
 	vals := strings.Split(strings.TrimSpace(string(goenv)), "\n")
 	for _, v := range []string{"2.1.33", "2.1.330"} {
 		t.Run(v, func(t *testing.T) {
-			manifest, err := manifests.Generate(manifests.Hookwright(), semver.MustParse(v))
+			manifest, err := manifests.Generate(manifests.Hookwright(), hooks.MustRelease(v))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // bandEdgeReleases are the releases the loader rules were read from and
@@ -62,14 +62,14 @@ func TestLoaderRules(t *testing.T) {
 
 // rulesDiff lists how the table contradicts what release r's code does.
 func rulesDiff(r LoaderRules) []string {
-	v := semver.MustParse(r.Release)
+	v := hooks.MustRelease(r.Release)
 	var out []string
 	check := func(what string, code, table bool) {
 		if code != table {
 			out = append(out, fmt.Sprintf("%s: code %v, table %v", what, code, table))
 		}
 	}
-	atLeast := func(s string) bool { return !v.LessThan(semver.MustParse(s)) }
+	atLeast := func(s string) bool { return !v.Less(hooks.MustRelease(s)) }
 	check("invalid entries dropped, not fatal ("+compat.EntriesTolerated+")", r.EntriesTolerated, atLeast(compat.EntriesTolerated))
 	check("guards outside \"hooks\" refuse the plugin", r.GuardsOutsideFatal, mustRule(compat.RuleTopLevelGuard, v) == compat.Rejected)
 	check("hooks.json \"modules\" ("+compat.HooksModulesSince+")", r.HooksModules, atLeast(compat.HooksModulesSince))
@@ -109,7 +109,7 @@ func rulesDiff(r LoaderRules) []string {
 }
 
 // mustRule is the consequence of rule id on v, "" when no row holds.
-func mustRule(id string, v *semver.Version) compat.Consequence {
+func mustRule(id string, v hooks.Release) compat.Consequence {
 	r, _ := compat.RuleAt(id, v)
 	return r.Consequence
 }

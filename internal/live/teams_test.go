@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/modelapi"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	teamstate "github.com/hookwright/hookwright/internal/state/team"
@@ -37,7 +37,7 @@ var recordedEvents = []string{"TeammateIdle", "TaskCompleted", "SubagentStop", "
 // payload as a file under payloadDir.
 func teamPlugin(t *testing.T, version string) string {
 	t.Helper()
-	raw, err := manifests.Generate(manifests.Hookwright(), semver.MustParse(version))
+	raw, err := manifests.Generate(manifests.Hookwright(), hooks.MustRelease(version))
 	if err != nil {
 		t.Fatal(err)
 	}

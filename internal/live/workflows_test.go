@@ -2,6 +2,10 @@ package live
 
 import (
 	"fmt"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/modelapi"
+	"github.com/hookwright/hookwright/internal/runtime/journal"
+	"github.com/hookwright/hookwright/manifests"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,11 +15,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/internal/modelapi"
-	"github.com/hookwright/hookwright/internal/runtime/journal"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // subagentTool is the subagent tool's name on a release: Task, renamed
@@ -214,7 +213,7 @@ func TestScratchpadFailClosedLive(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hwctl workflow enable: %v\n%s", err, out)
 	}
-	manifest, err := manifests.Generate(manifests.Hookwright(), semver.MustParse("2.1.33"))
+	manifest, err := manifests.Generate(manifests.Hookwright(), hooks.MustRelease("2.1.33"))
 	if err != nil {
 		t.Fatal(err)
 	}

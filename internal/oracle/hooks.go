@@ -3,18 +3,17 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
 )
 
 // checker gathers the findings of one file on one release.
 type checker struct {
-	v    *semver.Version
+	v    hooks.Release
 	file File
 	// refuses is what a rejection found here refuses, where the rule row
 	// does not say: the hooks file for hooks.json and the files
@@ -79,8 +78,8 @@ func (c *checker) refusedTail() string {
 // CheckHooks returns what release v's loader does with a plugin's
 // hooks.json, sorted gravest first. An empty result means it loads and
 // runs as written. The error is for a release below the plugin floor.
-func CheckHooks(v *semver.Version, doc []byte) ([]Finding, error) {
-	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+func CheckHooks(v hooks.Release, doc []byte) ([]Finding, error) {
+	if v.Less(hooks.MustRelease(compat.PluginFloor)) {
 		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", compat.ErrBelowFloor, v, compat.PluginFloor)
 	}
 	return checkHooksFile(v, HooksJSON, doc), nil
@@ -88,7 +87,7 @@ func CheckHooks(v *semver.Version, doc []byte) ([]Finding, error) {
 
 // checkHooksFile checks a hooks file (hooks/hooks.json or one plugin.json
 // names) labelled file.
-func checkHooksFile(v *semver.Version, file File, doc []byte) []Finding {
+func checkHooksFile(v hooks.Release, file File, doc []byte) []Finding {
 	c := &checker{v: v, file: file, refuses: compat.RefusesFile}
 	if len(doc) > MaxFile {
 		c.add(compat.RuleNotJSON, "", "", "", "the file is larger than 4 MiB"+c.refusedTail(), "keep the hooks file small")
@@ -132,7 +131,7 @@ func kind(v any) string {
 
 // topLevel checks the file object.
 func (c *checker) topLevel(top map[string]any) {
-	modules := !c.v.LessThan(semver.MustParse(compat.HooksModulesSince))
+	modules := !c.v.Less(hooks.MustRelease(compat.HooksModulesSince))
 	for _, k := range sortedKeys(top) {
 		val := top[k]
 		p := ptr("", k)
@@ -297,7 +296,7 @@ func (c *checker) events(val any, base string, inline bool) {
 	for _, name := range sortedKeys(m) {
 		p := ptr(base, name)
 		ev, known := compat.Lookup(compat.KindEvent, name)
-		if !known || c.v.LessThan(ev.Version()) {
+		if !known || c.v.Less(ev.Version()) {
 			if r, _ := compat.RuleAt(compat.RuleUnknownEvent, c.v); r.Consequence == compat.Dropped && holdsGuard(m[name], compat.GuardDepth) {
 				c.add(compat.RuleTopLevelGuard, p, "", "", fmt.Sprintf("%q is not an event this release knows, but it holds PreToolUse/PermissionRequest hooks, so the whole plugin is refused", clip(name, 40)), "move those hooks under a known event")
 				continue
@@ -390,7 +389,7 @@ func (c *checker) handler(event, p string, h any) {
 		return
 	}
 	vs, known := compat.HandlerValidatorSince[typ]
-	if !known || c.v.LessThan(semver.MustParse(vs)) {
+	if !known || c.v.Less(hooks.MustRelease(vs)) {
 		what := fmt.Sprintf("handler type %s is not one this release takes", quote(typ))
 		if known {
 			what = fmt.Sprintf("handler type %q arrives in %s", typ, vs)
@@ -402,7 +401,7 @@ func (c *checker) handler(event, p string, h any) {
 	}
 	c.lo = vs
 	defer func() { c.lo = "" }()
-	if f, ok := compat.Lookup(compat.KindHandlerType, typ); ok && c.v.LessThan(f.Version()) {
+	if f, ok := compat.Lookup(compat.KindHandlerType, typ); ok && c.v.Less(f.Version()) {
 		if r, ok := compat.RuleAt(compat.RuleTypeNotRun, c.v); ok && r.Consequence == compat.Dropped {
 			c.add(compat.RuleTypeNotRun, ptr(p, "type"), "", "", fmt.Sprintf("the release takes %s handlers in a plugin but does not register them", typ), "use a \"command\" handler for this release")
 		} else {
@@ -430,7 +429,7 @@ func (c *checker) handlerKey(event, typ, p, k string, val any) {
 		c.add(compat.RuleUnknownKey, kp, "", "", fmt.Sprintf("unknown %s-handler key %q is read past", typ, clip(k, 40)), "check the spelling or remove it")
 		return
 	}
-	if c.v.LessThan(f.Version()) && !keptTypeEdge(f, typ, c.v) {
+	if c.v.Less(f.Version()) && !keptTypeEdge(f, typ, c.v) {
 		if k == "args" {
 			c.add(compat.RuleArgsDropped, kp, "", f.Before, `"args" arrives in 2.1.139: earlier releases drop it and run the command without its arguments`, `put the arguments in "command"`)
 			return
@@ -457,12 +456,12 @@ func (c *checker) handlerKey(event, typ, p, k string, val any) {
 // keptTypeEdge reports whether f is dated by its handler type's kept
 // edge (the matrix's Source is not the probe) while release v's validator
 // already takes the type: the key is then declared with the type.
-func keptTypeEdge(f compat.Feature, typ string, v *semver.Version) bool {
+func keptTypeEdge(f compat.Feature, typ string, v hooks.Release) bool {
 	if f.Source == compat.SourceProbe || len(f.Types) == 0 {
 		return false
 	}
 	vs, ok := compat.HandlerValidatorSince[typ]
-	return ok && !v.LessThan(semver.MustParse(vs))
+	return ok && !v.Less(hooks.MustRelease(vs))
 }
 
 // handlerField returns the matrix row of a handler key for type typ.

@@ -2,11 +2,10 @@ package oracle
 
 import (
 	"fmt"
+	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"slices"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/compat"
 )
 
 // MarketplaceJSON labels findings about a plugin's marketplace entry.
@@ -56,7 +55,7 @@ type HookRef struct {
 
 // Verdict is what one release does with a whole plugin.
 type Verdict struct {
-	Release *semver.Version
+	Release hooks.Release
 	// Findings are every finding of the plugin's files on the release,
 	// gravest first.
 	Findings []Finding
@@ -117,8 +116,8 @@ func (v Verdict) Outcome() string {
 // files it names, its marketplace entry), what they refuse, and the
 // handlers that register. The error is for a release below the plugin
 // floor.
-func Judge(v *semver.Version, p Plugin) (Verdict, error) {
-	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+func Judge(v hooks.Release, p Plugin) (Verdict, error) {
+	if v.Less(hooks.MustRelease(compat.PluginFloor)) {
 		return Verdict{}, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", compat.ErrBelowFloor, v, compat.PluginFloor)
 	}
 	j := &judge{v: v, p: p, out: Verdict{Release: v}}
@@ -129,7 +128,7 @@ func Judge(v *semver.Version, p Plugin) (Verdict, error) {
 
 // judge is one Judge call.
 type judge struct {
-	v   *semver.Version
+	v   hooks.Release
 	p   Plugin
 	out Verdict
 	// manifest is plugin.json decoded, nil when absent or not an object.
@@ -277,7 +276,7 @@ func (j *judge) fixRange(id string) {
 }
 
 // from is the first release of rule id's row holding on v.
-func from(id string, v *semver.Version) string {
+func from(id string, v hooks.Release) string {
 	r, _ := compat.RuleAt(id, v)
 	return r.First
 }
@@ -406,7 +405,7 @@ func refusesFile(fs []Finding) bool {
 // (an event or handler type that arrives later): such a file is written
 // for later releases (a plugin may name one file per event edge), and the
 // release skips it and loads the rest. It reports whether it did.
-func forLaterReleases(v *semver.Version, fs []Finding) ([]Finding, bool) {
+func forLaterReleases(v hooks.Release, fs []Finding) ([]Finding, bool) {
 	r, ok := compat.RuleAt(compat.RuleLaterFile, v)
 	if !ok || !refusesFile(fs) {
 		return fs, false
@@ -486,7 +485,7 @@ func (j *judge) register(sources []source) *config {
 			ev, ok := compat.Lookup(compat.KindEvent, name)
 			groups, isList := s.events[name].([]any)
 			ep := ptr(s.base, name)
-			if !ok || j.v.LessThan(ev.Version()) || !isList || dropped[s.file][ep] {
+			if !ok || j.v.Less(ev.Version()) || !isList || dropped[s.file][ep] {
 				continue
 			}
 			refs := cfg.refs[name]
@@ -562,7 +561,7 @@ func (j *judge) checkEntry() (map[string]any, bool) {
 // .json file, an object of events, or a list of them), each object parsed
 // whole as releases up to 2.1.252 parse plugin.json; later releases parse a
 // marketplace entry the same whole way (seen on 2.1.330).
-func entryHooksProblem(v *semver.Version, hv any) string {
+func entryHooksProblem(v hooks.Release, hv any) string {
 	if msg, _ := pluginValue("hooks", hv, v); msg != "" {
 		return msg
 	}
@@ -571,8 +570,8 @@ func entryHooksProblem(v *semver.Version, hv any) string {
 	}
 	// The whole-entry parse of the releases before per-entry tolerance.
 	tol, _ := compat.Lookup(compat.KindLoader, compat.UnknownEventsTolerated)
-	strict := semver.MustParse(tol.Before)
-	if v.LessThan(strict) {
+	strict := hooks.MustRelease(tol.Before)
+	if v.Less(strict) {
 		strict = v
 	}
 	var objs []map[string]any
@@ -591,7 +590,7 @@ func entryHooksProblem(v *semver.Version, hv any) string {
 		c.events(o, "/hooks", true)
 		// The release's own events decide which names it knows.
 		for _, name := range sortedKeys(o) {
-			if ev, ok := compat.Lookup(compat.KindEvent, name); !ok || v.LessThan(ev.Version()) {
+			if ev, ok := compat.Lookup(compat.KindEvent, name); !ok || v.Less(ev.Version()) {
 				return fmt.Sprintf("unknown event %q", clip(name, 40))
 			}
 		}
@@ -682,7 +681,7 @@ func (vd Verdict) LoadError(f Finding) bool {
 }
 
 // loadError is [Verdict.LoadError] on release v.
-func loadError(f Finding, v *semver.Version) bool {
+func loadError(f Finding, v hooks.Release) bool {
 	switch {
 	case f.Consequence == compat.Rejected && f.Refuses == compat.RefusesFile:
 		return true
@@ -749,7 +748,7 @@ func (j *judge) consequences() {
 // JudgeMarketplace judges every plugin of one marketplace on release v,
 // in order. Where one entry makes the release refuse the whole
 // marketplace, every other plugin of it is refused too.
-func JudgeMarketplace(v *semver.Version, ps []Plugin) ([]Verdict, error) {
+func JudgeMarketplace(v hooks.Release, ps []Plugin) ([]Verdict, error) {
 	out := make([]Verdict, len(ps))
 	var culprits []string
 	for i, p := range ps {

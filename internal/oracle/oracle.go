@@ -21,8 +21,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // File names which of a plugin's files a finding is about.
@@ -202,7 +202,7 @@ func Merge(per ...[]Finding) []Finding {
 // to the next one (as [Range.Releases] returns them): a finding absent
 // from an earlier span starts at the first span it is in, and one absent
 // from a later span ends before it.
-func MergeOver(vs []*semver.Version, per [][]Finding) []Finding {
+func MergeOver(vs []hooks.Release, per [][]Finding) []Finding {
 	out := Merge(per...)
 	type key struct {
 		file File
@@ -229,8 +229,8 @@ func MergeOver(vs []*semver.Version, per [][]Finding) []Finding {
 		if hi := last[k]; hi < len(vs)-1 {
 			next := vs[hi+1]
 			end := next.String()
-			if next.Patch() > 0 {
-				end = semver.New(next.Major(), next.Minor(), next.Patch()-1, "", "").String()
+			if next[2] > 0 {
+				end = hooks.Release{next[0], next[1], next[2] - 1}.String()
 			}
 			if f.To == "" || lessV(end, f.To) {
 				f.To = end
@@ -243,12 +243,12 @@ func MergeOver(vs []*semver.Version, per [][]Finding) []Finding {
 
 // lessV compares two release strings; unparsable ones sort first.
 func lessV(a, b string) bool {
-	va, err1 := semver.NewVersion(a)
-	vb, err2 := semver.NewVersion(b)
+	va, err1 := hooks.ParseRelease(a)
+	vb, err2 := hooks.ParseRelease(b)
 	if err1 != nil || err2 != nil {
 		return a < b
 	}
-	return va.LessThan(vb)
+	return va.Less(vb)
 }
 
 // MaxFile bounds the size of a file the oracle reads.
@@ -354,7 +354,7 @@ func droppedUnder(dropped map[string]bool, p string, deep bool) bool {
 
 // Edges returns the releases where anything the oracle knows changes
 // (compat.Edges).
-func Edges() []*semver.Version { return compat.Edges() }
+func Edges() []hooks.Release { return compat.Edges() }
 
 // HooksPaths returns the hooks files a plugin.json names in "hooks": its
 // strings that start with "./" and end in .json (the only ones the

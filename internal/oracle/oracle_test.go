@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // worst is the gravest consequence of a hooks.json on release v; "" loads
 // clean.
 func worst(t *testing.T, v string, doc string) (compat.Consequence, []Finding) {
 	t.Helper()
-	fs, err := CheckHooks(semver.MustParse(v), []byte(doc))
+	fs, err := CheckHooks(hooks.MustRelease(v), []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestPluginRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs, err := CheckPlugin(semver.MustParse(c.release), []byte(c.doc))
+			fs, err := CheckPlugin(hooks.MustRelease(c.release), []byte(c.doc))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,11 +198,11 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"name": "p", "skills": 1, "PreToolUse": [{"PermissionRequest": [1]}]}`), "2.1.33")
 	f.Add([]byte(`{"hooks": {"Stop": [{"matcher": 1, "hooks": [null, {"type": 5}]}]}}`), "2.0.30")
 	f.Fuzz(func(t *testing.T, doc []byte, release string) {
-		v, err := semver.NewVersion(release)
-		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
-			v = semver.MustParse("2.1.330")
+		v, err := hooks.ParseRelease(release)
+		if err != nil || v.Less(hooks.MustRelease(compat.PluginFloor)) {
+			v = hooks.MustRelease("2.1.330")
 		}
-		for _, check := range []func(*semver.Version, []byte) ([]Finding, error){CheckHooks, CheckPlugin} {
+		for _, check := range []func(hooks.Release, []byte) ([]Finding, error){CheckHooks, CheckPlugin} {
 			fs, err := check(v, doc)
 			if err != nil {
 				t.Fatal(err)
@@ -219,7 +219,7 @@ func FuzzCheck(f *testing.F) {
 // judgeT judges a plugin on release v or fails t.
 func judgeT(t *testing.T, v string, p Plugin) Verdict {
 	t.Helper()
-	vd, err := Judge(semver.MustParse(v), p)
+	vd, err := Judge(hooks.MustRelease(v), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestJudgeMarketplaceEntry(t *testing.T) {
 			}
 		})
 	}
-	vds, err := JudgeMarketplace(semver.MustParse("2.1.33"), []Plugin{{Name: "bad", Entry: entry(`, "hooks": 5`)}, {Name: "good", Hooks: std}})
+	vds, err := JudgeMarketplace(hooks.MustRelease("2.1.33"), []Plugin{{Name: "bad", Entry: entry(`, "hooks": 5`)}, {Name: "good", Hooks: std}})
 	if err != nil || vds[1].Outcome() != "marketplace refused" || !strings.Contains(vds[1].Findings[0].What, `"bad"`) {
 		t.Errorf("a good plugin beside a bad entry on 2.1.33: %v %v", vds, err)
 	}
@@ -320,12 +320,12 @@ func TestHooksPaths(t *testing.T) {
 func FuzzJudge(f *testing.F) {
 	f.Add([]byte(`{"name": "p", "hooks": ["./a.json", {"PreToolUse": [{"hooks": {}}]}, 5]}`), []byte(`[]`), []byte(`{"strict": false, "hooks": "./x.json"}`), "2.1.330")
 	f.Add([]byte(`{"name": "p", "hooks": {"hooks": {}}}`), []byte(`{"hooks": {"Stop": null}}`), []byte(`{"hooks": [{"Stop": []}]}`), "2.0.30")
-	f.Fuzz(func(t *testing.T, manifest, hooks, entry []byte, release string) {
-		v, err := semver.NewVersion(release)
-		if err != nil || v.LessThan(semver.MustParse(compat.PluginFloor)) {
-			v = semver.MustParse("2.1.100")
+	f.Fuzz(func(t *testing.T, manifest, hooksDoc, entry []byte, release string) {
+		v, err := hooks.ParseRelease(release)
+		if err != nil || v.Less(hooks.MustRelease(compat.PluginFloor)) {
+			v = hooks.MustRelease("2.1.100")
 		}
-		vd, err := Judge(v, Plugin{Manifest: manifest, Hooks: hooks, Entry: entry, Files: map[string][]byte{"a.json": hooks}})
+		vd, err := Judge(v, Plugin{Manifest: manifest, Hooks: hooksDoc, Entry: entry, Files: map[string][]byte{"a.json": hooksDoc}})
 		if err != nil {
 			t.Fatal(err)
 		}

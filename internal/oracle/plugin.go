@@ -9,6 +9,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // CheckPlugin returns what release v's loader does with a plugin's
@@ -19,8 +20,8 @@ import (
 // or objects in its list), which are checked like hooks.json's but whose
 // rejection refuses the whole plugin ("hooks: Invalid input"; from 2.1.257
 // an invalid entry is dropped, an invalid guard still refuses the plugin).
-func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
-	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+func CheckPlugin(v hooks.Release, doc []byte) ([]Finding, error) {
+	if v.Less(hooks.MustRelease(compat.PluginFloor)) {
 		return nil, fmt.Errorf("%w: Claude Code %s is older than %s, the first release that loads plugins", compat.ErrBelowFloor, v, compat.PluginFloor)
 	}
 	return checkPlugin(v, doc, nil), nil
@@ -28,7 +29,7 @@ func CheckPlugin(v *semver.Version, doc []byte) ([]Finding, error) {
 
 // checkPlugin is CheckPlugin; exists says whether a hooks file plugin.json
 // names is in the plugin folder (nil: take every one as there).
-func checkPlugin(v *semver.Version, doc []byte, exists func(string) bool) []Finding {
+func checkPlugin(v hooks.Release, doc []byte, exists func(string) bool) []Finding {
 	c := &checker{v: v, file: PluginJSON, refuses: compat.RefusesPlugin}
 	if len(doc) > MaxFile {
 		c.add(compat.RuleNotJSON, "", "", "", "the file is larger than 4 MiB, so the plugin is refused", "keep plugin.json small")
@@ -70,7 +71,7 @@ func checkPlugin(v *semver.Version, doc []byte, exists func(string) bool) []Find
 	c.namedFilesIn(m["hooks"], exists)
 	if eng, ok := m["engines"].(map[string]any); ok && compat.PluginKeyKnown("engines", v) {
 		if rng, ok := eng["claude-code"].(string); ok {
-			if con, err := semver.NewConstraint(rng); err == nil && !con.Check(v) {
+			if con, err := semver.NewConstraint(rng); err == nil && !con.Check(semverOf(v)) {
 				c.add(compat.RuleEngines, "/engines/claude-code", v.String(), v.String(),
 					fmt.Sprintf("the plugin says it runs on Claude Code %s, which excludes this release: a marketplace install may skip it", quote(rng)), "widen the range if the plugin works here")
 			}
@@ -203,9 +204,9 @@ func keySince(key string) string {
 func knownFromPrev(key string) string {
 	for _, k := range compat.PluginKeys {
 		if k.Name == key {
-			v := semver.MustParse(k.Since)
-			if v.Patch() > 0 {
-				return fmt.Sprintf("%d.%d.%d", v.Major(), v.Minor(), v.Patch()-1)
+			v := hooks.MustRelease(k.Since)
+			if v[2] > 0 {
+				return hooks.Release{v[0], v[1], v[2] - 1}.String()
 			}
 		}
 	}
@@ -213,7 +214,7 @@ func knownFromPrev(key string) string {
 }
 
 // pluginValue checks one known plugin.json key's value type.
-func pluginValue(k string, val any, v *semver.Version) (string, string) {
+func pluginValue(k string, val any, v hooks.Release) (string, string) {
 	if val == nil && k != "hooks" {
 		// zod's optional() takes a missing key, never null.
 		return k + " is null", "remove the key instead of writing null"
@@ -259,7 +260,7 @@ func pluginValue(k string, val any, v *semver.Version) (string, string) {
 				}
 				continue // an inline object: hooks' are checked as events
 			}
-			if k == "skills" && ps == "." && !v.LessThan(semver.MustParse(compat.SkillsDotSince)) {
+			if k == "skills" && ps == "." && !v.Less(hooks.MustRelease(compat.SkillsDotSince)) {
 				continue
 			}
 			if !strings.HasPrefix(ps, "./") {

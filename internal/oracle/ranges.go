@@ -9,6 +9,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // Range is the releases a verdict is for: the releases a plugin supports.
@@ -48,17 +49,22 @@ func ParseRange(expr, from string) (Range, error) {
 }
 
 // Since is the range of release v and every later one.
-func Since(v *semver.Version, from string) Range {
+func Since(v hooks.Release, from string) Range {
 	r, _ := ParseRange(">="+v.String(), from)
 	return r
 }
 
 // Contains reports whether release v is in the range.
-func (r Range) Contains(v *semver.Version) bool {
-	if v.LessThan(semver.MustParse(compat.PluginFloor)) {
+func (r Range) Contains(v hooks.Release) bool {
+	if v.Less(hooks.MustRelease(compat.PluginFloor)) {
 		return false
 	}
-	return r.c == nil || r.c.Check(v)
+	return r.c == nil || r.c.Check(semverOf(v))
+}
+
+// semverOf is release v as the semver library's ranges check it.
+func semverOf(v hooks.Release) *semver.Version {
+	return semver.New(uint64(v[0]), uint64(v[1]), uint64(v[2]), "", "")
 }
 
 // String renders the range as a summary says it: "2.0.12 and later",
@@ -95,22 +101,22 @@ var literal = regexp.MustCompile(`\d+(?:\.(?:\d+|[xX*]))?(?:\.(?:\d+|[xX*]))?`)
 // verdicts that the range touches, oldest first: every release where a
 // verdict can change ([Edges]) inside the range, and the range's own lower
 // bounds (the first release of a span the range starts in).
-func (r Range) Releases() []*semver.Version {
+func (r Range) Releases() []hooks.Release {
 	cands := Edges()
 	for _, s := range literal.FindAllString(r.Expr, -1) {
 		s = strings.NewReplacer("x", "0", "X", "0", "*", "0").Replace(s)
 		for strings.Count(s, ".") < 2 {
 			s += ".0"
 		}
-		v, err := semver.NewVersion(s)
+		v, err := hooks.ParseRelease(s)
 		if err != nil {
 			continue
 		}
-		next := semver.New(v.Major(), v.Minor(), v.Patch()+1, "", "")
+		next := hooks.Release{v[0], v[1], v[2] + 1}
 		cands = append(cands, v, next)
 	}
 	seen := map[string]bool{}
-	var out []*semver.Version
+	var out []hooks.Release
 	for _, v := range cands {
 		if !r.Contains(v) || seen[v.String()] {
 			continue
@@ -118,9 +124,9 @@ func (r Range) Releases() []*semver.Version {
 		seen[v.String()] = true
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
 	// Keep a lower bound only where no edge already starts its span.
-	var kept []*semver.Version
+	var kept []hooks.Release
 	for _, v := range out {
 		if len(kept) > 0 && sameSpan(kept[len(kept)-1], v) {
 			continue
@@ -132,9 +138,9 @@ func (r Range) Releases() []*semver.Version {
 
 // sameSpan reports whether a and b (a before b) fall between the same two
 // edges, so every verdict is the same on both.
-func sameSpan(a, b *semver.Version) bool {
+func sameSpan(a, b hooks.Release) bool {
 	for _, e := range compat.Edges() {
-		if a.LessThan(e) && !b.LessThan(e) {
+		if a.Less(e) && !b.Less(e) {
 			return false
 		}
 	}

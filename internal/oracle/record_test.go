@@ -2,17 +2,16 @@ package oracle_test
 
 import (
 	"encoding/json"
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/live"
+	"github.com/hookwright/hookwright/internal/marketplace"
+	"github.com/hookwright/hookwright/internal/oracle"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/internal/live"
-	"github.com/hookwright/hookwright/internal/marketplace"
-	"github.com/hookwright/hookwright/internal/oracle"
 )
 
 // TestJudgeAgreesWithTheReleases holds the oracle, offline, to what the
@@ -44,7 +43,7 @@ func TestJudgeAgreesWithTheReleases(t *testing.T) {
 	}
 	pairs := 0
 	for release, r := range rec.Releases {
-		v := semver.MustParse(release)
+		v := hooks.MustRelease(release)
 		registered := len(live.ControlEvents)
 		for _, e := range folders {
 			seen, ok := r.Plugins[e.Name()]

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/hookwright/hookwright/internal/otlpexport/otlptest"
 	"github.com/hookwright/hookwright/internal/runtime/journal"
 	"github.com/hookwright/hookwright/internal/state/session"
+	"github.com/hookwright/hookwright/internal/testkit"
 )
 
 // The three protocols, and the receiver protocol that takes each.
@@ -267,7 +267,7 @@ func TestReceiverStopsMidStream(t *testing.T) {
 			rcv := otlptest.Start(t, p.receiver, addr, before)
 			cfg := config(t, p.name, rcv.URL(), map[string]string{"OTEL_EXPORTER_OTLP_TIMEOUT": "2000"})
 			// A writer the test can poll while Export runs.
-			log := &syncBuffer{}
+			log := &testkit.SyncBuffer{}
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			var st otlpexport.Stats
@@ -357,23 +357,6 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestMisconfiguredEndpointSkipsNothing: a wrong logs path (the receiver

@@ -5,7 +5,7 @@
 // import compat (its dependency guard keeps it to the standard library and
 // this module's small packages), so it reads this generated table instead:
 // the channel and event constants, the event list, each event's first release and block
-// channel per band, and the first release of every hooks.json key.
+// channel per band, the fallback plan, and the first release of every hooks.json key.
 //
 // Run it with `go generate ./hooks`; a test regenerates the file and fails
 // on any difference.
@@ -19,8 +19,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 )
 
 // File is the generated file's path relative to the repository root.
@@ -82,6 +82,18 @@ func Generate() ([]byte, error) {
 	}
 	b.WriteString("}\n\n")
 
+	b.WriteString("// releaseFallbacks is compat's fallback plan: for each canonical event, the\n")
+	b.WriteString("// events (and matchers) a release without it fires in its place, best first.\n")
+	b.WriteString("var releaseFallbacks = []Fallback{\n")
+	for _, rule := range compat.Fallbacks {
+		for _, opt := range rule.Options {
+			for _, a := range opt.Anchors {
+				fmt.Fprintf(&b, "\t{Canonical: Event%s, Fired: Event%s, Matcher: %q, Exact: %t},\n", rule.Event, a.Event, a.Matcher, opt.Exact)
+			}
+		}
+	}
+	b.WriteString("}\n\n")
+
 	b.WriteString("// releaseKeys is the first release of every hooks.json key, per level.\n")
 	b.WriteString("var releaseKeys = []keyFacts{\n")
 	var keys []compat.Feature
@@ -101,7 +113,7 @@ func scopeOrder(s compat.Scope) int {
 
 // channelFrom is one change of an event's block channel.
 type channelFrom struct {
-	from *semver.Version
+	from hooks.Release
 	ch   compat.Channel
 }
 
@@ -119,8 +131,8 @@ func channels(event string) []channelFrom {
 }
 
 // lit writes a release as a Go composite literal.
-func lit(v *semver.Version) string {
-	return fmt.Sprintf("release{%d, %d, %d}", v.Major(), v.Minor(), v.Patch())
+func lit(v hooks.Release) string {
+	return fmt.Sprintf("release{%d, %d, %d}", v[0], v[1], v[2])
 }
 
 // hooksChannels names the hooks package's constant for each of compat's

@@ -35,7 +35,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/atomicfile"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 	"github.com/hookwright/hookwright/manifests"
@@ -52,7 +52,7 @@ type Options struct {
 	// Bin is the absolute path of the hookwright binary the hooks run.
 	Bin string
 	// Version is the Claude Code release the hooks are generated for.
-	Version *semver.Version
+	Version hooks.Release
 	// Spec is the handler spec; its commands start with [PluginCommand].
 	Spec manifests.Spec
 	// DryRun computes the change and its diff without writing.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwright/hookwright/compat"
+	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/manifests"
 )
 
@@ -42,7 +42,7 @@ const existing = `{
 
 func install(t *testing.T, path, bin string, dry bool) Result {
 	t.Helper()
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	res, err := Install(Options{Path: path, Bin: bin, Version: v, Spec: manifests.Hookwright(), DryRun: dry,
 		Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
 	if err != nil {
@@ -123,7 +123,7 @@ func TestInstallRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "settings.json")
 	os.WriteFile(path, []byte(`{"hooks": [1]}`), 0o644)
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	if _, err := Install(Options{Path: path, Bin: "/x/hookwright", Version: v, Spec: manifests.Hookwright()}); err == nil {
 		t.Errorf("hooks as a list: no error")
 	}
@@ -193,7 +193,7 @@ func TestInstallRefusesANamedPipe(t *testing.T) {
 	if err := mkfifo(path); err != nil {
 		t.Skip(err)
 	}
-	v, _ := compat.ParseVersion("2.1.33")
+	v, _ := hooks.ParseRelease("2.1.33")
 	done := make(chan error, 1)
 	go func() {
 		_, err := Install(Options{Path: path, Bin: "/x/hookwright", Version: v, Spec: manifests.Hookwright()})

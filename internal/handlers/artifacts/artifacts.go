@@ -7,7 +7,7 @@
 // Register [Gate] on TeammateIdle and TaskCompleted with the matcher "". On
 // older Claude Code releases the runtime reaches it through the fallbacks
 // (TaskCompleted via PostToolUse(TaskUpdate), TeammateIdle via SubagentStop
-// or Stop; see package fallback).
+// or Stop; see hooks.Translate).
 //
 // In a team session the teammate must have written, with the defaults,
 //

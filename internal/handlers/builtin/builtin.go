@@ -203,28 +203,6 @@ func Mux(cfg config.Config) *hooks.Mux {
 	return m
 }
 
-// FailsClosed names the gate on event that is configured to fail closed
-// ("guard.fail", "artifacts.fail"), or "" when every gate there fails
-// open: what the runtime does when the hook contract is broken. A
-// workflow's gate counts only where the workflow runs. The scratchpad
-// chain's fail-closed stops are bounded by a count kept in the project;
-// with the contract broken that count cannot be kept, so its stops go
-// through (and the fault is reported): an agent is never held forever.
-func FailsClosed(c call.Call, event hooks.Event) string {
-	cfg := c.Config()
-	switch event {
-	case hooks.EventPreToolUse:
-		if cfg.Guard.Enabled && cfg.Guard.Fail == config.FailClosed {
-			return "guard.fail"
-		}
-	case hooks.EventTeammateIdle, hooks.EventTaskCompleted:
-		if cfg.Artifacts.Fail == config.FailClosed && c.Workflow(workflow.Artifacts).On {
-			return "artifacts.fail"
-		}
-	}
-	return ""
-}
-
 // Deadline is how long one call of event in the project at dir may take,
 // given the runtime's default def: PostToolUse gets the quality budget and
 // 1 s more while quality checks are on; the Stop loop's check may run up to its

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -91,6 +92,11 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
+// TestFailsClosed: which built-in routes fail closed, the policy the runtime
+// applies when it cannot run a gate at all (the hook contract broken, a
+// panic, the deadline). The artifact gate does where its workflow runs and
+// artifacts.fail is closed; the guard where guard.fail is; the scratchpad
+// chain never does, as its bound needs a count in the project.
 func TestFailsClosed(t *testing.T) {
 	closed := config.Default()
 	closed.Artifacts.Fail, closed.Scratchpad.Fail = config.FailClosed, config.FailClosed
@@ -102,34 +108,49 @@ func TestFailsClosed(t *testing.T) {
 	guardOff := guardClosed
 	guardOff.Guard.Enabled = false
 	tests := []struct {
-		cfg   config.Config
-		event hooks.Event
-		want  string
+		cfg    config.Config
+		event  hooks.Event
+		target string
+		want   string
 	}{
-		{config.Default(), hooks.EventTaskCompleted, ""},
-		{config.Default(), hooks.EventPreToolUse, ""},
-		{closed, hooks.EventTaskCompleted, "artifacts.fail"},
-		{closed, hooks.EventTeammateIdle, "artifacts.fail"},
+		{config.Default(), hooks.EventTaskCompleted, "", ""},
+		{config.Default(), hooks.EventPreToolUse, "Bash", ""},
+		{closed, hooks.EventTaskCompleted, "", "artifacts"},
+		{closed, hooks.EventTeammateIdle, "", "artifacts"},
 		// the chain's bound needs a count in the project: never held
-		{closed, hooks.EventStop, ""},
-		{closed, hooks.EventSubagentStop, ""},
-		{closed, hooks.EventPreToolUse, ""},
-		{offClosed, hooks.EventTaskCompleted, ""},
-		{offClosed, hooks.EventSubagentStop, ""},
-		{guardClosed, hooks.EventPreToolUse, "guard.fail"},
-		{guardClosed, hooks.EventStop, ""},
-		{guardOff, hooks.EventPreToolUse, ""},
+		{closed, hooks.EventStop, "", ""},
+		{closed, hooks.EventSubagentStop, "", ""},
+		{closed, hooks.EventPreToolUse, "Bash", ""},
+		{offClosed, hooks.EventTaskCompleted, "", ""},
+		{offClosed, hooks.EventSubagentStop, "", ""},
+		{guardClosed, hooks.EventPreToolUse, "Bash", "guard"},
+		{guardClosed, hooks.EventPreToolUse, "mcp__db__query", "guard"},
+		{guardClosed, hooks.EventStop, "", ""},
+		{guardOff, hooks.EventPreToolUse, "Bash", ""},
 	}
 	for _, tt := range tests {
-		if got := FailsClosed(call.New(call.Spec{Config: tt.cfg}), tt.event); got != tt.want {
-			t.Errorf("FailsClosed(%s) = %q, want %q", tt.event, got, tt.want)
+		doc := fmt.Sprintf(`{"hook_event_name":%q,"tool_name":%q,"tool_input":{"command":"ls"},"teammate_name":"a","team_name":"t","task_id":"1"}`, tt.event, tt.target)
+		in, err := hooks.Decode([]byte(doc), tt.event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // no gate can start: each fails by its policy
+		res, _ := For(call.New(call.Spec{Config: tt.cfg, Root: t.TempDir()}), tt.event).Dispatch(ctx, in)
+		got := ""
+		if res.Decision == hooks.Block {
+			got, _, _ = strings.Cut(res.Reason, " could not decide")
+		}
+		if got != tt.want {
+			t.Errorf("%s[%s]: the route failing closed is %q, want %q", tt.event, tt.target, got, tt.want)
 		}
 	}
 }
 
 // The gates keep their fail-closed policy when registered by their typed
 // methods: a gate set to fail closed that cannot start before the deadline
-// blocks, in its own name; set to fail open, it does not.
+// blocks, in its own name; set to fail open, it does not. The scratchpad
+// chain set to fail closed lets the stop go (TestScratchpadNeverHeldByRuntime).
 func TestGatesKeepFailClosedPolicy(t *testing.T) {
 	closed := config.Default()
 	closed.Artifacts.Fail, closed.Scratchpad.Fail, closed.Guard.Fail = config.FailClosed, config.FailClosed, config.FailClosed
@@ -141,9 +162,7 @@ func TestGatesKeepFailClosedPolicy(t *testing.T) {
 	}{
 		{hooks.EventTaskCompleted, `{"hook_event_name":"TaskCompleted","task_id":"1","teammate_name":"a","team_name":"t"}`, "artifacts"},
 		{hooks.EventTeammateIdle, `{"hook_event_name":"TeammateIdle","teammate_name":"a","team_name":"t"}`, "artifacts"},
-		{hooks.EventStop, `{"hook_event_name":"Stop"}`, "scratchpad-coordinator-stop"},
 		{hooks.EventPreToolUse, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "guard"},
-		{hooks.EventSubagentStop, `{"hook_event_name":"SubagentStop","agent_type":"x"}`, "scratchpad-subagent-stop"},
 	} {
 		in, err := hooks.Decode([]byte(tt.input), tt.event)
 		if err != nil {
@@ -157,6 +176,36 @@ func TestGatesKeepFailClosedPolicy(t *testing.T) {
 			if blocked := res.Decision == hooks.Block && strings.Contains(res.Reason, tt.gate+" could not decide"); blocked != isClosed {
 				t.Errorf("%s, fail closed %v: result %+v, want a block by %s: %v", tt.event, isClosed, res, tt.gate, isClosed)
 			}
+		}
+	}
+}
+
+// TestScratchpadNeverHeldByRuntime: the scratchpad chain set to fail
+// closed that the runtime cannot run (here: it cannot start before the
+// deadline) lets the stop go and reports the fault; its own bounded
+// fail-closed stops are the only ones it makes.
+func TestScratchpadNeverHeldByRuntime(t *testing.T) {
+	closed := config.Default()
+	closed.Scratchpad.Fail, closed.Scratchpad.Enabled = config.FailClosed, true
+	for _, tt := range []struct {
+		event hooks.Event
+		input string
+	}{
+		{hooks.EventStop, `{"hook_event_name":"Stop"}`},
+		{hooks.EventSubagentStop, `{"hook_event_name":"SubagentStop","agent_type":"x"}`},
+	} {
+		in, err := hooks.Decode([]byte(tt.input), tt.event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, faults := For(call.New(call.Spec{Config: closed, Root: t.TempDir()}), tt.event).Dispatch(ctx, in)
+		if res.Decision == hooks.Block {
+			t.Errorf("%s: the runtime held the stop: %+v", tt.event, res)
+		}
+		if len(faults) == 0 {
+			t.Errorf("%s: no fault reported for a gate that could not run", tt.event)
 		}
 	}
 }

@@ -46,7 +46,7 @@
 //   - through the fallback `hookwright TaskCompleted --via PostToolUse` on a
 //     TaskUpdate call (2.1.16+). Its input carries only {"taskId","status"},
 //     so the fallback reads the subject from the task file Claude Code keeps
-//     (see internal/runtime/tasklist and internal/runtime/fallback).
+//     (see internal/runtime/tasklist and hooks.Translate).
 //
 // What it says depends on config pdca.automation:
 //

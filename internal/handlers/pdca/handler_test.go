@@ -12,7 +12,6 @@ import (
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/handlers/pdca"
 	"github.com/hookwright/hookwright/internal/runtime/config"
-	"github.com/hookwright/hookwright/internal/runtime/fallback"
 	state "github.com/hookwright/hookwright/internal/state/pdca"
 )
 
@@ -35,9 +34,9 @@ func deliver(t *testing.T, project, home, file string, fired hooks.Event) (hooks
 		t.Fatal(err)
 	}
 	if fired != hooks.EventTaskCompleted {
-		adapted, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in, os.Getenv)
-		if err != nil || !ok {
-			t.Fatalf("fallback: ok=%v err=%v", ok, err)
+		adapted, err := hooks.Translate(hooks.EventTaskCompleted, in, os.Getenv)
+		if err != nil || adapted == nil {
+			t.Fatalf("fallback: %v err=%v", adapted, err)
 		}
 		in = adapted
 	}
@@ -111,16 +110,16 @@ func TestFallbackIgnores(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in, os.Getenv); ok || err != nil {
-			t.Errorf("%s: ok=%v err=%v", name, ok, err)
+		if out, err := hooks.Translate(hooks.EventTaskCompleted, in, os.Getenv); out != nil || err != nil {
+			t.Errorf("%s: %v err=%v", name, out, err)
 		}
 	}
 	// No tool_response at all (an unknown release): the input decides, and
 	// the subject still comes from the task file.
 	in, _ := hooks.Decode([]byte(base+`"tool_input":{"taskId":"2","status":"completed"}}`), hooks.EventPostToolUse)
-	out, ok, err := fallback.Adapt(hooks.EventTaskCompleted, in, os.Getenv)
-	if !ok || err != nil || out.(*hooks.TaskCompleted).TaskSubject != "[Check] login-flow: review" {
-		t.Fatalf("no response: %+v %v %v", out, ok, err)
+	out, err := hooks.Translate(hooks.EventTaskCompleted, in, os.Getenv)
+	if out == nil || err != nil || out.(*hooks.TaskCompleted).TaskSubject != "[Check] login-flow: review" {
+		t.Fatalf("no response: %+v %v", out, err)
 	}
 }
 

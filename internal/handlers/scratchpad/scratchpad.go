@@ -351,11 +351,12 @@ func quoteAll(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
-// FailClosed reports whether the gate blocks when it cannot decide (see
-// hooks.FailCloser).
-func (h SubagentGate) FailClosed() bool {
-	return h.Config.Enabled && h.Config.Fail == config.FailClosed
-}
+// The scratchpad gates are no hooks.FailCloser: they apply scratchpad.fail
+// themselves, bounded by scratchpad.max_blocks, a count kept in the project
+// ([Options.failed]). Where the runtime itself cannot run them (the hook
+// contract broken, a panic, the deadline) that count cannot be kept, so
+// the stop goes through and the fault is shown: an agent is never held
+// for ever.
 
 // CoordinatorGate is the Stop handler: the coordinator does not stop on a
 // day other agents wrote their scratchpads before it has written its own.
@@ -419,11 +420,6 @@ func (h CoordinatorGate) Stop(ctx context.Context, ev *hooks.Stop) (hooks.Result
 	return hooks.Blocked(b.String()), nil
 }
 
-// FailClosed reports whether the gate blocks when it cannot decide (see
-// hooks.FailCloser).
-func (h CoordinatorGate) FailClosed() bool {
-	return h.Config.Enabled && h.Config.Fail == config.FailClosed
-}
 
 // wroteToday lists the agents that have a scratchpad for date, in name
 // order: the delegates. The coordinator's own notes and the ego assessment

@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/hooks/jsonscan"
+	"github.com/hookwright/hookwright/internal/jsonscan"
 )
 
 // Refused says what in a hooks file makes a release older than Since

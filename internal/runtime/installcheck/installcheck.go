@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"github.com/hookwright/hookwright/hooks"
-	"github.com/hookwright/hookwright/hooks/jsonscan"
+	"github.com/hookwright/hookwright/internal/jsonscan"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 

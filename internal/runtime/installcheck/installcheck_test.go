@@ -1,6 +1,9 @@
 package installcheck
 
 import (
+	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/runtime/safepath"
+	"github.com/hookwright/hookwright/manifests"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,10 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/Masterminds/semver/v3"
-	"github.com/hookwright/hookwright/internal/runtime/safepath"
-	"github.com/hookwright/hookwright/manifests"
 )
 
 // shipped writes the plugin's install, as hookgen generates it, into a
@@ -19,7 +18,7 @@ import (
 func shipped(t *testing.T, parent string) string {
 	t.Helper()
 	root := filepath.Join(parent, "plugin")
-	in, err := manifests.BuildInstall(manifests.Hookwright(), nil)
+	in, err := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +47,7 @@ func write(t *testing.T, path string, data []byte) {
 // wave-3 native switch wrote over hooks/hooks.json.
 func band(t *testing.T, v string) []byte {
 	t.Helper()
-	data, err := manifests.Generate(manifests.Hookwright(), semver.MustParse(v))
+	data, err := manifests.Generate(manifests.Hookwright(), hooks.MustRelease(v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +199,7 @@ func TestHostileFiles(t *testing.T) {
 
 func BenchmarkCheck(b *testing.B) {
 	root := filepath.Join(b.TempDir(), "p")
-	in, _ := manifests.BuildInstall(manifests.Hookwright(), nil)
+	in, _ := manifests.BuildInstall(manifests.Hookwright(), hooks.Release{})
 	for _, f := range in.Files {
 		os.MkdirAll(filepath.Dir(filepath.Join(root, f.Path)), 0o755)
 		os.WriteFile(filepath.Join(root, filepath.FromSlash(f.Path)), f.JSON, 0o644)

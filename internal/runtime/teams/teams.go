@@ -20,7 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookwright/hookwright/internal/runtime/project"
 	"github.com/hookwright/hookwright/internal/runtime/safepath"
 )
 
@@ -33,11 +32,12 @@ func Dir(getenv func(string) string) (string, error) {
 	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return filepath.Join(d, "teams"), nil
 	}
-	home, err := project.Home(getenv)
-	if err != nil {
-		return "", err
+	for _, k := range []string{"HOME", "USERPROFILE"} { // as project.Home; package hooks imports this one
+		if h := getenv(k); h != "" {
+			return filepath.Join(h, ".claude", "teams"), nil
+		}
 	}
-	return filepath.Join(home, ".claude", "teams"), nil
+	return "", errors.New("no home folder: $HOME is not set")
 }
 
 // Team is one Claude Code team config, as far as hookwright reads it.

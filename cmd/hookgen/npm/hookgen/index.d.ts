@@ -64,3 +64,70 @@ export function bands(): Bands;
 
 /** The path of the hookgen binary this package runs. */
 export function binaryPath(): string;
+
+/**
+ * A hook event's input, as Claude Code sends it (session_id, cwd,
+ * hook_event_name, and the event's own fields: tool_name and tool_input,
+ * task_id and task_subject, teammate_name and team_name, ...).
+ */
+export interface HookEvent {
+  session_id: string;
+  transcript_path: string;
+  cwd: string;
+  hook_event_name: string;
+  [field: string]: unknown;
+}
+
+/** The hook's command line as event() read it. */
+export interface Hook {
+  /** The canonical event the handler is written for. */
+  event: string;
+  /** The event Claude Code fired in its place, for a fallback registration. */
+  via?: string;
+  /** The protocol band (the first release of the band). */
+  proto?: string;
+}
+
+/** A handler's answer; every field is optional. */
+export interface Result {
+  decision?: "block" | "ask" | "allow" | "none";
+  /** Goes with the decision; for a block, what Claude reads. */
+  reason?: string;
+  /** Additional context for the model. */
+  context?: string;
+  /** Shown to the user. */
+  systemMessage?: string;
+  /** Stop Claude Code (continue:false) with stopReason. */
+  halt?: boolean;
+  stopReason?: string;
+  /** Replaces a PreToolUse tool input. */
+  updatedInput?: Record<string, unknown>;
+}
+
+/**
+ * The canonical event this hook call stands for, read from stdin and
+ * process.argv (--via, --proto, the event name): the event's input, or
+ * null when the fired event stands for nothing (answer nothing, exit 0).
+ */
+export function event(options?: { argv?: string[]; input?: string | object; env?: Record<string, string | undefined> }): Promise<HookEvent | null>;
+
+/** The command line the last event() read. */
+export function hook(): Hook | null;
+
+/** Writes the answer in the channel the band needs and exits with its code. */
+export function reply(result?: Result, options?: { hook?: Hook }): never;
+
+/** Blocks with reason and exits. */
+export function block(reason: string): never;
+
+/** Asks the user before the tool runs (PreToolUse) and exits. */
+export function ask(reason: string): never;
+
+/** Goes on, with context for the model and a message for the user; with reason, an explicit allow. Exits. */
+export function allow(options?: { context?: string; systemMessage?: string; reason?: string }): never;
+
+/** Stops Claude Code (continue:false) and exits. */
+export function halt(reason: string): never;
+
+/** The whole hook: the event, the handler (skipped for null), the answer. A throw fails open (exit 1). */
+export function run(handler: (event: HookEvent) => Result | void | Promise<Result | void>, options?: { argv?: string[]; input?: string | object; env?: Record<string, string | undefined> }): Promise<never>;

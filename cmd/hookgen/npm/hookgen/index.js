@@ -1,8 +1,9 @@
 "use strict";
 // The hookgen API: each call runs the hookgen binary (see lib/binary.js)
-// and returns what it printed; nothing is reimplemented here. Calls are
-// synchronous; a failure throws an Error carrying hookgen's one-line
-// message and its exit code (err.exitCode).
+// and returns what it printed; nothing is reimplemented here. generate,
+// validate and bands are synchronous; a failure throws an Error carrying
+// hookgen's one-line message and its exit code (err.exitCode). The hook
+// API (event, reply, block, ...) is in lib/hook.js.
 
 const { spawnSync } = require("child_process");
 const { binaryPath } = require("./lib/binary");
@@ -92,4 +93,6 @@ function bands() {
   return JSON.parse(r.stdout);
 }
 
-module.exports = { generate, validate, bands, binaryPath };
+const hook = require("./lib/hook");
+
+module.exports = { generate, validate, bands, binaryPath, ...hook };

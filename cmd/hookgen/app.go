@@ -117,6 +117,7 @@ release's hooks.json. One release's file is for a settings file, or to see
 what that release gets.
 
 EXAMPLES
+   hookgen new go my-plugin                         a new plugin repository (Go; js for JavaScript)
    hookgen plugin --spec plugin.spec.json plugin    a plugin's hooks files for every release at once
    hookgen --cc-version 2.1.32                      the hooks.json of 2.1.32 alone, on stdout
    hookgen --detect                                 for the Claude Code installed here
@@ -158,7 +159,7 @@ func newApp(e env) *cli.App {
 		Name:        "hookgen",
 		Version:     version,
 		Usage:       "write, check and explain a Claude Code plugin's hooks.json per release",
-		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate [--cc-version VERSION ...] [--strict] FILE\nhookgen audit [--cc-version VERSION ...] [--markdown | --json] MARKETPLACE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]\nhookgen plugin [--spec FILE] [--since VERSION] [--check] PLUGIN-DIR\nhookgen event [--] [HOOK ARGS ...] < EVENT\nhookgen reply EVENT [--via FIRED] [--proto VERSION] < RESULT",
+		UsageText:   "hookgen --cc-version VERSION [--spec FILE] [-o FILE]\nhookgen --detect [--spec FILE] [-o FILE]\nhookgen validate [--cc-version VERSION ...] [--strict] FILE\nhookgen audit [--cc-version VERSION ...] [--markdown | --json] MARKETPLACE\nhookgen explain --cc-version VERSION [--spec FILE]\nhookgen matrix\nhookgen install --settings project|user [--bin PATH] [--dry-run]\nhookgen doctor [--plugin-dir DIR]\nhookgen compat PLUGIN-DIR [--cc-version X ...] [--spec FILE]\nhookgen new go|js NAME [--dir DIR] [--block COMMAND]\nhookgen plugin [--spec FILE] [--since VERSION] [--check] PLUGIN-DIR\nhookgen event [--] [HOOK ARGS ...] < EVENT\nhookgen reply EVENT [--via FIRED] [--proto VERSION] < RESULT",
 		Description: appDescription,
 		Reader:      e.In,
 		Writer:      e.Out,
@@ -181,6 +182,7 @@ func newApp(e env) *cli.App {
 // Add a command here, in its own file.
 func commands(e env) []*cli.Command {
 	return []*cli.Command{
+		newCommand(e),
 		pluginCommand(e),
 		validateCommand(e),
 		auditCommand(e),

@@ -38,6 +38,7 @@ func contract(o Options) Report {
 		add(false, "reinstall the plugin", "%s has no .claude-plugin/plugin.json, so it does not run as a plugin", o.PluginRoot)
 		return r
 	}
+	prog := programOf(o.PluginRoot)
 	var bad []string
 	n := 0
 	for _, f := range installview.Read(o.PluginRoot).Files {
@@ -58,7 +59,7 @@ func contract(o Options) Report {
 		for ev, groups := range file.Hooks {
 			for _, g := range groups {
 				for _, h := range g.Hooks {
-					if !strings.Contains(h.Command, "hookwright") {
+					if !strings.Contains(h.Command, prog) {
 						continue
 					}
 					n++
@@ -71,11 +72,11 @@ func contract(o Options) Report {
 		}
 	}
 	if len(bad) > 0 {
-		add(false, "regenerate the manifest with hookgen (commands start with the quoted \"${CLAUDE_PLUGIN_ROOT}/bin/hookwright\")",
-			"%d hookwright hooks do not start with the quoted \"${CLAUDE_PLUGIN_ROOT}/...\" path (%s)", len(bad), strings.Join(uniq(bad), ", "))
+		add(false, "regenerate the manifest with hookgen (commands start with the quoted \"${CLAUDE_PLUGIN_ROOT}/bin/"+prog+"\")",
+			"%d %s hooks do not start with the quoted \"${CLAUDE_PLUGIN_ROOT}/...\" path (%s)", len(bad), prog, strings.Join(uniq(bad), ", "))
 		return r
 	}
-	add(true, "", "%d hookwright hooks reach the binary through \"${CLAUDE_PLUGIN_ROOT}\", which Claude Code sets for plugin hooks", n)
+	add(true, "", "%d %s hooks reach the binary through \"${CLAUDE_PLUGIN_ROOT}\", which Claude Code sets for plugin hooks", n, prog)
 	return r
 }
 

@@ -5,6 +5,13 @@
 // release shipped with them (bin/SHA256SUMS), the binary the launcher
 // would run on this machine, the
 // project config, and where state lives.
+//
+// A plugin built the way hookwright is (hookgen new go writes one) is
+// inspected the same way, by the name in its plugin.json: its launcher
+// bin/<name>, its binaries bin/<name>-<os>-<arch> or a release's
+// bin/<name>-<version>-<os>-<arch>.gz, and "<name> version" printing
+// "<name> <version>". hookwright's project config and state are looked at
+// only for hookwright's own plugin.
 package doctor
 
 import (
@@ -25,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -101,14 +109,19 @@ func Run(o Options) Report {
 	} else {
 		add("claude", true, "", "Claude Code %s (band %s; found by %s)", o.Version, band, o.VersionHow)
 	}
+	own := true // hookwright's own plugin, or none
 	if o.PluginRoot != "" {
 		r = append(r, plugin(o)...)
+		own = programOf(o.PluginRoot) == ownProgram
 	}
 	for _, s := range o.Settings {
 		r = append(r, settingsFile(o, s)...)
 	}
 	if o.PluginRoot == "" && !hasTopic(r, "settings") {
 		add("install", false, "install the plugin (claude plugin install hookwright@hookwright) or run hookgen install --settings user", "no hookwright plugin or settings hooks found")
+	}
+	if !own {
+		return append(r, contract(o)...)
 	}
 	cfgPath := filepath.Join(o.Project, config.File)
 	if _, err := config.Load(o.Project); err != nil {
@@ -156,16 +169,17 @@ func plugin(o Options) Report {
 	if b, err := readPluginFile(root, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
 		_ = json.Unmarshal(b, &meta)
 	}
-	// A build has bin/hookwright-<os>-<arch>; a release ships
-	// bin/hookwright-<version>-<os>-<arch>.gz, which the launcher unpacks
+	prog := programOf(root)
+	// A build has bin/<prog>-<os>-<arch>; a release ships
+	// bin/<prog>-<version>-<os>-<arch>.gz, which the launcher unpacks
 	// beside it on first use.
-	name := "hookwright-" + plat
+	name := prog + "-" + plat
 	if _, err := os.Lstat(filepath.Join(root, "bin", name)); err != nil && meta.Version != "" {
-		name = "hookwright-" + meta.Version + "-" + plat
+		name = prog + "-" + meta.Version + "-" + plat
 	}
 	bin := filepath.Join(root, "bin", name)
-	if _, err := os.Stat(filepath.Join(root, "bin", "hookwright")); err != nil {
-		add("launcher", false, "reinstall the plugin", "no launcher %s", filepath.Join(root, "bin", "hookwright"))
+	if _, err := os.Stat(filepath.Join(root, "bin", prog)); err != nil {
+		add("launcher", false, "reinstall the plugin", "no launcher %s", filepath.Join(root, "bin", prog))
 	}
 	sr, bad := sums(root)
 	r = append(r, sr...)
@@ -178,7 +192,7 @@ func plugin(o Options) Report {
 		if gz, gerr := os.Stat(bin + ".gz"); gerr == nil && gz.Mode().IsRegular() {
 			// A release ships it compressed: the launcher unpacks and
 			// checks it, as the first hook call would.
-			run = []string{"sh", filepath.Join(root, "bin", "hookwright"), "version"}
+			run = []string{"sh", filepath.Join(root, "bin", prog), "version"}
 			err = nil
 			fi = gz
 		}
@@ -195,12 +209,41 @@ func plugin(o Options) Report {
 		return r
 	}
 	got := strings.TrimSpace(string(out))
-	if meta.Version != "" && got != "hookwright "+meta.Version {
+	if meta.Version != "" && got != prog+" "+meta.Version {
 		add("binary", false, "rebuild with make plugin so the binaries match plugin.json", "%s reports %q but plugin.json says %s", bin, got, meta.Version)
 		return r
 	}
 	add("binary", true, "", "%s/%s: %s (%s)", runtime.GOOS, runtime.GOARCH, bin, got)
 	return r
+}
+
+// ownProgram is the program of hookwright's own plugin.
+const ownProgram = "hookwright"
+
+// programName is a plugin name that can name its launcher and binaries.
+var programName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// programOf is the name of the plugin at root's launcher and binaries:
+// the name in its plugin.json, or hookwright when it names none that can
+// be a file name.
+func programOf(root string) string {
+	var meta struct{ Name string }
+	if b, err := readPluginFile(root, filepath.Join(".claude-plugin", "plugin.json")); err == nil {
+		_ = json.Unmarshal(b, &meta)
+	}
+	if programName.MatchString(meta.Name) && !strings.Contains(meta.Name, "..") {
+		return meta.Name
+	}
+	return ownProgram
+}
+
+// reinstallFix is the fix for a plugin file that is not what the release
+// of plugin prog shipped.
+func reinstallFix(prog string) string {
+	if prog == ownProgram {
+		return reinstall
+	}
+	return "reinstall the plugin: claude plugin uninstall " + prog + "@<marketplace>, then claude plugin install " + prog + "@<marketplace> (for a folder marketplace, restore its files first)"
 }
 
 // settingsFile checks the hookwright hooks of one settings file.
@@ -301,6 +344,7 @@ func readPluginFile(root, rel string) ([]byte, error) {
 // refuses (the plugin, a hooks file it must load, every hook) is a
 // problem; drops and lints are not.
 func judged(o Options) Report {
+	reinstall := reinstallFix(programOf(o.PluginRoot))
 	p, err := marketplace.ReadPlugin(o.PluginRoot)
 	if err != nil {
 		return Report{{Topic: "manifest", Detail: fmt.Sprintf("cannot read the plugin: %v", err), Fix: reinstall}}

@@ -48,7 +48,7 @@ func installFindings(o Options) Report {
 			prob, _ := installcheck.Check(o.PluginRoot)
 			f.Fix = prob.Fix
 			if f.Fix == "" {
-				f.Fix = reinstall
+				f.Fix = reinstallFix(programOf(o.PluginRoot))
 			}
 		}
 		r = append(r, f)

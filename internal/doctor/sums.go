@@ -42,9 +42,12 @@ var sumLine = regexp.MustCompile(`^([0-9a-f]{64}) [ *]((?:\.\./(?:hooks|\.claude
 // and the binary the launcher unpacks from it), the launchers and the
 // manifests. hookgen-* and hwctl-*, and the runtimes under their plain
 // names, are download files.
-func shipped(name, version string) bool {
-	return name == "hookwright" || name == "hookgen" || name == "hwctl" ||
-		strings.HasPrefix(name, "../") || version != "" && strings.HasPrefix(name, "hookwright-"+version+"-")
+//
+// A plugin of another name (prog) ships its launcher bin/<prog> and
+// bin/<prog>-<version>-<os>-<arch>[.exe].gz the same way.
+func shipped(prog, name, version string) bool {
+	return name == prog || prog == ownProgram && (name == "hookgen" || name == "hwctl") ||
+		strings.HasPrefix(name, "../") || version != "" && strings.HasPrefix(name, prog+"-"+version+"-")
 }
 
 // pinned is one file SHA256SUMS pins.
@@ -80,6 +83,8 @@ func readSums(root string) ([]pinned, error) {
 // the files that failed, so the caller runs none of them.
 func sums(root string) (r Report, bad map[string]bool) {
 	sumsPath := filepath.Join(root, filepath.FromSlash(SumsFile))
+	prog := programOf(root)
+	reinstall := reinstallFix(prog)
 	list, err := readSums(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		if why, dev := installcheck.DevCheckout(root); dev {
@@ -102,7 +107,7 @@ func sums(root string) (r Report, bad map[string]bool) {
 	}
 	n := 0
 	for _, p := range list {
-		if !shipped(p.name, meta.Version) {
+		if !shipped(prog, p.name, meta.Version) {
 			continue
 		}
 		n++

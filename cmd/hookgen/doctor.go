@@ -40,12 +40,19 @@ how each event reaches them (native, or through a fallback on releases that
 lack it). A release that would run fewer hooks than hooks/hooks.json gives
 every release is a problem, with the command that fixes it.
 
+Any plugin built the way hookwright is (hookgen new go writes one) is
+inspected with --plugin-dir by the name in its plugin.json: its launcher
+bin/<name>, its binaries, "<name> version" against plugin.json's version.
+The plugin/ folder of its source (beside go.mod, after make plugin) needs no
+SHA256SUMS; a release (make release) pins every file there.
+
 Prints one line per check, each problem with its fix; exits 1 when there is
 a problem.
 
    hookgen doctor
    hookgen doctor --plugin-dir plugin --cc-version 2.1.32
-   hookgen doctor --release 2.0.30 --release 2.1.330`,
+   hookgen doctor --release 2.0.30 --release 2.1.330
+   hookgen doctor --plugin-dir dist/release/v0.1.0/plugin --cc-version 2.1.33   a plugin of your own`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "plugin-dir", Usage: "plugin `DIR` to inspect (default: the installed hookwright plugin)", Destination: &pluginDir},
 			&cli.StringFlag{Name: "project", Usage: "project `DIR` (default: the current folder)", Destination: &project},

@@ -93,3 +93,28 @@ func TestPluginOfAnotherName(t *testing.T) {
 		t.Errorf("a binary of another version: want a BAD binary line:\n%s", out)
 	}
 }
+
+// TestPluginOfAnotherNameFromSource: the plugin/ of a Go module's source
+// (hookgen new go's layout, after make plugin) has no SHA256SUMS, which
+// only a release writes: that is a build from source, not a problem; the
+// same folder without ../go.mod is.
+func TestPluginOfAnotherNameFromSource(t *testing.T) {
+	root := namedRelease(t, "0.1.0")
+	plat := runtime.GOOS + "-" + runtime.GOARCH
+	if err := os.Rename(filepath.Join(root, "bin", "deliverables-0.1.0-"+plat), filepath.Join(root, "bin", "deliverables-"+plat)); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(root, "bin", "deliverables-0.1.0-"+plat+".gz"))
+	os.Remove(filepath.Join(root, filepath.FromSlash(SumsFile)))
+	r, out := runOn(t, root)
+	if r.OK() || !strings.Contains(out, "cannot check the plugin's binaries") {
+		t.Errorf("no SHA256SUMS and no source around it: want a BAD sums line:\n%s", out)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(root), "go.mod"), []byte("module deliverables\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, out = runOn(t, root)
+	if !r.OK() || !strings.Contains(out, "a build from source (../go.mod)") || !strings.Contains(out, "(deliverables 0.1.0)") {
+		t.Errorf("a build from source: want every line ok:\n%s", out)
+	}
+}

@@ -90,6 +90,9 @@ func sums(root string) (r Report, bad map[string]bool) {
 		if why, dev := installcheck.DevCheckout(root); dev {
 			return Report{{Topic: "sums", OK: true, Detail: fmt.Sprintf("no %s: a development checkout (%s), whose binaries no release pins", sumsPath, why)}}, nil
 		}
+		if prog != ownProgram && sourceBuild(root) {
+			return Report{{Topic: "sums", OK: true, Detail: fmt.Sprintf("no %s: a build from source (../go.mod), whose binaries no release pins (make release writes one that does)", sumsPath)}}, nil
+		}
 	}
 	if err != nil {
 		return Report{{Topic: "sums", Detail: fmt.Sprintf("cannot check the plugin's binaries: %v", err), Fix: reinstall}}, nil
@@ -133,6 +136,14 @@ func sums(root string) (r Report, bad map[string]bool) {
 		r = append(r, Finding{Topic: "sums", OK: true, Detail: fmt.Sprintf("%d files of %s match %s (binaries, launchers and manifests)", n, root, SumsFile)})
 	}
 	return r, bad
+}
+
+// sourceBuild reports whether the plugin folder root is the plugin/ of a
+// Go module's source (hookgen new go's layout): ../go.mod is a regular
+// file.
+func sourceBuild(root string) bool {
+	fi, err := safepath.Stat(safepath.At(filepath.Join(filepath.Dir(filepath.Clean(root)), "go.mod")))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // errMissing is a pinned file that is not there.

@@ -193,7 +193,7 @@ func testNewPlugin(t *testing.T, claude, v string, p newPlugin) {
 			modelapi.ToolUse("TaskCreate", map[string]any{"subject": "Write the notes", "description": "Notes for the release.\ndeliverable: notes.md", "activeForm": "Writing the notes"}),
 			modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "1", "status": "in_progress"}), // 3
 			modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}),   // 4: refused
-			bash("printf 'notes\\n' > notes.md"),                                                   // 5
+			bash("printf 'notes\\n' > notes.md"), // 5
 			modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "2", "status": "in_progress"}),
 			modelapi.ToolUse("TaskUpdate", map[string]any{"taskId": "2", "status": "completed"}), // 7: passes
 			modelapi.ToolUse("TaskGet", map[string]any{"taskId": "1"}),                           // 8

@@ -40,6 +40,11 @@ var notRun = map[string]string{
 	"go generate ./...":                                           "rewrites generated files in the repository; hooks TestTableIsCurrent checks they are current",
 	"sha256sum -c --ignore-missing SHA256SUMS":                    "needs a release's download folder; internal/live TestReleaseFetchesTheTools checks the sums",
 	"hookgen doctor":                                              "needs an installed plugin and Claude Code; internal/live TestOneInstallEveryRelease runs doctor on every release it installs",
+	"cd deliverables && make test && make plugin && claude --plugin-dir plugin": "builds a new Go plugin against a published hookwright, then a Claude Code session; cmd/hookgen TestNewPluginsAgree runs make test and make plugin in one made with --replace, internal/live TestNewPluginsOnRealReleases installs it into real releases",
+	"cd deliverables-js && npm install && npm test && claude --plugin-dir .":    "installs the unpublished npm package hookgen, then a Claude Code session; cmd/hookgen TestNewPluginsAgree runs npm install and npm test in one made with --hookgen-npm, internal/live TestNewPluginsOnRealReleases installs it into real releases",
+	"hookgen new go deliverables --replace ../hookwright":                       "needs a clone of hookwright at ../hookwright; cmd/hookgen TestNewPluginsAgree runs hookgen new go --replace with this checkout",
+	"hookgen new js deliverables-js --hookgen-npm ../hookwright/dist/npm":       "needs make npm's output in a clone at ../hookwright; cmd/hookgen TestNewPluginsAgree runs hookgen new js --hookgen-npm with the packages built from this checkout",
+	"make -C deliverables release":                                              "builds six platforms (and needs a published hookwright or --replace); cmd/hookgen TestNewGoReleaseIsReproducible runs make release in a new plugin twice and compares the bytes",
 }
 
 // expect is the exit code of a command that is run and does not exit 0,

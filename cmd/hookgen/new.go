@@ -221,6 +221,14 @@ func newCommand(e env) *cli.Command {
 			&cli.StringFlag{Name: "hookgen-npm", Usage: "js: take the hookgen npm packages from `DIR` (make npm's output) instead of the registry", Destination: &o.npmDir},
 		},
 		Action: func(c *cli.Context) error {
+			for _, a := range c.Args().Slice() {
+				if a == "--" {
+					break
+				}
+				if a == "-h" || a == "--help" || a == "-help" {
+					return cli.ShowCommandHelp(c.Lineage()[1], "new")
+				}
+			}
 			args, err := newArgs(c.Args().Slice(), o)
 			if err != nil {
 				return err
@@ -584,12 +592,21 @@ func markdownCode(s string) string {
 	return fence + s + fence
 }
 
-// writeTree writes files into dir all at once: into a new folder beside
-// it, renamed into place when complete, so that a failure leaves nothing
-// and an existing file is never replaced. Every file is created inside
-// that folder (os.Root), new (O_EXCL).
-func writeTree(dir string, files map[string]newFile) (err error) {
-	parent := filepath.Dir(filepath.Clean(dir))
+// writeTree writes files into dir. A folder that does not exist appears
+// at once, complete: the files are written into a new folder beside it,
+// renamed into place. An empty folder (the current one, say) is filled in
+// place. Either way every file is created inside the folder (os.Root),
+// new (O_EXCL), so nothing that exists is replaced, and a failure leaves
+// nothing of what it wrote.
+func writeTree(dir string, files map[string]newFile) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(abs); err == nil && fi.IsDir() {
+		return fillDir(abs, files)
+	}
+	parent := filepath.Dir(abs)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
@@ -597,12 +614,27 @@ func writeTree(dir string, files map[string]newFile) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
-		}
-	}()
-	root, err := os.OpenRoot(tmp)
+	if err := fillDir(tmp, files); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	// os.Rename refuses a folder that exists by now, so one that appeared
+	// since the check is never replaced.
+	if err := os.Rename(tmp, abs); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("cannot put the new repository at %s: %w", dir, err)
+	}
+	return nil
+}
+
+// fillDir writes files into the folder dir, each new; on a failure it
+// removes what it wrote.
+func fillDir(dir string, files map[string]newFile) (err error) {
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
@@ -612,9 +644,24 @@ func writeTree(dir string, files map[string]newFile) (err error) {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
+	var made []string // the top-level names this call created
+	defer func() {
+		if err != nil {
+			for _, m := range made {
+				root.RemoveAll(m)
+			}
+		}
+	}()
 	for _, p := range paths {
 		f := files[p]
 		rel := filepath.FromSlash(p)
+		top, _, _ := strings.Cut(p, "/")
+		if !slices.Contains(made, top) {
+			if _, err := root.Lstat(top); err == nil {
+				return fmt.Errorf("%s already holds %s", dir, top)
+			}
+			made = append(made, top)
+		}
 		if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 			return err
 		}
@@ -632,19 +679,6 @@ func writeTree(dir string, files map[string]newFile) (err error) {
 		if err := root.Chmod(rel, f.mode); err != nil { // past the umask
 			return err
 		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	// An empty folder at dir (checked before) makes way; os.Remove fails
-	// on a folder someone filled since, which is then never replaced.
-	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
-		if err := os.Remove(dir); err != nil {
-			return fmt.Errorf("cannot put the new repository at %s: %w", dir, err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("cannot put the new repository at %s: %w", dir, err)
 	}
 	return nil
 }

@@ -260,6 +260,8 @@ func TestNewRefusesBadNames(t *testing.T) {
 		{[]string{"go", "ok", "--dir", ok, "--block", strings.Repeat("x ", 101)}, "at most 200"},
 		{[]string{"go", "ok", "--dir", ok, "--block", "--force"}, "starts with an option"},
 		{[]string{"go", "ok", "--dir", ok, "--module", "a b"}, "--module"},
+		{[]string{"go", "ok", "--dir", ok, "--module", "../x"}, "--module"},
+		{[]string{"go", "ok", "--dir", ok, "--module", "x\ny"}, "--module"},
 		{[]string{"go", "ok", "--dir", ok, "--replace", work}, "has no go.mod"},
 		{[]string{"js", "ok", "--dir", ok, "--replace", work}, "for a Go plugin"},
 		{[]string{"go", "ok", "--dir", ok, "--hookgen-npm", work}, "for a JavaScript plugin"},
@@ -312,6 +314,54 @@ func TestNewIntoEmptyAndDefaultFolder(t *testing.T) {
 		if strings.HasPrefix(e.Name(), ".hookgen-new-") {
 			t.Errorf("left behind %s", e.Name())
 		}
+	}
+	// The current folder, empty: filled in place, still the same folder.
+	here := filepath.Join(work, "here")
+	os.Mkdir(here, 0o755)
+	t.Chdir(here)
+	before, _ := os.Stat(".")
+	if code, _, errb := newTree(t, "go", "here", "--dir", "."); code != exitOK {
+		t.Fatalf("--dir . in an empty folder: exit %d: %s", code, errb)
+	}
+	after, _ := os.Stat(".")
+	if !os.SameFile(before, after) {
+		t.Error("--dir . replaced the current folder instead of filling it")
+	}
+	if _, err := os.Stat(filepath.Join(here, "cmd", "here", "handlers.go")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestNewHelpAfterTheArguments: --help anywhere before "--" shows the
+// help, as it does before the arguments.
+func TestNewHelpAfterTheArguments(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errb := newTree(t, "go", "my-plugin", "--help")
+	if code != exitOK || !strings.Contains(out, "hookgen new go|js NAME") || errb != "" {
+		t.Errorf("hookgen new go my-plugin --help: exit %d, stdout %q, stderr %q", code, out, errb)
+	}
+	if _, err := os.Stat("my-plugin"); err == nil {
+		t.Error("--help wrote the plugin")
+	}
+}
+
+// TestNewReplaceIsQuoted: a clone whose path has a space and a quote is
+// written into go.mod as one path, which go.mod reads back.
+func TestNewReplaceIsQuoted(t *testing.T) {
+	clone := filepath.Join(t.TempDir(), `hw clone "x"`)
+	os.MkdirAll(clone, 0o755)
+	os.WriteFile(filepath.Join(clone, "go.mod"), []byte("module github.com/hookwright/hookwright\n\ngo 1.26.8\n"), 0o644)
+	dir := filepath.Join(t.TempDir(), "p")
+	if code, _, errb := newTree(t, "go", "p", "--dir", dir, "--replace", clone, "--module", "example.com/me/p"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	f, err := modfile.Parse("go.mod", b, nil)
+	if err != nil {
+		t.Fatalf("go.mod does not parse: %v\n%s", err, b)
+	}
+	if len(f.Replace) != 1 || f.Replace[0].New.Path != clone || f.Module.Mod.Path != "example.com/me/p" {
+		t.Errorf("go.mod:\n%s", b)
 	}
 }
 

@@ -130,7 +130,6 @@ func clipText(s string, n int) string {
 // newOptions are hookgen new's flags and arguments.
 type newOptions struct {
 	lang, name, dir, block, module, replace, npmDir string
-	force                                           bool
 }
 
 // newData is what the templates see.
@@ -719,16 +718,4 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// newTemplateFiles lists the template's paths, for tests.
-func newTemplateFiles(lang string) []string {
-	var out []string
-	_ = fs.WalkDir(newTemplates, "newplugin/"+lang, func(p string, de fs.DirEntry, err error) error {
-		if err == nil && !de.IsDir() {
-			out = append(out, path.Clean(p))
-		}
-		return nil
-	})
-	return out
 }

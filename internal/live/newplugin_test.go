@@ -36,7 +36,7 @@ const (
 // repository and built as its README says.
 type newPlugin struct {
 	lang string
-	dir  string // the repository, which is also the marketplace
+	dir  string // the marketplace: the repository, or a release's folder
 }
 
 // newPlugins builds both templates once per test process.
@@ -64,6 +64,7 @@ var newPlugins = sync.OnceValues(func() ([]newPlugin, error) {
 		{goDir, nil, []string{"make", "plugin"}},
 		{root, []string{"PLATFORMS=" + runtime.GOOS + "/" + runtime.GOARCH}, []string{"sh", "./cmd/hookgen/npm/build.sh", npmOut, "0.1.0"}},
 		{root, nil, []string{hookgen, "new", "js", "deliverables", "--dir", jsDir, "--hookgen-npm", npmOut}},
+		{goDir, []string{"PLATFORMS=" + runtime.GOOS + "/" + runtime.GOARCH}, []string{"make", "release"}},
 		{jsDir, npm, []string{"npm", "install"}},
 		{jsDir, npm, []string{"npm", "test"}},
 	} {
@@ -73,7 +74,9 @@ var newPlugins = sync.OnceValues(func() ([]newPlugin, error) {
 			return nil, errorString(strings.Join(s.argv, " ") + ": " + err.Error() + "\n" + string(out))
 		}
 	}
-	return []newPlugin{{"go", goDir}, {"js", jsDir}}, nil
+	// go-release is what make release writes (this machine's platform
+	// only): the launcher unpacks and checks the binary on the first call.
+	return []newPlugin{{"go", goDir}, {"go-release", filepath.Join(goDir, "dist", "release", "v0.1.0")}, {"js", jsDir}}, nil
 })
 
 type errorString string
@@ -144,10 +147,11 @@ func newRefusals(srv *modelapi.Server, i int) int {
 // TestNewPluginsOnRealReleases creates both templates with hookgen new in
 // a folder outside the repository (the Go one with this checkout as its
 // hookwright, the JavaScript one with the npm packages built from it),
-// builds them as their READMEs say (make test, make plugin; npm install,
-// npm test), installs each with claude plugin install from its repository
-// as a folder marketplace into 2.0.30, 2.1.25, 2.1.33 and the newest
-// release, and runs a session in each:
+// builds them as their READMEs say (make test, make plugin, make release;
+// npm install, npm test), installs each with claude plugin install from
+// its repository as a folder marketplace (and the Go one's release too,
+// whose launcher unpacks the binary on the first call) into 2.0.30,
+// 2.1.25, 2.1.33 and the newest release, and runs a session in each:
 //
 //   - the guard blocks the force push, whose chained marker never runs;
 //   - from 2.1.16 (task tools): a task naming a missing deliverable is
@@ -219,6 +223,25 @@ func testNewPlugin(t *testing.T, claude, v string, p newPlugin) {
 		t.Logf("%s registered %d hooks", v, n)
 	}
 
+	if p.lang == "go-release" {
+		// The launcher unpacked this machine's binary beside its .gz, in
+		// the marketplace folder (run in place) or in the plugin cache.
+		name := "deliverables-0.1.0-" + runtime.GOOS + "-" + runtime.GOARCH
+		found := ""
+		for _, dir := range []string{filepath.Join(p.dir, "plugin", "bin"), filepath.Join(home, ".claude", "plugins")} {
+			filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && d.Name() == name {
+					found = path
+				}
+				return nil
+			})
+		}
+		if found == "" {
+			t.Errorf("no unpacked %s: the release's binary did not run", name)
+		} else {
+			t.Logf("the launcher unpacked %s", found)
+		}
+	}
 	// The guard.
 	got, ok := srv.ToolResultFor(0)
 	if !ok || !got.IsError || !strings.Contains(got.Content, newGuardReason) {

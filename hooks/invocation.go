@@ -32,10 +32,18 @@ type Invocation struct {
 	// (see [RunningRelease]). WithAsync marks a synchronous registration
 	// whose event has such a partner, which does the background work.
 	Async, WithAsync bool
+	// WithNative marks a fallback registration whose install also
+	// registers Event natively for the releases that fire it (hookgen
+	// plugin writes both, in different hooks files): on such a release
+	// the fallback stands for nothing ([Invocation.Translate]). Without
+	// it the fallback is the plugin's only registration of Event (a
+	// hooks.json written for one older release) and applies everywhere.
+	WithNative bool
 }
 
 // ParseInvocation reads [<Event>] [--via <FiredEvent>] [--proto <release>]
-// [--async | --with-async] (--via and --proto also as --flag=value). Event
+// [--async | --with-async] [--with-native] (--via and --proto also as
+// --flag=value). Event
 // names are read as [ParseEvent] reads them. Anything else is an error.
 func ParseInvocation(args []string) (Invocation, error) {
 	var inv Invocation
@@ -52,6 +60,11 @@ func ParseInvocation(args []string) (Invocation, error) {
 		if (flag == "--async" || flag == "--with-async") && !hasVal {
 			inv.Async = inv.Async || flag == "--async"
 			inv.WithAsync = inv.WithAsync || flag == "--with-async"
+			rest = rest[1:]
+			continue
+		}
+		if flag == "--with-native" && !hasVal {
+			inv.WithNative = true
 			rest = rest[1:]
 			continue
 		}
@@ -107,6 +120,15 @@ func (inv Invocation) Args() []string {
 	}
 	if inv.Band != (Band{}) {
 		args = append(args, "--proto", inv.Band.Version.String())
+	}
+	if inv.Async {
+		args = append(args, "--async")
+	}
+	if inv.WithAsync {
+		args = append(args, "--with-async")
+	}
+	if inv.WithNative {
+		args = append(args, "--with-native")
 	}
 	return args
 }

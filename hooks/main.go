@@ -385,7 +385,7 @@ func (r *Runner) serve(inv Invocation, data []byte, stdout, stderr io.Writer, do
 		return failed(err)
 	}
 	dog.at("reading the team and task files")
-	canonical, err := Translate(inv.Event, in, getenv)
+	canonical, err := inv.Translate(in, getenv)
 	if err != nil {
 		return failed(err)
 	}

@@ -49,7 +49,8 @@ func TestRunnerAnswersForAHandlerThatNeverReturns(t *testing.T) {
 
 // The fallback is the runner's: a handler written for TaskCompleted runs on
 // a completing TaskUpdate with the task file's subject, not on one that
-// completes nothing, and not on a release that fires TaskCompleted itself.
+// completes nothing, and not on a release that fires TaskCompleted itself
+// where the install registers it there too (--with-native).
 func TestRunnerTranslatesFallbacks(t *testing.T) {
 	cfg := t.TempDir()
 	os.MkdirAll(filepath.Join(cfg, "tasks", "s1"), 0o755)
@@ -77,10 +78,15 @@ func TestRunnerTranslatesFallbacks(t *testing.T) {
 		t.Errorf("starting TaskUpdate: exit %d, %q %q", code, stdout, stderr)
 	}
 	native := map[string]string{"CLAUDE_CONFIG_DIR": cfg, "AI_AGENT": "claude-code_2-1-33_harness"}
-	if code, stdout, stderr := runT(t, &Runner{Mux: m}, native, update("completed", "completed"), "TaskCompleted", "--via", "PostToolUse"); code != ExitOK || stdout+stderr != "" {
-		t.Errorf("fallback on a release with native TaskCompleted: exit %d, %q %q", code, stdout, stderr)
+	if code, stdout, stderr := runT(t, &Runner{Mux: m}, native, update("completed", "completed"), "TaskCompleted", "--via", "PostToolUse", "--with-native"); code != ExitOK || stdout+stderr != "" {
+		t.Errorf("fallback beside a native registration, on a release with native TaskCompleted: exit %d, %q %q", code, stdout, stderr)
 	}
-	if strings.Join(seen, "|") != "Write the parser|Write the parser" {
+	// Without --with-native the fallback is the plugin's only registration
+	// of TaskCompleted: it gates there too.
+	if code, _, stderr := runT(t, &Runner{Mux: m}, native, update("completed", "completed"), "TaskCompleted", "--via", "PostToolUse"); code != ExitBlock || stderr != "missing parser.go\n" {
+		t.Errorf("the only registration, on a release with native TaskCompleted: exit %d, stderr %q", code, stderr)
+	}
+	if strings.Join(seen, "|") != "Write the parser|Write the parser|Write the parser" {
 		t.Errorf("the handler saw %q", seen)
 	}
 }

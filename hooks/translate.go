@@ -95,13 +95,9 @@ func FallbackFor(fired Event) (canonical Event, ok bool) {
 //     the agent_type (an in-process teammate). A lead or a plain subagent
 //     gets no team: a gate lets it pass.
 //
-// On a release that fires canonical itself (TeammateIdle and TaskCompleted
-// from 2.1.33) a fallback stands for nothing, so a completion is gated
-// once: one installed plugin is read by every release on the machine, and
-// its fallback registrations fire there too. The release is learned with
-// [RunningRelease]; where it cannot be (no AI_AGENT before 2.1.120 and no
-// readable transcript) the fallback applies, as on the releases it was
-// written for.
+// Translate is the translation alone: whether a fallback should stand for
+// nothing because the release also fires canonical to the same plugin is
+// the command line's to say ([Invocation.Translate]).
 //
 // An error means in cannot stand in for canonical (a Stop given for
 // TaskCompleted), or a file it needs could not be read.
@@ -117,30 +113,8 @@ func Translate(canonical Event, in Input, getenv func(string) string) (Input, er
 		fillTeam(in, getenv)
 		return in, nil
 	}
-	var routes []Fallback
-	for _, f := range releaseFallbacks {
-		if f.Canonical == canonical {
-			routes = append(routes, f)
-		}
-	}
-	if len(routes) == 0 {
-		return nil, fmt.Errorf("%s has no fallback: no other event stands in for it", canonical)
-	}
-	found := false
-	for _, f := range routes {
-		found = found || f.Fired == fired
-	}
-	if !found {
-		var names []string
-		for _, f := range routes {
-			if !contains(names, string(f.Fired)) {
-				names = append(names, string(f.Fired))
-			}
-		}
-		return nil, fmt.Errorf("%s does not stand in for %s (its fallbacks fire %s)", fired, canonical, strings.Join(names, " or "))
-	}
-	if firesNatively(canonical, in, getenv) {
-		return nil, nil
+	if _, err := fallbackRoute(canonical, fired); err != nil {
+		return nil, err
 	}
 	base := *in.Base()
 	base.HookEventName = canonical
@@ -176,6 +150,56 @@ func Translate(canonical Event, in Input, getenv func(string) string) (Input, er
 		}
 	}
 	return nil, fmt.Errorf("%s: no translation from %s (%T)", canonical, fired, in)
+}
+
+// Translate is [Translate] for the command line inv: the canonical event
+// is inv.Event, and where inv.WithNative says the install also registers
+// it natively, a fallback fired by a release that fires inv.Event itself
+// (TeammateIdle and TaskCompleted from 2.1.33) stands for nothing, so a
+// completion or an idle is gated once: one installed plugin is read by
+// every release on the machine, and its fallback registrations fire there
+// too. The release is learned with [RunningRelease]; where it cannot be (no
+// AI_AGENT before 2.1.120 and no readable transcript) the fallback
+// applies, as on the releases it was written for. Without WithNative the
+// fallback is the plugin's only registration of the event and always
+// applies.
+func (inv Invocation) Translate(in Input, getenv func(string) string) (Input, error) {
+	if inv.WithNative && in != nil && in.Base().HookEventName != inv.Event {
+		if getenv == nil {
+			getenv = func(string) string { return "" }
+		}
+		if _, err := fallbackRoute(inv.Event, in.Base().HookEventName); err != nil {
+			return nil, err
+		}
+		if firesNatively(inv.Event, in, getenv) {
+			return nil, nil
+		}
+	}
+	return Translate(inv.Event, in, getenv)
+}
+
+// fallbackRoute returns the fallback by which fired stands in for
+// canonical, or an error saying why fired cannot.
+func fallbackRoute(canonical, fired Event) (Fallback, error) {
+	var routes []Fallback
+	for _, f := range releaseFallbacks {
+		if f.Canonical == canonical {
+			if f.Fired == fired {
+				return f, nil
+			}
+			routes = append(routes, f)
+		}
+	}
+	if len(routes) == 0 {
+		return Fallback{}, fmt.Errorf("%s has no fallback: no other event stands in for it", canonical)
+	}
+	var names []string
+	for _, f := range routes {
+		if !contains(names, string(f.Fired)) {
+			names = append(names, string(f.Fired))
+		}
+	}
+	return Fallback{}, fmt.Errorf("%s does not stand in for %s (its fallbacks fire %s)", fired, canonical, strings.Join(names, " or "))
 }
 
 // firesNatively reports whether the release that fired in fires canonical

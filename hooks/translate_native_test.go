@@ -7,8 +7,12 @@ import (
 )
 
 // A fallback fires on every release that reads the install, including the
-// ones that fire the canonical event themselves: there it must stand for
-// nothing, so a completion or an idle is gated once, natively.
+// ones that fire the canonical event themselves. Where the install also
+// registers the event natively (the command says --with-native: hookgen
+// plugin writes it), the fallback must stand for nothing there, so a
+// completion or an idle is gated once, natively. Without --with-native the
+// fallback is all the plugin has (a hooks.json written for one older
+// release, run by a newer one): it applies on every release.
 func TestFallbackIsSilentWhereTheReleaseFiresTheEvent(t *testing.T) {
 	dir := t.TempDir()
 	transcript := func(version string) string {
@@ -64,14 +68,38 @@ func TestFallbackIsSilentWhereTheReleaseFiresTheEvent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, ok, err := adapt(tt.canonical, tt.in, tt.getenv)
-			if err != nil {
-				t.Fatal(err)
+			for _, withNative := range []bool{true, false} {
+				inv := Invocation{Event: tt.canonical, Via: tt.in.Base().HookEventName, WithNative: withNative}
+				out, err := inv.Translate(tt.in, tt.getenv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Without --with-native the fallback is the plugin's only
+				// registration: it applies everywhere.
+				if want := tt.want || !withNative; (out != nil) != want {
+					t.Errorf("--with-native %v: applies = %v (%+v), want %v", withNative, out != nil, out, want)
+				}
 			}
-			if ok != tt.want {
-				t.Fatalf("Translate: ok = %v (%+v), want %v", ok, out, tt.want)
+			// Translate alone is the translation: it never silences.
+			if out, ok, err := adapt(tt.canonical, tt.in, tt.getenv); err != nil || !ok {
+				t.Errorf("Translate = %+v, %v; want the canonical event", out, err)
 			}
 		})
+	}
+}
+
+// --with-native is read from a hook's command line, and written back.
+func TestWithNativeFlag(t *testing.T) {
+	inv, err := ParseInvocation([]string{"TaskCompleted", "--via", "PostToolUse", "--with-native"})
+	if err != nil || !inv.WithNative || inv.Via != EventPostToolUse {
+		t.Fatalf("ParseInvocation = %+v, %v", inv, err)
+	}
+	back, err := ParseInvocation(inv.Args())
+	if err != nil || back != inv {
+		t.Errorf("Args() = %q reads back as %+v, %v; want %+v", inv.Args(), back, err, inv)
+	}
+	if _, err := ParseInvocation([]string{"TaskCompleted", "--with-native=1"}); err == nil {
+		t.Error("--with-native=1 was accepted: the flag takes no value")
 	}
 }
 

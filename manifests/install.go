@@ -33,8 +33,9 @@ const StandardFile = "hooks/hooks.json"
 // release that knows it, named in plugin.json: a release older than the
 // edge refuses that file alone, and every release from the edge loads it.
 // A release that fires an event natively also runs the fallbacks of
-// hooks/hooks.json; the runtime makes them stand for nothing there (see
-// package hooks' fallback translation), so an event is handled once.
+// hooks/hooks.json; each says --with-native, and the runtime makes them
+// stand for nothing there (hooks.Invocation.Translate), so an event is
+// handled once.
 type Install struct {
 	// Floor is the oldest release the install is written for.
 	Floor hooks.Release
@@ -227,9 +228,11 @@ func BuildInstall(spec Spec, floor hooks.Release) (Install, error) {
 }
 
 // placeFallback adds h's handler on anchor a, once per (event, matcher,
-// command).
+// command). The command says --with-native: the install registers h's
+// event natively too, in the file of the release that fires it, so there
+// the fallback stands for nothing (hooks.Invocation.Translate).
 func (b *builder) placeFallback(h Handler, a compat.Anchor) {
-	cmd := h.Command + " --via " + a.Event
+	cmd := h.Command + " --via " + a.Event + " --with-native"
 	obj := b.handler(h, cmd)
 	for _, g := range b.groups[a.Event] {
 		if g.matcher != a.Matcher {

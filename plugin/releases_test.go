@@ -16,6 +16,7 @@ import (
 type registration struct {
 	file, event, matcher string
 	canonical, via       string // from the command: <Event> [--via <Fired>]
+	withNative           bool   // the command says --with-native
 }
 
 // TestEveryReleaseReadsTheInstallRight is the install's guarantee, judged
@@ -29,8 +30,9 @@ type registration struct {
 //     (an older release refuses that file alone, or drops all of it);
 //   - serves every canonical event of the spec once: natively where it
 //     fires the event, and there every fallback registration for it is
-//     silent (the runtime's rule in hooks.Translate: a release at or after
-//     hooks.EventSince fires the event itself); through the fallbacks
+//     silent (the runtime's rule in hooks.Invocation.Translate: each says
+//     --with-native, and a release at or after hooks.EventSince fires the
+//     event itself); through the fallbacks
 //     where it does not.
 func TestEveryReleaseReadsTheInstallRight(t *testing.T) {
 	var published []string
@@ -121,7 +123,13 @@ func TestEveryReleaseReadsTheInstallRight(t *testing.T) {
 					native++
 					continue
 				}
-				if since, ok := hooks.EventSince(hooks.Event(h.Event)); !ok || hooks.MustRelease(r).Less(since) {
+				// The runtime's rule (hooks.Invocation.Translate): a fallback
+				// that says --with-native stands for nothing on a release
+				// that fires the event itself.
+				if !reg.withNative {
+					t.Errorf("%s: the fallback of %s on %s does not say --with-native, so a release that fires %s runs it beside the native registration", reg.file, h.Event, reg.event, h.Event)
+				}
+				if since, ok := hooks.EventSince(hooks.Event(h.Event)); !ok || !reg.withNative || hooks.MustRelease(r).Less(since) {
 					fallbacks[reg.event+"["+reg.matcher+"]"] = true
 				}
 			}
@@ -191,12 +199,11 @@ func registrations(t *testing.T, path string, data []byte) []registration {
 					t.Fatalf("%s: %s: not the direct form: %q", path, ev, h.Command)
 				}
 				argv, _ := manifests.SplitExec(call)
-				reg := registration{file: path, event: ev, matcher: g.Matcher, canonical: argv[1]}
-				for i := 2; i+1 < len(argv); i++ {
-					if argv[i] == "--via" {
-						reg.via = argv[i+1]
-					}
+				inv, err := hooks.ParseInvocation(argv[1:])
+				if err != nil {
+					t.Fatalf("%s: %s: the runtime cannot read %q: %v", path, ev, argv[1:], err)
 				}
+				reg := registration{file: path, event: ev, matcher: g.Matcher, canonical: string(inv.Event), via: string(inv.Via), withNative: inv.WithNative}
 				out = append(out, reg)
 			}
 		}

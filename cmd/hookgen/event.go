@@ -65,8 +65,9 @@ type hookLine struct {
 	Proto string      `json:"proto,omitempty"`
 }
 
-// scanHookArgs reads --via, --proto and the first word spelled as an event
-// from a hook's own arguments; other words are the hook's business.
+// scanHookArgs reads --via, --proto, --with-native and the first word
+// spelled as an event from a hook's own arguments; other words are the
+// hook's business.
 func scanHookArgs(args []string) (hooks.Invocation, error) {
 	var inv hooks.Invocation
 	for i := 0; i < len(args); i++ {
@@ -93,6 +94,8 @@ func scanHookArgs(args []string) (hooks.Invocation, error) {
 				}
 				inv.Band = b
 			}
+		case "--with-native":
+			inv.WithNative = !hasVal
 		default:
 			if ev, err := hooks.ParseEvent(args[i]); err == nil && string(ev) == args[i] && inv.Event == "" {
 				inv.Event = ev
@@ -144,7 +147,7 @@ func runEvent(e env, args []string) error {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	canonical, err := hooks.Translate(inv.Event, in, getenv)
+	canonical, err := inv.Translate(in, getenv)
 	if err != nil {
 		return fail(err)
 	}

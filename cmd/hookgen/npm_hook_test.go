@@ -38,19 +38,21 @@ type hookCase struct {
 }
 
 // payloadCases are every recorded payload under each command line it
-// meets: its own event; the canonical event it stands in for, on its
-// release and where the release cannot be told.
+// meets: its own event; the canonical event it stands in for, as the only
+// registration and beside a native one (--with-native), on its release and
+// where the release cannot be told.
 func payloadCases() []hookCase {
 	var out []hookCase
 	for _, p := range hookstest.Payloads() {
 		name := p.Release + "/" + p.Name
 		out = append(out, hookCase{name + " as " + string(p.Event), p.Call(string(p.Event))})
 		if canonical, ok := hooks.FallbackFor(p.Event); ok {
-			args := string(canonical) + " --via " + string(p.Event)
-			out = append(out, hookCase{name + " as " + args, p.Call(args)})
-			c := p.Call(args + " --proto 2.1.16")
-			c.Transcript = ""
-			out = append(out, hookCase{name + " as " + args + ", release unknown", c})
+			for _, args := range []string{string(canonical) + " --via " + string(p.Event), string(canonical) + " --via " + string(p.Event) + " --with-native"} {
+				out = append(out, hookCase{name + " as " + args, p.Call(args)})
+				c := p.Call(args + " --proto 2.1.16")
+				c.Transcript = ""
+				out = append(out, hookCase{name + " as " + args + ", release unknown", c})
+			}
 		}
 	}
 	return out
@@ -235,5 +237,9 @@ func TestNPMYourOwnPluginPage(t *testing.T) {
 	fallback.Files = map[string]string{"parser.go": "package parser\n"}
 	hookstest.Exec(t, wrapper, fallback).Passes(t)
 	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.25", "PostToolUse-TaskUpdate-in_progress").Call("TaskCompleted --via PostToolUse")).Silent(t)
-	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse")).Silent(t)
+	// On 2.1.33, which fires TaskCompleted itself: silent beside a native
+	// registration (hookgen plugin's --with-native), the gate where the
+	// fallback is the plugin's only registration.
+	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse --with-native")).Silent(t)
+	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse")).Blocks(t, "names deliverable parser.go")
 }

@@ -31,18 +31,22 @@ What it writes, from the spec:
    hooks/hooks.json        the events the floor release knows, and the
                            fallbacks for the later ones (TaskCompleted via
                            PostToolUse, TeammateIdle via SubagentStop and
-                           Stop), each command with " --via <Event>"
+                           Stop), each command with " --via <Event>
+                           --with-native"
    hooks/<release>.json    one file per first release of the later events
                            (hooks/2.1.33.json: TeammateIdle, TaskCompleted)
    plugin.json "hooks"     the list of those files: a release older than a
                            file's release refuses that file alone and keeps
                            the plugin's other hooks
 
-A release that fires an event itself also runs its fallbacks: a handler
-must do nothing there. hookwright's runtime and the SDK's translation do
-this (the release is learned from AI_AGENT or the transcript's "version");
-a script that reads the raw input must check itself (see "Your own plugin"
-in the docs). Nothing here is ever rewritten by a session: commit these
+A release that fires an event itself also runs its fallbacks, and the
+native registration too: --with-native tells the handler so, and it must
+do nothing there. hookwright's runtime and the SDK's translation do this
+(the release is learned from AI_AGENT or the transcript's "version"); a
+script that reads the raw input must check itself (see "Your own plugin"
+in the docs). A hooks.json written for one release (hookgen --cc-version)
+has no native registration to lean on, so its fallbacks carry no
+--with-native and run on every release. Nothing here is ever rewritten by a session: commit these
 files, ship them as they are.
 
 --since raises the floor to the oldest release you support. --check writes

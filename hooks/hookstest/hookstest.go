@@ -381,7 +381,7 @@ func Canonical(t testing.TB, c Call) hooks.Input {
 	if err != nil {
 		t.Fatalf("%s: %v", c.Args, err)
 	}
-	out, err := hooks.Translate(inv.Event, in, func(k string) string { return vars[k] })
+	out, err := inv.Translate(in, func(k string) string { return vars[k] })
 	if err != nil {
 		t.Fatalf("%s: %v", c.Args, err)
 	}

@@ -43,27 +43,24 @@ func TestPayloadsDecode(t *testing.T) {
 	}
 }
 
-// invocations are the command lines a payload meets: its own event, and
-// the canonical event it stands in for, on its release (the recorded
-// transcript) and where the release cannot be told.
-func invocations(p hookstest.Payload) []struct {
+// invocation is one command line a payload meets, and whether the
+// release that fired it can be told (the recorded transcript).
+type invocation struct {
 	args       string
 	transcript bool
-} {
-	out := []struct {
-		args       string
-		transcript bool
-	}{{string(p.Event), true}}
+}
+
+// invocations are the command lines a payload meets: its own event, and
+// the canonical event it stands in for, as a hooks.json for one release
+// writes it and as hookgen plugin's install does (--with-native: the event
+// is also registered natively), each on its release (the recorded
+// transcript) and where the release cannot be told.
+func invocations(p hookstest.Payload) []invocation {
+	out := []invocation{{string(p.Event), true}}
 	if canonical, ok := hooks.FallbackFor(p.Event); ok {
-		out = append(out,
-			struct {
-				args       string
-				transcript bool
-			}{string(canonical) + " --via " + string(p.Event), true},
-			struct {
-				args       string
-				transcript bool
-			}{string(canonical) + " --via " + string(p.Event), false})
+		for _, args := range []string{string(canonical) + " --via " + string(p.Event), string(canonical) + " --via " + string(p.Event) + " --with-native"} {
+			out = append(out, invocation{args, true}, invocation{args, false})
+		}
 	}
 	return out
 }
@@ -142,8 +139,10 @@ func TestRunAndExecAgree(t *testing.T) {
 			hookstest.Want{Decision: hooks.Block, Reason: "names deliverable parser.go, which is missing"}},
 		{"2.1.25 TaskUpdate in_progress", hookstest.Recorded("2.1.25", "PostToolUse-TaskUpdate-in_progress").Call("TaskCompleted --via PostToolUse --proto 2.1.16"),
 			hookstest.Want{NoReason: true, NoMessages: true}},
-		{"2.1.33 fallback on a release with TaskCompleted", hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse --proto 2.1.16"),
+		{"2.1.33 fallback beside the native registration", hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse --proto 2.1.16 --with-native"),
 			hookstest.Want{NoReason: true, NoMessages: true}},
+		{"2.1.33 fallback that is the plugin's only registration", hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse --proto 2.1.16"),
+			hookstest.Want{Decision: hooks.Block, Reason: "names deliverable parser.go, which is missing"}},
 		{"2.1.330 native TaskCompleted, halt band", hookstest.Recorded("2.1.330", "TaskCompleted").Call("TaskCompleted --proto 2.1.69"),
 			hookstest.Want{Decision: hooks.Block, Reason: "parser.go"}},
 		{"2.0.30 TodoWrite stands for nothing", hookstest.Recorded("2.0.30", "PostToolUse-TodoWrite").Call("TaskCompleted --via PostToolUse"),

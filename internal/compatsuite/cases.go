@@ -312,7 +312,9 @@ func (s *Session) fallbackPresent(event string) (string, error) {
 		n++
 		for _, c := range cmds {
 			for _, a := range rt.Via {
-				if !m.has(a.Event, a.Matcher, c+" --via "+a.Event) {
+				// " --with-native" where the install registers the event
+				// natively too (manifests.BuildInstall).
+				if !m.has(a.Event, a.Matcher, c+" --via "+a.Event) && !m.has(a.Event, a.Matcher, c+" --via "+a.Event+" --with-native") {
 					bad.add("%s has no %s handler `%s --via %s`", m.name(), groupName(a.Event, a.Matcher), c, a.Event)
 				}
 			}

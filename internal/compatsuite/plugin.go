@@ -63,17 +63,19 @@ type Handler struct {
 }
 
 // Via returns the event named by a trailing "--via <Event>" in the command
-// (a hookgen fallback), and the command without it.
+// (a hookgen fallback; hookgen plugin's install adds " --with-native"
+// after it), and the command without them.
 func (h Handler) Via() (via, canonical string) {
-	i := strings.LastIndex(h.Command, " --via ")
+	cmd := strings.TrimSuffix(h.Command, " --with-native")
+	i := strings.LastIndex(cmd, " --via ")
 	if i < 0 {
 		return "", h.Command
 	}
-	via = strings.TrimSpace(h.Command[i+len(" --via "):])
+	via = strings.TrimSpace(cmd[i+len(" --via "):])
 	if strings.ContainsAny(via, " \t\"'") {
 		return "", h.Command
 	}
-	return via, h.Command[:i]
+	return via, cmd[:i]
 }
 
 // readManifest reads and decodes path (relative to dir), written for band.

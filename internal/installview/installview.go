@@ -257,7 +257,9 @@ func registrations(data []byte) []registration {
 						r.canonical = argv[1]
 					}
 				} else if i := strings.LastIndex(h.Command, " --via "); i >= 0 {
-					r.via = strings.TrimSpace(h.Command[i+len(" --via "):])
+					if f := strings.Fields(h.Command[i+len(" --via "):]); len(f) > 0 {
+						r.via = f[0]
+					}
 				}
 				if r.via != "" && r.canonical == ev {
 					r.canonical = canonicalFor(r.via, g.Matcher)

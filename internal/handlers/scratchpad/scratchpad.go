@@ -420,7 +420,6 @@ func (h CoordinatorGate) Stop(ctx context.Context, ev *hooks.Stop) (hooks.Result
 	return hooks.Blocked(b.String()), nil
 }
 
-
 // wroteToday lists the agents that have a scratchpad for date, in name
 // order: the delegates. The coordinator's own notes and the ego assessment
 // are not delegation, so neither is listed.

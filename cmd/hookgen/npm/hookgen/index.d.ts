@@ -106,7 +106,7 @@ export interface Result {
 
 /**
  * The canonical event this hook call stands for, read from stdin and
- * process.argv (--via, --proto, the event name): the event's input, or
+ * process.argv (--via, --proto, --with-native, the event name): the event's input, or
  * null when the fired event stands for nothing (answer nothing, exit 0).
  */
 export function event(options?: { argv?: string[]; input?: string | object; env?: Record<string, string | undefined> }): Promise<HookEvent | null>;

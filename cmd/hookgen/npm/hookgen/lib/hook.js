@@ -27,11 +27,12 @@ function failure(stderr, status) {
  * input (the JSON Claude Code sends, as an object), or of null when the
  * event Claude Code fired stands for nothing and the hook must answer
  * nothing (a TaskUpdate that completes no task, a TodoWrite, a plain
- * subagent, a release that fires the canonical event itself).
+ * subagent, or, where the command says --with-native, a release that
+ * fires the canonical event itself to the plugin's native registration).
  *
  * It reads this process's stdin (the first JSON value, never waiting for
- * its end) and --via/--proto and the event name from process.argv, as
- * hookgen wrote them into hooks.json. Read stdin only through it.
+ * its end) and --via/--proto/--with-native and the event name from
+ * process.argv, as hookgen wrote them into hooks.json. Read stdin only through it.
  *
  * options.argv: the hook's arguments (default process.argv.slice(2));
  * options.input: the event JSON (a string or an object) instead of stdin;

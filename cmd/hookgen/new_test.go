@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/hookwright/hookwright/hooks/hookstest"
+	"github.com/hookwright/hookwright/manifests"
 	hwplugin "github.com/hookwright/hookwright/plugin"
 )
 
@@ -422,6 +424,58 @@ func TestNewHelpTeaches(t *testing.T) {
 	for _, want := range []string{"hookgen new go|js NAME", "deliverable: <path>", "--block", "--replace", "--hookgen-npm", "make release", "npm test", "kebab-case", "hookgen new go deliverables"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("hookgen new --help lacks %q", want)
+		}
+	}
+}
+
+// TestNewTestsRunTheInstallsCommandLines: the command lines the templates'
+// tests give their hooks are the ones the hooks files hookgen writes give
+// them, every one of them, so the tests run what Claude Code runs.
+func TestNewTestsRunTheInstallsCommandLines(t *testing.T) {
+	for lang, c := range map[string]struct{ tests, consts, prefix, hooksDir string }{
+		"go": {"cmd/deliverables/handlers_test.go", `(?m)^\s+(?:guardArgs|nativeArgs|fallbackArgs)\s+= "([^"]*)"$`, `"${CLAUDE_PLUGIN_ROOT}/bin/deliverables" `, "plugin/hooks"},
+		"js": {"test/hooks.test.js", `(?m)^const (?:GUARD|NATIVE|FALLBACK) = "([^"]*)";$`, `node "${CLAUDE_PLUGIN_ROOT}/hooks/`, "hooks"},
+	} {
+		dir := filepath.Join(t.TempDir(), lang)
+		if code, _, errb := newTree(t, lang, "deliverables", "--dir", dir); code != exitOK {
+			t.Fatal(errb)
+		}
+		files, _ := readTree(t, dir)
+		tested := map[string]bool{}
+		for _, m := range regexp.MustCompile(c.consts).FindAllStringSubmatch(files[c.tests], -1) {
+			tested[m[1]] = true
+		}
+		written := map[string]bool{}
+		for p, data := range files {
+			if !strings.HasPrefix(p, c.hooksDir+"/") || !strings.HasSuffix(p, ".json") {
+				continue
+			}
+			var m struct {
+				Hooks map[string][]struct {
+					Hooks []struct{ Command string }
+				}
+			}
+			if err := json.Unmarshal([]byte(data), &m); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			for _, groups := range m.Hooks {
+				for _, g := range groups {
+					for _, h := range g.Hooks {
+						cmd, _ := manifests.LauncherCall(h.Command)
+						rest, ok := strings.CutPrefix(cmd, c.prefix)
+						if lang == "js" {
+							_, rest, ok = strings.Cut(rest, `.js" `)
+						}
+						if !ok {
+							t.Fatalf("%s: a command %q not of the form %s...", p, cmd, c.prefix)
+						}
+						written[rest] = true
+					}
+				}
+			}
+		}
+		if len(written) == 0 || !reflect.DeepEqual(tested, written) {
+			t.Errorf("%s: the tests run the command lines %v; the hooks files give %v", lang, slices.Sorted(maps.Keys(tested)), slices.Sorted(maps.Keys(written)))
 		}
 	}
 }

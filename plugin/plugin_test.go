@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/hookwright/hookwright/hooks"
+	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/internal/testkit"
 	"github.com/hookwright/hookwright/manifests"
 )
@@ -84,12 +85,16 @@ func TestManifestsAreCurrent(t *testing.T) {
 }
 
 // TestVersionIsDefinedOnce checks that plugin.json holds the version and
-// that the marketplace entry and the Makefile agree with it.
+// that the marketplace entry, the Makefile and buildinfo.Release agree
+// with it.
 func TestVersionIsDefinedOnce(t *testing.T) {
 	var plugin struct{ Name, Version string }
 	readJSON(t, filepath.Join(".claude-plugin", "plugin.json"), &plugin)
 	if plugin.Name != "hookwright" || plugin.Version == "" {
 		t.Fatalf("plugin.json: name %q version %q, want hookwright and a version", plugin.Name, plugin.Version)
+	}
+	if buildinfo.Release != plugin.Version {
+		t.Errorf("buildinfo.Release = %q, plugin.json's version is %q: hookgen new would require another release of the module", buildinfo.Release, plugin.Version)
 	}
 	var market struct {
 		Name    string

@@ -96,7 +96,7 @@ GIT_INDEX_FILE=$tmp/.index
 export GIT_INDEX_FILE
 git read-tree --empty
 git ls-tree -r "$from" -- .claude-plugin/marketplace.json plugin |
-	grep -v -e '	plugin/plugin_test\.go$' -e '	plugin/release\.sh$' -e '	plugin/embed\.go$' |
+	grep -v -e '	plugin/plugin_test\.go$' -e '	plugin/release\.sh$' |
 	git update-index --index-info
 for f in "$bins"/hookwright-*; do
 	rt=hookwright-$version-${f##*/hookwright-}

@@ -27,7 +27,6 @@ import (
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/internal/buildinfo"
 	"github.com/hookwright/hookwright/manifests"
-	hwplugin "github.com/hookwright/hookwright/plugin"
 )
 
 // newTemplates are the files `hookgen new` writes, per language: every
@@ -40,6 +39,16 @@ import (
 //
 //go:embed all:newplugin
 var newTemplates embed.FS
+
+// launcher is plugin/bin/hookwright, the launcher of a Go plugin: a POSIX
+// shell script that runs bin/<name>-<os>-<arch> beside it, or unpacks and
+// checks a release's bin/<name>-<version>-<os>-<arch>.gz, where <name> is
+// the name it is called by; nothing in it is hookwright's own. Embedding
+// needs a copy here; TestNewReleaseMachineryIsHookwrights holds it equal to
+// the plugin's byte for byte.
+//
+//go:embed launcher.sh
+var launcher []byte
 
 // hookwrightModule is the module a Go plugin requires for package hooks.
 const hookwrightModule = "github.com/hookwright/hookwright"
@@ -298,7 +307,7 @@ func runNew(e env, o *newOptions) error {
 	}
 	d := newData{
 		Name: o.name, Lang: o.lang, Block: strings.TrimSpace(o.block),
-		Hookwright: hookwrightModule, Version: hwplugin.Version(),
+		Hookwright: hookwrightModule, Version: buildinfo.Release,
 		Published: buildinfo.Published, Unpublished: buildinfo.Unpublished,
 		Floor: compat.PluginFloor, Newest: compat.NewestKnown, GoVersion: newGoVersion,
 	}
@@ -519,7 +528,7 @@ func renderNew(d newData) (map[string]newFile, error) {
 	pluginDir := ""
 	if d.Lang == "go" {
 		pluginDir = "plugin/"
-		files[pluginDir+"bin/"+d.Name] = newFile{data: hwplugin.Launcher, mode: 0o755}
+		files[pluginDir+"bin/"+d.Name] = newFile{data: launcher, mode: 0o755}
 		mod, err := goMod(d)
 		if err != nil {
 			return nil, err

@@ -10,7 +10,6 @@ import (
 
 	"github.com/hookwright/hookwright/hooks"
 	"github.com/hookwright/hookwright/manifests"
-	hwplugin "github.com/hookwright/hookwright/plugin"
 )
 
 // namedRelease lays out a release of a plugin named deliverables as
@@ -36,7 +35,11 @@ func namedRelease(t *testing.T, version string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{".claude-plugin/plugin.json": pj, "bin/deliverables": hwplugin.Launcher}
+	launcher, err := os.ReadFile(filepath.Join("..", "..", "plugin", "bin", "hookwright"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{".claude-plugin/plugin.json": pj, "bin/deliverables": launcher}
 	for _, f := range in.Files {
 		files[f.Path] = f.JSON
 	}

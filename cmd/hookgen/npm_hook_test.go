@@ -207,7 +207,8 @@ func noTranscript(c hookstest.Call) hookstest.Call {
 // shows, with the package as make npm builds it, on recorded payloads: a
 // completion without its deliverable is refused, natively and through the
 // fallback; with it, it passes; a TaskUpdate that completes nothing, or a
-// fallback on a release with TaskCompleted, says nothing.
+// fallback beside a native registration on a release with TaskCompleted,
+// says nothing.
 func TestNPMYourOwnPluginPage(t *testing.T) {
 	dir, _ := npmHookProject(t)
 	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "your-own-plugin.md"))
@@ -224,16 +225,27 @@ func TestNPMYourOwnPluginPage(t *testing.T) {
 	if hook == "" {
 		t.Fatal("the page shows no JavaScript hook with hookgen.run")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "task.js"), []byte(hook), 0o644); err != nil {
+	// The page shows hookgen new js's hooks/task.js; the lib/rules.js it
+	// requires is the template's, as hookgen new writes it (its golden).
+	rules, err := os.ReadFile(filepath.Join("testdata", "new", "js", "lib", "rules.js.golden"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	for name, data := range map[string]string{filepath.Join("hooks", "task.js"): hook, filepath.Join("lib", "rules.js"): string(rules)} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	node, _ := npmTools(t)
 	wrapper := filepath.Join(dir, "task")
-	os.WriteFile(wrapper, []byte("#!/bin/sh\nexec '"+node+"' '"+filepath.Join(dir, "task.js")+"' \"$@\"\n"), 0o755)
+	os.WriteFile(wrapper, []byte("#!/bin/sh\nexec '"+node+"' '"+filepath.Join(dir, "hooks", "task.js")+"' \"$@\"\n"), 0o755)
 
-	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "TaskCompleted").Call("TaskCompleted")).Blocks(t, "names deliverable parser.go")
+	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "TaskCompleted").Call("TaskCompleted")).Blocks(t, "deliverable parser.go is missing")
 	fallback := hookstest.Recorded("2.1.25", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse")
-	hookstest.Exec(t, wrapper, fallback).Blocks(t, "names deliverable parser.go")
+	hookstest.Exec(t, wrapper, fallback).Blocks(t, "deliverable parser.go is missing")
 	fallback.Files = map[string]string{"parser.go": "package parser\n"}
 	hookstest.Exec(t, wrapper, fallback).Passes(t)
 	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.25", "PostToolUse-TaskUpdate-in_progress").Call("TaskCompleted --via PostToolUse")).Silent(t)
@@ -241,5 +253,5 @@ func TestNPMYourOwnPluginPage(t *testing.T) {
 	// registration (hookgen plugin's --with-native), the gate where the
 	// fallback is the plugin's only registration.
 	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse --with-native")).Silent(t)
-	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse")).Blocks(t, "names deliverable parser.go")
+	hookstest.Exec(t, wrapper, hookstest.Recorded("2.1.33", "PostToolUse-TaskUpdate-completed").Call("TaskCompleted --via PostToolUse")).Blocks(t, "deliverable parser.go is missing")
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // TestYourOwnPluginPage builds the plugin docs/your-own-plugin.md shows, as
-// an author would: its Go code (the handler's main.go and its test) in a
-// module of its own outside this repository, with a replace to this
+// an author would: its Go code (the handler's main.go and its test, with
+// the rules.go of hookgen new's template that the page names) in a module
+// of its own outside this repository, with a replace to this
 // checkout, then go vet, go test and go build there. The page is the
 // author's only guide; its code must work as written.
 func TestYourOwnPluginPage(t *testing.T) {
@@ -46,6 +47,14 @@ func TestYourOwnPluginPage(t *testing.T) {
 	}
 	write("main.go", mainGo)
 	write("main_test.go", testGo)
+	// The page shows the core of hookgen new go's handler; the helpers it
+	// names (runsCommand, deliverables, checkDeliverables) are the
+	// template's rules.go, as hookgen new writes it (its golden file).
+	rules, err := os.ReadFile(filepath.Join(root, "cmd", "hookgen", "testdata", "new", "go", "cmd", "deliverables", "rules.go.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("rules.go", rules)
 	write("go.mod", []byte("module example.com/deliverables\n\ngo 1.26\n\nrequire github.com/hookwright/hookwright v0.0.0\n\nreplace github.com/hookwright/hookwright => "+root+"\n"))
 	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "."}, {"test", "-count=1", "."}, {"build", "-trimpath", "-o", filepath.Join(dir, "bin", "deliverables"), "."}} {
 		cmd := exec.Command("go", args...)

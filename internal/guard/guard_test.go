@@ -113,12 +113,14 @@ var nestedShellsFamilies = []family{
 		`if true; then git reset --hard; fi`, `for f in a; do rm -rf /; done`, `f() { rm -rf ~; }; f`,
 		`case x in x) git push -f;; esac`, `true || git stash clear`, `ls | git push --force`,
 		"ls\ngit push --force", `find / -name x -exec rm -rf {} \;`, `diff <(rm -rf ~) b`,
+		// bash 5.3 runs ${ …; } and ${| …; } in the current shell
+		`echo ${ rm -rf ~; }`, `x=${| git push --force; }`, "v=${\ngit reset --hard\n}",
 	}},
 	{"nested shell, harmless", "allow", []string{
 		`bash -c 'echo hi'`, `zsh -c "ls -la"`, `eval "$(ssh-agent -s)"`, `sh -c 'rm -rf build'`,
 		`bash -c "git push origin topic"`, `bash scripts/build.sh`, `sh -n script.sh`, `eval echo done`,
 		`git commit -m "$(printf 'fix: %s' parser)"`, `cd "$(echo build)" && ls`, `sh -c "$(echo ls -la)"`,
-		"echo `echo hi`", `echo "$(echo '$HOME')"`,
+		"echo `echo hi`", `echo "$(echo '$HOME')"`, `echo ${HOME} ${x:-a b} ${#y}`, `echo ${ pwd; }`,
 	}}}
 
 func TestNestedShells(t *testing.T) {

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +35,12 @@ type oracleCall struct {
 	// fdProc: a word is a file descriptor's digits glued to a process
 	// substitution (0<(…)), which this package reads as a redirect
 	fdProc bool
+	// gluedProc: a word is text glued to a process substitution
+	// (A<(…)), one word to bash, two to this package
+	gluedProc bool
+	// extglob: a word is an extglob pattern (A!(x y)), which bash
+	// without shopt extglob, as bash -c and sh -c run, refuses
+	extglob bool
 }
 
 // litValue returns a word's value when every part of it is literal
@@ -116,10 +125,22 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 							c.fdProc = true // 0<(…), or text glued to an empty <()
 						}
 					}
+					for _, p := range w.Parts[1:] {
+						if _, ok := p.(*syntax.ProcSubst); ok && !c.fdProc {
+							c.gluedProc = true // A<(…), a$<(…)
+						}
+					}
 				}
 				v, ok := litValue(w)
 				c.words = append(c.words, v)
 				c.literal = append(c.literal, ok)
+			}
+			for _, w := range n.Args {
+				for _, p := range w.Parts {
+					if _, ok := p.(*syntax.ExtGlob); ok {
+						c.extglob = true
+					}
+				}
 			}
 			out = append(out, c)
 		case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause, *syntax.DeclClause, *syntax.CoprocClause, *syntax.TestDecl:
@@ -135,7 +156,9 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 // unwraps from sh -c strings, find -exec, ssh and runners.
 func ours(src string) ([]Command, []Command, error) {
 	cmds, err := Parse(src)
-	syntactic := func(via string) bool { return via == "" || via == "$(…)" || via == "`…`" || via == "<(…)" }
+	syntactic := func(via string) bool {
+		return via == "" || via == "$(…)" || via == "`…`" || via == "<(…)" || via == "${ …}"
+	}
 	var out []Command
 	for _, c := range cmds {
 		ok := syntactic(c.Via)
@@ -213,11 +236,43 @@ var decided = map[string]string{
 	"trailing-backslash": "a backslash that ends the input: bash and mvdan keep it as a literal backslash, this package drops it (rm -rf /\\ is read as rm -rf /): the stricter reading of a path",
 	"mvdan-assignment":   "a first word with = that is no assignment to bash (its name is not a shell name: a!=b): mvdan reads an assignment and runs the next word, this package (as bash) runs the word itself; the guard judges every word either way",
 	"fd-procsubst":       "digits glued to a process substitution (echo 0<(cmd)): bash makes one word of them, this package a redirect of that descriptor and a subshell; the commands inside are read either way",
+	"glued-procsubst":    "text glued to a process substitution (rm<(x) -rf /): bash makes one word of them (rm/dev/fd/63, no program a guard knows), this package two, the text and the substitution, so the guard judges the text as the program: the stricter reading; the commands inside are read either way",
+	"mvdan-crlf":         "a carriage return before a new line: mvdan drops it, in quotes too; bash keeps it (printf %s \"a\\r\\nb\" prints the \\r), as this package does: the words are bash's",
+	"bang-word":          "a ! that bash reads as a program name, not the negation (after an assignment: A= ! rm -rf x runs a program named !, which does not exist): this package reads the negation and judges the words after it as the command: the stricter reading",
+	"mvdan-bigfd":        "digits over an int's range glued to a redirection (x 2170000000<f): bash reads them as a word (it prints x 2170000000), as this package does; mvdan as the descriptor",
+	"nul-byte":           "a line with a NUL byte: Claude Code cannot hand it to a shell (exec takes C strings; Node's spawn refuses an argument with a NUL), so no reading of it runs; this package reads what it can, and the guard judges that",
+	"extglob":            "a word that is an extglob pattern (A!(x y)): mvdan reads the pattern as a word; bash -c and sh -c, which do not set extglob, refuse the line as a syntax error and run nothing; this package reads the parenthesised words as a subshell's command, which the guard judges: the stricter reading",
 	"unwrapped":          "a runner (watch, env -S, script -c, …) this package replaces by the command it runs: the guard judges the command that runs, and the runner itself is harmless",
 }
 
 // compare returns how the two parsers read src differently.
 func compare(src string) []difference {
+	if strings.IndexByte(src, 0) >= 0 {
+		// no shell is handed a NUL: exec takes C strings, and Node's
+		// spawn refuses an argument with a NUL in it
+		diffs := compareRaw(src)
+		for i := range diffs {
+			diffs[i].class = "nul-byte"
+		}
+		return diffs
+	}
+	if strings.Contains(src, "\r\n") && len(compareWith(src, strings.ReplaceAll(src, "\r\n", "\n"))) == 0 {
+		// mvdan drops a carriage return before a new line, in quotes
+		// too (mvdan on src reads what this package reads without
+		// them); bash keeps it, as this package does
+		diffs := compareRaw(src)
+		for i := range diffs {
+			diffs[i].class = "mvdan-crlf"
+		}
+		return diffs
+	}
+	if bigFd(src) {
+		diffs := compareRaw(src)
+		for i := range diffs {
+			diffs[i].class = "mvdan-bigfd"
+		}
+		return diffs
+	}
 	if trailingBackslash(src) {
 		// bash and mvdan keep a backslash that ends the input as a
 		// literal one; this package drops it
@@ -228,6 +283,21 @@ func compare(src string) []difference {
 		return diffs
 	}
 	return compareRaw(src)
+}
+
+// fdDigits is a run of digits glued to a redirection operator.
+var fdDigits = regexp.MustCompile(`[0-9]+[<>]`)
+
+// bigFd reports whether src glues to a redirection a run of digits over
+// an int's range, which bash reads as a word (echo x 2170000000<f prints
+// x 2170000000) and mvdan as a descriptor.
+func bigFd(src string) bool {
+	for _, m := range fdDigits.FindAllString(src, -1) {
+		if v, err := strconv.ParseInt(m[:len(m)-1], 10, 64); err != nil || v > math.MaxInt32 {
+			return true
+		}
+	}
+	return false
 }
 
 // trailingBackslash reports whether src ends with an odd run of
@@ -241,9 +311,14 @@ func trailingBackslash(src string) bool {
 }
 
 // compareRaw compares the two parsers' commands for src.
-func compareRaw(src string) []difference {
-	mc, tests, merr := oracleCalls(src)
-	oc, all, oerr := ours(src)
+func compareRaw(src string) []difference { return compareWith(src, src) }
+
+// compareWith compares mvdan's commands for mvdanSrc with this package's
+// for oursSrc.
+func compareWith(mvdanSrc, oursSrc string) []difference {
+	src := mvdanSrc
+	mc, tests, merr := oracleCalls(mvdanSrc)
+	oc, all, oerr := ours(oursSrc)
 	switch {
 	case merr != nil && oerr == nil:
 		return []difference{{"mvdan-rejects", merr.Error()}}
@@ -269,7 +344,8 @@ func compareRaw(src string) []difference {
 			// a word with = that bash does not take for an assignment
 			// (a!=b c): mvdan may read it as one, and run only c
 			for j, m := range mc {
-				if !used[j] && len(m.words) == len(c.Args)-1 && m.literal[0] && m.words[0] == c.Args[1].Text {
+				// (the next word may be one mvdan cannot reduce: 0$00)
+				if !used[j] && len(m.words) == len(c.Args)-1 && (m.literal[0] && m.words[0] == c.Args[1].Text || !m.literal[0] && strings.Contains(c.Args[1].Text, "$")) {
 					used[j], found = true, true
 					diffs = append(diffs, difference{"mvdan-assignment", fmt.Sprintf("%q", c.Strings())})
 					break
@@ -311,6 +387,12 @@ func compareRaw(src string) []difference {
 				class = "unwrapped"
 			case m.fdProc:
 				class = "fd-procsubst"
+			case m.extglob:
+				class = "extglob"
+			case m.gluedProc:
+				class = "glued-procsubst"
+			case len(m.words) > 0 && m.literal[0] && m.words[0] == "!":
+				class = "bang-word"
 			}
 			diffs = append(diffs, difference{class, fmt.Sprintf("%q", m.words)})
 		}

@@ -33,6 +33,8 @@ package shell
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -684,15 +686,17 @@ func (p *parser) redirect() (Redirect, bool) {
 	st := p.pos
 	fd := -1
 	i := p.pos
-	for i < len(p.src) && p.src[i] >= '0' && p.src[i] <= '9' && i-p.pos < 4 {
+	for i < len(p.src) && p.src[i] >= '0' && p.src[i] <= '9' {
 		i++
 	}
+	// As bash's lexer: digits glued to < or > name the descriptor when
+	// they are a number that fits an int (00000<f is descriptor 0); a run
+	// that overflows is a word of its own (012345678901234567890<f).
 	if i > p.pos && i < len(p.src) && (p.src[i] == '<' || p.src[i] == '>') {
-		fd = 0
-		for _, d := range p.src[p.pos:i] {
-			fd = fd*10 + int(d-'0')
+		if v, err := strconv.ParseInt(p.src[p.pos:i], 10, 64); err == nil && v <= math.MaxInt32 {
+			fd = int(v)
+			p.pos = i
 		}
-		p.pos = i
 	}
 	var op string
 	for _, o := range []string{"<<<", "<<-", "<<", "<>", "<&", "<", "&>>", "&>", ">>", ">|", ">&", ">"} {

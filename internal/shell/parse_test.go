@@ -31,6 +31,19 @@ func TestParse(t *testing.T) {
 		{`"git" 'push' \-\-force`, "git | push | --force\n"},
 		{`g"i"t pu''sh`, "git | push\n"},
 		{`$'\x72\x6d' -rf /`, "rm | -rf | /\n"},
+		// bash 5.3 runs ${ cmd; } and ${| cmd; } in the current shell.
+		{`echo ${ rm -rf ~; } ${| git push -f; }`, ">[${ …}] rm | -rf | ~\n>[${ …}] git | push | -f\necho | ${ rm -rf ~; } | ${| git push -f; }\n"},
+		{"x=${\n reboot\n}", ">[${ …}] reboot\n\n"},
+		// A runner handed an empty string runs nothing of its own: it
+		// stays the command (as bash sees it).
+		{`script -c ''`, "script | -c | \n"},
+		{`script -c '!'`, "script | -c | !\n"},
+		// Digits glued to < or > are the descriptor when they fit an int,
+		// as bash reads them; a longer run is a word.
+		{`x 00000<f`, "x\n"},
+		{`x 012345678901234567890<f`, "x | 012345678901234567890\n"},
+		// A NUL ends the value of its $'…' (bash 5: printf '%s|' $'a\0b'c).
+		{`echo $'a\0b'c $'\x00z'y $'q\u0000r' $'\c@x'`, "echo | ac | y | q | \n"},
 		{`echo "a b" 'c d' e\ f`, "echo | a b | c d | e f\n"},
 		{`zsh -c 'rm -rf ~'`, "zsh | -c | rm -rf ~\n>[zsh -c] rm | -rf | ~\n"},
 		{`bash -lc "sh -c \"x y\""`, "bash | -lc | sh -c \"x y\"\n>[bash -c] sh | -c | x y\n>>[sh -c] x | y\n"},

@@ -26,9 +26,7 @@ func (s *state) expand(i int) {
 		case "watch":
 			rest := skipOptions(c.Args[1:], "n", []string{"--interval"})
 			if len(rest) > 0 {
-				s.nested(i, joinWords(rest), "watch")
-				c = &s.cmds[i]
-				c.Args = nil
+				s.replaceBy(i, joinWords(rest), "watch")
 			}
 			return
 		case "su":
@@ -56,9 +54,7 @@ func (s *state) expand(i int) {
 				}
 			}
 			if str, ok := commandString(opts); ok {
-				s.nested(i, str, name+" -c")
-				c = &s.cmds[i]
-				c.Args = nil
+				s.replaceBy(i, str, name+" -c")
 				return
 			}
 		}
@@ -224,6 +220,20 @@ func (s *state) nested(i int, text, via string) {
 		// too.
 		for k := first; k < len(s.cmds); k++ {
 			s.cmds[k].MoreArgs = true
+		}
+	}
+}
+
+// replaceBy reads text as the commands runner i runs (nested), and lets
+// them stand for it: the runner itself is harmless. Where text holds no
+// command (” or a lone !), the runner stays the command, as bash sees it.
+func (s *state) replaceBy(i int, text, via string) {
+	first := len(s.cmds)
+	s.nested(i, text, via)
+	for k := first; k < len(s.cmds); k++ {
+		if len(s.cmds[k].Args) > 0 {
+			s.cmds[i].Args = nil
+			return
 		}
 	}
 }

@@ -146,6 +146,11 @@ func (p *parser) dollar(b *strings.Builder) bool {
 	case n == '(':
 		p.pos += 2
 		p.nested(')', "$(…)")
+	case n == '{' && strings.IndexByte(" \t\n|", p.peek(2)) >= 0 && p.peek(2) != 0:
+		// bash 5.3's command substitution in the current shell:
+		// ${ cmd; } and ${| cmd; } run cmd (mksh has them too).
+		p.pos += 3
+		p.nested('}', "${ …}")
 	case n == '{':
 		p.pos += 2
 		p.braced()
@@ -269,8 +274,20 @@ func (p *parser) backtick(b *strings.Builder) {
 	p.s.parse(body.String(), p.depth+1, "`…`", holder)
 }
 
-// ansiC reads the inside of $'…' (after "$'") and writes its value.
+// ansiC reads the inside of $'…' (after "$'") and writes its value. As in
+// bash, a NUL it produces (\0, \x00, \u0000, \c@) ends the value of this
+// $'…': the rest of it up to the closing quote is dropped, and the word
+// goes on after the quote ($'a\0b'c is "ac").
 func (p *parser) ansiC(b *strings.Builder) {
+	var seg strings.Builder
+	p.ansiCSegment(&seg)
+	v, _, _ := strings.Cut(seg.String(), "\x00")
+	b.WriteString(v)
+}
+
+// ansiCSegment writes the value of one $'…' with its NULs, to the closing
+// quote.
+func (p *parser) ansiCSegment(b *strings.Builder) {
 	for !p.eof() {
 		c := p.src[p.pos]
 		switch c {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -238,6 +239,7 @@ var decided = map[string]string{
 	"fd-procsubst":       "digits glued to a process substitution (echo 0<(cmd)): bash makes one word of them, this package a redirect of that descriptor and a subshell; the commands inside are read either way",
 	"glued-procsubst":    "text glued to a process substitution (rm<(x) -rf /): bash makes one word of them (rm/dev/fd/63, no program a guard knows), this package two, the text and the substitution, so the guard judges the text as the program: the stricter reading; the commands inside are read either way",
 	"mvdan-crlf":         "a carriage return before a new line: mvdan drops it, in quotes too; bash keeps it (printf %s \"a\\r\\nb\" prints the \\r), as this package does: the words are bash's",
+	"reserved-word":      "a reserved word out of place (else, fi, done, …) as a program name: mvdan reads a command named so, bash refuses the line as a syntax error and runs nothing",
 	"bang-word":          "a ! that bash reads as a program name, not the negation (after an assignment: A= ! rm -rf x runs a program named !, which does not exist): this package reads the negation and judges the words after it as the command: the stricter reading",
 	"mvdan-bigfd":        "digits over an int's range glued to a redirection (x 2170000000<f): bash reads them as a word (it prints x 2170000000), as this package does; mvdan as the descriptor",
 	"nul-byte":           "a line with a NUL byte: Claude Code cannot hand it to a shell (exec takes C strings; Node's spawn refuses an argument with a NUL), so no reading of it runs; this package reads what it can, and the guard judges that",
@@ -393,6 +395,8 @@ func compareWith(mvdanSrc, oursSrc string) []difference {
 				class = "glued-procsubst"
 			case len(m.words) > 0 && m.literal[0] && m.words[0] == "!":
 				class = "bang-word"
+			case len(m.words) > 0 && m.literal[0] && slices.Contains([]string{"then", "else", "elif", "fi", "do", "done", "esac", "}", "in"}, m.words[0]):
+				class = "reserved-word"
 			}
 			diffs = append(diffs, difference{class, fmt.Sprintf("%q", m.words)})
 		}

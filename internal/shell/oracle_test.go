@@ -109,8 +109,25 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 	}
 	var out []oracleCall
 	tests := false
+	// gluedTarget: the calls whose statement redirects to a word glued to
+	// a process substitution (A <x<(…)): bash reads the target as one
+	// word (x/dev/fd/63), this package as the target x and a word <(…)
+	gluedTarget := map[*syntax.CallExpr]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
+				for _, r := range n.Redirs {
+					if r.Word == nil || len(r.Word.Parts) < 2 {
+						continue
+					}
+					for _, p := range r.Word.Parts[1:] {
+						if _, ok := p.(*syntax.ProcSubst); ok {
+							gluedTarget[call] = true
+						}
+					}
+				}
+			}
 		case *syntax.CallExpr:
 			if len(n.Args) == 0 {
 				return true // assignments only
@@ -119,6 +136,7 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 				return true // an empty program name, or an empty <(): runs nothing
 			}
 			var c oracleCall
+			c.gluedProc = gluedTarget[n]
 			for _, w := range n.Args {
 				if len(w.Parts) >= 2 {
 					if l, ok := w.Parts[0].(*syntax.Lit); ok {
@@ -237,7 +255,7 @@ var decided = map[string]string{
 	"trailing-backslash": "a backslash that ends the input: bash and mvdan keep it as a literal backslash, this package drops it (rm -rf /\\ is read as rm -rf /): the stricter reading of a path",
 	"mvdan-assignment":   "a first word with = that is no assignment to bash (its name is not a shell name: a!=b): mvdan reads an assignment and runs the next word, this package (as bash) runs the word itself; the guard judges every word either way",
 	"fd-procsubst":       "digits glued to a process substitution (echo 0<(cmd)): bash makes one word of them, this package a redirect of that descriptor and a subshell; the commands inside are read either way",
-	"glued-procsubst":    "text glued to a process substitution (rm<(x) -rf /): bash makes one word of them (rm/dev/fd/63, no program a guard knows), this package two, the text and the substitution, so the guard judges the text as the program: the stricter reading; the commands inside are read either way",
+	"glued-procsubst":    "text glued to a process substitution (rm<(x) -rf /): bash makes one word of them (rm/dev/fd/63, no program a guard knows), this package two, the text and the substitution, so the guard judges the text as the program: the stricter reading; glued to a redirection's target (A <x<(y)), bash redirects from the one word, this package from x with <(y) a word of the command; the commands inside are read either way",
 	"mvdan-crlf":         "a carriage return before a new line: mvdan drops it, in quotes too; bash keeps it (printf %s \"a\\r\\nb\" prints the \\r), as this package does: the words are bash's",
 	"reserved-word":      "a reserved word out of place (else, fi, done, …) as a program name: mvdan reads a command named so, bash refuses the line as a syntax error and runs nothing",
 	"bang-word":          "a ! that bash reads as a program name, not the negation (after an assignment: A= ! rm -rf x runs a program named !, which does not exist): this package reads the negation and judges the words after it as the command: the stricter reading",

@@ -258,6 +258,31 @@ var recursiveDeletesFamilies = []family{
 		`rsync -a --delete src/ build/`, `rsync -av ~/notes/ ./notes/`,
 		`mv build dist`, `mv ~/Downloads/data.csv ./data/`, `mv /tmp/x ./x`,
 	}},
+	// An extglob pattern: releases before 2.0.77 keep the user's shell
+	// options (bash-completion turns extglob on), so !(keep) is every
+	// file but one; without extglob the line is a syntax error.
+	{"rm of an extglob pattern at the project root", "block", []string{
+		`rm -rf !(.git)`, `rm -rf ./!(keep)`, `rm -rf +(*)`, `rm -rf @(*|.*)`, `rm -rf ~/!(Documents)`,
+		`rm -rf /!(proc)`, `sudo rm -rf ../!(x|y)`, `rm -rf !(a b)`, `find !(x) -delete`,
+	}},
+	{"extglob patterns, harmless", "allow", []string{
+		`rm -rf build/!(keep)`, `ls !(*.go)`, `cp -r !(node_modules) /tmp/x/`, `rm -f *.@(o|a)`, `rm -rf *(x)`,
+		`rm -rf @(build|dist)`, `rm -rf ?(out)`,
+		`[[ $f == @(a|b) ]] && echo y`, `echo !(rm -rf ~)`,
+	}},
+	{"extglob pattern running a substitution", "block", []string{`ls !($(rm -rf ~))`, `ls @(a|"$(git push -f)")`}},
+	// Brace expansion (bash and zsh; sh does not expand, and then the
+	// words are names that do not exist): each word it makes is judged.
+	{"rm through brace expansion", "block", []string{
+		`rm -rf {/,x}`, `rm -rf {.,build}`, `rm -rf {x,..}`, `rm -rf build{,/../..}`, `rm -rf .{,x}`,
+		`rm -rf ~/{Documents,x}`, `{rm,-rf,/}`, `rm -rf {{a,b},{/,c}}`, `rm -rf /{etc,x}`, `rm -r{f,} /`,
+		`rm -rf {a,b}{,/../..}`,
+	}},
+	{"brace expansion, harmless", "allow", []string{
+		`rm -rf {build,dist}`, `mkdir -p src/{a,b}/{c,d}`, `cp -r src/{a,b} dst/`, `rm -f out/{1..5}.log`,
+		`echo {a..z}`, `rm -rf "{/,x}"`, `rm -rf '{/,x}'`, `rm -rf \{/,x}`, `find . -exec ls {} +`, `echo {}`,
+		`rm -rf x{}`, `rm -rf {/}`,
+	}},
 	// A copy that deletes on another host asks (the model of harm's
 	// sync-delete part); before it, this was in "rm, harmless", where the
 	// recursive-delete rules had nothing to say about another host.

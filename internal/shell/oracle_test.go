@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -39,6 +40,8 @@ type oracleCall struct {
 	// gluedProc: a word is text glued to a process substitution
 	// (A<(…)), one word to bash, two to this package
 	gluedProc bool
+	// braceCap: a word expands into more words than this package lists
+	braceCap bool
 	// extglob: a word is an extglob pattern (A!(x y)), which bash
 	// without shopt extglob, as bash -c and sh -c run, refuses
 	extglob bool
@@ -150,9 +153,21 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 						}
 					}
 				}
-				v, ok := litValue(w)
-				c.words = append(c.words, v)
-				c.literal = append(c.literal, ok)
+				// brace expansion, by mvdan's own expand.Braces: this
+				// package expands braces as bash does
+				// (on a copy: the walk does not know brace nodes)
+				ws := []*syntax.Word{w}
+				if cp := (&syntax.Word{Parts: slices.Clone(w.Parts)}); syntax.SplitBraces(cp) {
+					ws = expand.Braces(cp)
+				}
+				if len(ws) > maxBraceWords {
+					c.braceCap = true
+				}
+				for _, w := range ws {
+					v, ok := litValue(w)
+					c.words = append(c.words, v)
+					c.literal = append(c.literal, ok)
+				}
 			}
 			for _, w := range n.Args {
 				for _, p := range w.Parts {
@@ -257,11 +272,12 @@ var decided = map[string]string{
 	"fd-procsubst":       "digits glued to a process substitution (echo 0<(cmd)): bash makes one word of them, this package a redirect of that descriptor and a subshell; the commands inside are read either way",
 	"glued-procsubst":    "text glued to a process substitution (rm<(x) -rf /): bash makes one word of them (rm/dev/fd/63, no program a guard knows), this package two, the text and the substitution, so the guard judges the text as the program: the stricter reading; glued to a redirection's target (A <x<(y)), bash redirects from the one word, this package from x with <(y) a word of the command; the commands inside are read either way",
 	"mvdan-crlf":         "a carriage return before a new line: mvdan drops it, in quotes too; bash keeps it (printf %s \"a\\r\\nb\" prints the \\r), as this package does: the words are bash's",
+	"brace-cap":          "a brace expansion into more than 256 words ({1..1000}): mvdan lists them all; this package keeps the word as written and marks it a value it cannot know, which the guard judges as such: the stricter reading",
 	"reserved-word":      "a reserved word out of place (else, fi, done, …) as a program name: mvdan reads a command named so, bash refuses the line as a syntax error and runs nothing",
 	"bang-word":          "a ! that bash reads as a program name, not the negation (after an assignment: A= ! rm -rf x runs a program named !, which does not exist): this package reads the negation and judges the words after it as the command: the stricter reading",
 	"mvdan-bigfd":        "digits over an int's range glued to a redirection (x 2170000000<f): bash reads them as a word (it prints x 2170000000), as this package does; mvdan as the descriptor",
 	"nul-byte":           "a line with a NUL byte: Claude Code cannot hand it to a shell (exec takes C strings; Node's spawn refuses an argument with a NUL), so no reading of it runs; this package reads what it can, and the guard judges that",
-	"extglob":            "a word that is an extglob pattern (A!(x y)): mvdan reads the pattern as a word; bash -c and sh -c, which do not set extglob, refuse the line as a syntax error and run nothing; this package reads the parenthesised words as a subshell's command, which the guard judges: the stricter reading",
+	"extglob":            "a word with an extglob pattern (rm -rf !(keep)): mvdan reads the pattern as one word; bash runs it only with extglob on (releases before 2.0.77 keep the user's shell options) and refuses the line as a syntax error without it; this package reads it as the plain globs that match at least as much (!(keep) as *, @(a|b) as a and b), which the guard judges: the stricter reading",
 	"unwrapped":          "a runner (watch, env -S, script -c, …) this package replaces by the command it runs: the guard judges the command that runs, and the runner itself is harmless",
 }
 
@@ -389,6 +405,9 @@ func compareWith(mvdanSrc, oursSrc string) []difference {
 			if fdProcIn(src) {
 				class = "fd-procsubst"
 			}
+			if slices.ContainsFunc(mc, func(m oracleCall) bool { return m.braceCap }) {
+				class = "brace-cap"
+			}
 			if n := c.Name(); tests && (n == "[[" || n == "((" || n == "let" || n == "declare" || n == "typeset" || n == "local" || n == "export" || n == "readonly" || n == "coproc") {
 				class = "test-clause"
 			} else if nearMatch(c, mc, used) {
@@ -411,6 +430,8 @@ func compareWith(mvdanSrc, oursSrc string) []difference {
 				class = "extglob"
 			case m.gluedProc:
 				class = "glued-procsubst"
+			case m.braceCap:
+				class = "brace-cap"
 			case len(m.words) > 0 && m.literal[0] && m.words[0] == "!":
 				class = "bang-word"
 			case len(m.words) > 0 && m.literal[0] && slices.Contains([]string{"then", "else", "elif", "fi", "do", "done", "esac", "}", "in"}, m.words[0]):

@@ -221,6 +221,20 @@ type parser struct {
 	nest   int
 	// pending heredocs wait for the next new line.
 	pending []heredoc
+	// ext: the next word is an argument, a redirection target or a
+	// pattern, where bash with extglob on reads ?(…) *(…) +(…) @(…) !(…)
+	// as part of the word (see word).
+	ext bool
+	// marks and groups: the unquoted braces and commas, and the extglob
+	// groups, of the word read last.
+	marks  braceMarks
+	groups []extglobGroup
+}
+
+// argWord reads a word where an extglob pattern is part of it.
+func (p *parser) argWord() Word {
+	p.ext = true
+	return p.word()
 }
 
 type heredoc struct {
@@ -421,11 +435,17 @@ func (p *parser) simple(pipeFrom int) {
 			continue
 		}
 		start := p.pos
-		w := p.word()
+		var w Word
+		if len(cmd.Args) > 0 {
+			w = p.argWord()
+		} else {
+			w = p.word()
+		}
 		if p.pos == start { // nothing readable: skip one byte
 			p.pos++
 			continue
 		}
+		marks, groups := p.marks, p.groups
 		// A quoted word is no reserved word, but NAME="a b" is still an
 		// assignment: only the value is quoted.
 		if lead && (!w.Quoted || isAssignment(p.src[start:p.pos])) {
@@ -492,7 +512,7 @@ func (p *parser) simple(pipeFrom int) {
 			}
 		}
 		lead = false
-		cmd.Args = append(cmd.Args, w)
+		cmd.Args = append(cmd.Args, expandWord(w, marks, groups)...)
 	}
 	i := -1
 	if len(cmd.Args) > 0 || len(cmd.Redirects) > 0 || len(cmd.Assigns) > 0 || len(pend) > 0 {
@@ -535,7 +555,7 @@ func (p *parser) skipWords() {
 			return
 		}
 		st := p.pos
-		p.word()
+		p.argWord()
 		if p.pos == st {
 			p.pos++
 		}
@@ -587,7 +607,7 @@ func (p *parser) caseClause() {
 				break
 			}
 			st := p.pos
-			w := p.word()
+			w := p.argWord()
 			if p.pos == st {
 				p.pos++
 				continue
@@ -711,7 +731,7 @@ func (p *parser) redirect() (Redirect, bool) {
 	}
 	p.pos += len(op)
 	p.blanks()
-	w := p.word()
+	w := p.argWord()
 	return Redirect{Op: op, Fd: fd, Target: w}, true
 }
 

@@ -6,10 +6,19 @@ import (
 )
 
 // word reads one word at the current position: quotes removed, the
-// substitutions in it parsed as nested commands.
+// substitutions in it parsed as nested commands. It leaves the offsets of
+// the word's unquoted braces and commas in p.marks, and of its extglob
+// groups in p.groups (see expandWord).
 func (p *parser) word() Word {
 	var w Word
 	var b strings.Builder
+	// An extglob pattern is read only in this word, not in the commands
+	// nested in it; extAt is where the last unquoted ?*+@! ended.
+	ext, extAt := p.ext, -1
+	p.ext = false
+	// set in p.marks and p.groups at the end, after nested words
+	var marks braceMarks
+	var groups []extglobGroup
 	if p.has("<(") || p.has(">(") {
 		st := p.pos
 		p.pos += 2
@@ -19,6 +28,19 @@ func (p *parser) word() Word {
 	}
 	for !p.eof() {
 		c := p.src[p.pos]
+		if c == '(' && ext && extAt == p.pos {
+			// bash with extglob on (the user's shell options, kept by
+			// releases before 2.0.77) reads !(…) as a pattern of this
+			// word; without it the line is a syntax error and runs
+			// nothing. Either way no subshell runs.
+			w.Glob = true
+			st := b.Len() - 1 // the operator
+			if p.extglob(&b) {
+				w.Dynamic = true
+			}
+			groups = append(groups, extglobGroup{st, b.Len()})
+			continue
+		}
 		if isMeta(c) {
 			break
 		}
@@ -85,13 +107,87 @@ func (p *parser) word() Word {
 			w.Glob = true
 			b.WriteByte(c)
 			p.pos++
+			if c != '[' {
+				extAt = p.pos
+			}
+		default:
+			if c == '{' || c == ',' || c == '}' {
+				marks = append(marks, b.Len())
+			}
+			b.WriteByte(c)
+			p.pos++
+			if c == '+' || c == '@' || c == '!' {
+				extAt = p.pos
+			}
+		}
+	}
+	w.Text = b.String()
+	p.marks, p.groups = marks, groups
+	return w
+}
+
+// extglob reads an extglob pattern's parenthesised part, from '(' to its
+// matching ')', as bash does: blanks, | and ; are text there, quotes are
+// removed, and a substitution in it runs (its commands are read as nested
+// ones). It reports whether a substitution was seen.
+func (p *parser) extglob(b *strings.Builder) bool {
+	dyn := false
+	depth := 0
+	for !p.eof() {
+		c := p.src[p.pos]
+		switch c {
+		case '(':
+			depth++
+			b.WriteByte(c)
+			p.pos++
+		case ')':
+			depth--
+			b.WriteByte(c)
+			p.pos++
+			if depth == 0 {
+				return dyn
+			}
+		case '\\':
+			p.pos++
+			if !p.eof() {
+				b.WriteByte(p.src[p.pos])
+				p.pos++
+			}
+		case '\'':
+			end := strings.IndexByte(p.src[p.pos+1:], '\'')
+			if end < 0 {
+				p.s.fail(ErrSyntax)
+				b.WriteString(p.src[p.pos+1:])
+				p.pos = len(p.src)
+				return dyn
+			}
+			b.WriteString(p.src[p.pos+1 : p.pos+1+end])
+			p.pos += end + 2
+		case '"':
+			p.pos++
+			if p.dquoted(b, false) {
+				dyn = true
+			}
+			if !p.eof() {
+				p.pos++
+			}
+		case '$':
+			if p.peek(1) == '\'' {
+				p.pos += 2
+				p.ansiC(b)
+			} else if p.dollar(b) {
+				dyn = true
+			}
+		case '`':
+			p.backtick(b)
+			dyn = true
 		default:
 			b.WriteByte(c)
 			p.pos++
 		}
 	}
-	w.Text = b.String()
-	return w
+	p.s.fail(ErrSyntax)
+	return dyn
 }
 
 // dquoted reads the inside of double quotes up to (not past) the closing

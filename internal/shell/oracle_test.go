@@ -158,10 +158,14 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 				// (on a copy: the walk does not know brace nodes)
 				ws := []*syntax.Word{w}
 				if cp := (&syntax.Word{Parts: slices.Clone(w.Parts)}); syntax.SplitBraces(cp) {
-					ws = expand.Braces(cp)
-				}
-				if len(ws) > maxBraceWords {
-					c.braceCap = true
+					ws = nil
+					for x, err := range expand.BracesSeq(nil, cp) {
+						if err != nil || len(ws) == maxBraceWords {
+							c.braceCap = true
+							break
+						}
+						ws = append(ws, x)
+					}
 				}
 				for _, w := range ws {
 					v, ok := litValue(w)

@@ -247,6 +247,7 @@ var recursiveDeletesFamilies = []family{
 	{"rm at or above the project root", "block", []string{
 		`rm -rf .`, `rm -rf ./`, `rm -rf ..`, `rm -rf ../../..`, `rm -rf *`, `rm -rf ./*`, `rm -rf ../proj`,
 		`rm -rf "$CLAUDE_PROJECT_DIR"`, `rm -rf $(pwd)`, `cd build && rm -rf ../..`, `find . -delete`,
+		`rm -rf ~+`, `rm -rf ~+/`, `rm -rf ~+/*`, `cd build && rm -rf ~+/..`,
 		`find ~ -delete`,
 	}},
 	{"rm, harmless", "allow", []string{
@@ -290,6 +291,7 @@ var recursiveDeletesFamilies = []family{
 	{"rm of an unknown target", "ask", []string{
 		`rm -rf "$BUILD_DIR"`, `rm -rf $DIR/`, `find . -name node_modules | xargs rm -rf`, `rm -rf "${PREFIX}"/*`,
 		`xargs -I{} sh -c 'rm -rf {}' <<< ~`, `find . -name x | xargs -I{} bash -c 'rm -rf {}'`,
+		`rm -rf ~-`, `rm -rf ~-/src`, `rm -rf "$OLDPWD"`, `rm -rf ${x:-/}`,
 	}},
 	{"disk", "block", []string{
 		`mkfs.ext4 /dev/sda1`, `dd if=/dev/zero of=/dev/sda`, `echo x > /dev/sda`, `shred /dev/nvme0n1`,

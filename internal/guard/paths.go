@@ -199,6 +199,15 @@ func (e *env) expand(word, cwd string) (string, bool) {
 			return "", false
 		}
 		w = e.home + w[1:]
+	case w == "~+" || strings.HasPrefix(w, "~+/"):
+		// bash's and zsh's current folder
+		if cwd == "" {
+			return "", false
+		}
+		w = cwd + w[2:]
+	case w == "~-" || strings.HasPrefix(w, "~-/"):
+		// the previous folder ($OLDPWD), which the guard does not know
+		return "", false
 	case strings.HasPrefix(w, "~"):
 		// ~user: another user's home folder
 		name, rest, _ := strings.Cut(w[1:], "/")

@@ -180,33 +180,38 @@ func hasSequence(text string, marks braceMarks) bool {
 // bytes that may delimit one) and, recursively, the rest. n counts the
 // words made so far; it reports false once they pass maxBraceWords.
 func braceExpand(s string, special []bool, n *int) ([]string, bool) {
-	for i := 0; i < len(s); i++ {
-		if !special[i] || s[i] != '{' {
+	// one pass pairs each special '{' with its '}' and its commas
+	type group struct {
+		open, end int
+		commas    []int
+	}
+	var groups []*group // in the order of their '{'
+	var stack []*group
+	for k := 0; k < len(s); k++ {
+		if !special[k] {
 			continue
 		}
-		depth, end := 0, -1
-		var commas []int
-		for k := i + 1; k < len(s) && end < 0; k++ {
-			if !special[k] {
-				continue
+		switch s[k] {
+		case '{':
+			g := &group{open: k, end: -1}
+			groups = append(groups, g)
+			stack = append(stack, g)
+		case '}':
+			if len(stack) > 0 {
+				stack[len(stack)-1].end = k
+				stack = stack[:len(stack)-1]
 			}
-			switch s[k] {
-			case '{':
-				depth++
-			case '}':
-				if depth == 0 {
-					end = k
-				} else {
-					depth--
-				}
-			case ',':
-				if depth == 0 {
-					commas = append(commas, k)
-				}
+		case ',':
+			if len(stack) > 0 {
+				g := stack[len(stack)-1]
+				g.commas = append(g.commas, k)
 			}
 		}
+	}
+	for _, g := range groups {
+		i, end, commas := g.open, g.end, g.commas
 		if end < 0 {
-			return []string{s}, true // no closing brace: nothing after expands either
+			continue // no closing brace: this one is text ({a{b,c} is {ab {ac)
 		}
 		prefix, suffix := s[:i], s[end+1:]
 		var items []string

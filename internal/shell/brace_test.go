@@ -21,6 +21,8 @@ func TestBraceExpansion(t *testing.T) {
 		{`echo {a..e..2}`, `echo|a|c|e`},
 		{`echo {c..a}`, `echo|c|b|a`},
 		{`echo {a,b`, `echo|{a,b`},
+		{`echo {a{b,c}`, `echo|{ab|{ac`},
+		{`echo {a,{b,c}`, `echo|{a,b|{a,c`},
 		{`echo a,b}`, `echo|a,b}`},
 		{`echo {}`, `echo|{}`},
 		{`echo {x}`, `echo|{x}`},
@@ -70,6 +72,13 @@ func TestBraceExpansionBounded(t *testing.T) {
 		args := cmds[0].Args
 		if len(args) != 2 || !args[1].Dynamic {
 			t.Errorf("%.40q: %d words (dynamic %v), want the word kept and marked dynamic", src, len(args), len(args) > 1 && args[1].Dynamic)
+		}
+	}
+	// many braces that never close: each is text, read in one pass
+	for _, src := range []string{`echo ` + strings.Repeat(`{`, 4000) + `a,b}`, `echo ` + strings.Repeat(`{a,`, 1300) + `}`} {
+		cmds, err := Parse(src)
+		if err != nil || len(cmds) != 1 || len(cmds[0].Args) != 3 {
+			t.Errorf("%.20q…: %d commands, %v; want echo and two words", src, len(cmds), err)
 		}
 	}
 	cmds, _ := Parse(`echo {1..256}`)

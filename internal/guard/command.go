@@ -105,6 +105,26 @@ func (ck *check) seen(arg, cwd string, meta bool) bool {
 func (ck *check) assign(words []string) {
 	for _, a := range words {
 		name, val, _ := strings.Cut(a, "=")
+		if strings.HasPrefix(val, "(") && strings.HasSuffix(val, ")") {
+			// an array, as the shell package records it: x=('rm' '-rf')
+			appendTo := strings.HasSuffix(name, "+")
+			name = strings.TrimSuffix(name, "+")
+			if ck.env.arrays == nil {
+				ck.env.arrays = map[string]string{}
+			}
+			words := val[1 : len(val)-1]
+			if appendTo {
+				words = strings.TrimSpace(ck.env.arrays[name] + " " + words)
+			}
+			if len(ck.env.arrays) < 64 && len(words) < 1<<16 {
+				ck.env.arrays[name] = words
+			} else {
+				delete(ck.env.arrays, name)
+				ck.env.arraysDropped = true
+			}
+			delete(ck.env.vars, name)
+			continue
+		}
 		if strings.HasSuffix(name, "+") {
 			name = strings.TrimSuffix(name, "+")
 			val = "$" + name + val
@@ -112,6 +132,7 @@ func (ck *check) assign(words []string) {
 		if ck.env.vars == nil {
 			ck.env.vars = map[string]string{}
 		}
+
 		if strings.HasPrefix(val, "$(mktemp") || strings.HasPrefix(val, "`mktemp") {
 			val = firstOr(ck.env.temps, "/tmp") + "/mktemp.XXXXXX"
 		}
@@ -305,6 +326,10 @@ func (cc *cmdCtx) check() {
 		return
 	}
 	if c.Args[0].Dynamic {
+		if text, ok := cc.ck.env.arrayCommand(c.Args); ok {
+			// x=(rm -rf /); "${x[@]}": the array's words run
+			cc.nested(text, "array")
+		}
 		// The program is not known ($X -rf /): judge the words as rm's.
 		cc.rm(true)
 	}

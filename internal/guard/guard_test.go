@@ -115,12 +115,16 @@ var nestedShellsFamilies = []family{
 		"ls\ngit push --force", `find / -name x -exec rm -rf {} \;`, `diff <(rm -rf ~) b`,
 		// bash 5.3 runs ${ …; } and ${| …; } in the current shell
 		`echo ${ rm -rf ~; }`, `x=${| git push --force; }`, "v=${\ngit reset --hard\n}",
+		// an array as the command word runs its words
+		`x=(rm -rf /); "${x[@]}"`, `x=(git push); x+=(--force); ${x[*]}`, `c=(rm -rf); "${c[@]}" ~`,
+		`a=(git); $a push -f`, "x=(\nrm\n-rf\n{/,y}\n); ${x[@]}",
 	}},
 	{"nested shell, harmless", "allow", []string{
 		`bash -c 'echo hi'`, `zsh -c "ls -la"`, `eval "$(ssh-agent -s)"`, `sh -c 'rm -rf build'`,
 		`bash -c "git push origin topic"`, `bash scripts/build.sh`, `sh -n script.sh`, `eval echo done`,
 		`git commit -m "$(printf 'fix: %s' parser)"`, `cd "$(echo build)" && ls`, `sh -c "$(echo ls -la)"`,
 		"echo `echo hi`", `echo "$(echo '$HOME')"`, `echo ${HOME} ${x:-a b} ${#y}`, `echo ${ pwd; }`,
+		`args=(-la --color); ls "${args[@]}"`, `cmd=(go test ./...); "${cmd[@]}"`, `x=(a 'b c'); echo "${x[@]}"`,
 	}}}
 
 func TestNestedShells(t *testing.T) {

@@ -370,6 +370,8 @@ func (cc *cmdCtx) unresolvedProgram() {
 		cc.modelFind("unseen", fmt.Sprintf("the command word %s is split by a changed IFS into words the guard cannot read", t))
 	case cc.ck.env.positional && (strings.Contains(t, "$@") || strings.Contains(t, "$*") || strings.Contains(t, "$1")):
 		cc.modelFind("unseen", fmt.Sprintf("the command word %s runs positional parameters the line set: the guard cannot read the command", t))
+	case cc.ck.env.arraysDropped:
+		cc.modelFind("unseen", fmt.Sprintf("the command word %s may run an array too large for the guard to read", t))
 	case cc.ck.env.taintedUse(t):
 		cc.modelFind("unseen", fmt.Sprintf("the command word %s holds text computed by a transform (tr, sed, rev, …): the guard cannot read the command", t))
 	}

@@ -34,6 +34,39 @@ type env struct {
 	ifsSet, ifsKnown, positional bool
 	ifs                          string
 	tainted                      map[string]bool
+	// arrays are the arrays the line assigned (x=(rm -rf /)): their
+	// words, each single-quoted.
+	arrays map[string]string
+	// arraysDropped: an array was too large to keep.
+	arraysDropped bool
+}
+
+// arrayCommand returns the command line that runs when the program word
+// expands an array the line assigned ("${x[@]}" -rf: the array's words,
+// then the rest). $x, ${x} and ${x[0]} are read as the whole array too,
+// though they expand to its first word: the stricter reading.
+func (e *env) arrayCommand(args []shell.Word) (string, bool) {
+	if len(args) == 0 || len(e.arrays) == 0 {
+		return "", false
+	}
+	t := args[0].Text
+	name := strings.TrimPrefix(t, "$")
+	if strings.HasPrefix(name, "{") && strings.HasSuffix(name, "}") {
+		name = name[1 : len(name)-1]
+		for _, sub := range []string{"[@]", "[*]", "[0]"} {
+			name = strings.TrimSuffix(name, sub)
+		}
+	}
+	words, ok := e.arrays[name]
+	if !ok || name == t {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString(words)
+	for _, a := range args[1:] {
+		b.WriteString(" " + shellQuote(a.Text))
+	}
+	return b.String(), true
 }
 
 // taintedUse reports whether a word uses a tainted variable.

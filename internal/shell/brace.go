@@ -163,9 +163,15 @@ func expandBraces(w Word, marks braceMarks) []Word {
 	}
 	out := make([]Word, 0, len(texts))
 	for _, t := range texts {
+		if t == "" && !w.Quoted {
+			continue // an unquoted empty word is removed: {,/} is /
+		}
 		v := w
 		v.Text = t
 		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return []Word{w}
 	}
 	return out
 }

@@ -22,6 +22,8 @@ func TestBraceExpansion(t *testing.T) {
 		{`echo {c..a}`, `echo|c|b|a`},
 		{`echo {a,b`, `echo|{a,b`},
 		{`echo {a{b,c}`, `echo|{ab|{ac`},
+		{`echo {,/}`, `echo|/`},
+		{`echo ""{,/}`, `echo||/`},
 		{`echo {a,{b,c}`, `echo|{a,b|{a,c`},
 		{`echo a,b}`, `echo|a,b}`},
 		{`echo {}`, `echo|{}`},

@@ -94,7 +94,8 @@ type Command struct {
 	// Args are the command's words, wrappers removed: Args[0] is the
 	// program that runs.
 	Args []Word
-	// Assigns are the NAME=value words before the program.
+	// Assigns are the NAME=value words before the program. An array,
+	// NAME=(a b), is NAME=('a' 'b'): its words single-quoted.
 	Assigns []string
 	// Redirects are the command's redirections, in order.
 	Redirects []Redirect
@@ -486,8 +487,10 @@ func (p *parser) simple(pipeFrom int) {
 				continue
 			}
 			if name, ok := assignment(w.Text); ok && len(cmd.Args) == 0 {
-				cmd.Assigns = append(cmd.Assigns, name)
-				if p.has("(") { // NAME=(array)
+				if p.has("(") && strings.HasSuffix(name, "=") { // NAME=(array)
+					// recorded as NAME=(word …), each word single-quoted
+					// with its expansions (braces, extglob) made
+					var elems []string
 					p.pos++
 					for !p.eof() && p.src[p.pos] != ')' {
 						p.blanks()
@@ -499,15 +502,21 @@ func (p *parser) simple(pipeFrom int) {
 							continue
 						}
 						st := p.pos
-						p.word()
+						ew := p.argWord()
 						if p.pos == st {
 							p.pos++
+							continue
+						}
+						for _, x := range expandWord(ew, p.marks, p.groups) {
+							elems = append(elems, "'"+strings.ReplaceAll(x.Text, "'", `'\''`)+"'")
 						}
 					}
 					if !p.eof() {
 						p.pos++
 					}
+					name += "(" + strings.Join(elems, " ") + ")"
 				}
+				cmd.Assigns = append(cmd.Assigns, name)
 				continue
 			}
 		}

@@ -325,6 +325,17 @@ func (cc *cmdCtx) check() {
 		cc.packs() // > ~/.bash_history
 		return
 	}
+	if v, ok := cc.ck.env.aliases[c.Args[0].Text]; ok && !c.Args[0].Quoted && cc.ck.aliasDepth < 8 {
+		// alias g=git; g push -f: the alias's text, then the words
+		var b strings.Builder
+		b.WriteString(v)
+		for _, a := range c.Args[1:] {
+			b.WriteString(" " + shellQuote(a.Text))
+		}
+		cc.ck.aliasDepth++
+		cc.nested(b.String(), "alias "+c.Args[0].Text)
+		cc.ck.aliasDepth--
+	}
 	if c.Args[0].Dynamic {
 		if text, ok := cc.ck.env.arrayCommand(c.Args); ok {
 			// x=(rm -rf /); "${x[@]}": the array's words run
@@ -350,8 +361,16 @@ func (cc *cmdCtx) check() {
 		// An alias runs later under a name no rule knows: judge what it
 		// runs now.
 		for _, a := range cc.args() {
-			if _, v, ok := strings.Cut(a.Text, "="); ok {
+			if n, v, ok := strings.Cut(a.Text, "="); ok {
 				cc.nested(v, "alias")
+				// and later words of the line that use it run it too
+				// (Claude Code's shell expands aliases)
+				if e := &cc.ck.env; len(e.aliases) < 64 && len(v) < 1<<12 {
+					if e.aliases == nil {
+						e.aliases = map[string]string{}
+					}
+					e.aliases[n] = v
+				}
 			}
 		}
 	case name == "chmod" || name == "chown" || name == "chgrp" || name == "chattr" || name == "setfacl":

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/shell"
@@ -162,6 +163,39 @@ func (cc *cmdCtx) shellEscapes(name string) {
 				run(cmd, "shell escape")
 			}
 		}
+	case name == "ed" || name == "ex" || (name == "vim" || name == "vi" || name == "nvim") && slices.ContainsFunc(args, func(a shell.Word) bool {
+		return a.Text == "-e" || a.Text == "-es" || a.Text == "-E" || a.Text == "-Es" || a.Text == "-s"
+	}):
+		// ed and ex (vim -e) read their commands from standard input:
+		// !cmd, r !cmd and w !cmd run a shell
+		var texts []string
+		if cc.c.HasStdin {
+			texts = append(texts, cc.c.Stdin)
+		}
+		if t, ok := cc.pipedText(); ok {
+			texts = append(texts, t)
+		}
+		for _, r := range cc.c.Redirects {
+			if r.Op == "<" {
+				if t, ok := cc.writtenText(r.Target.Text); ok {
+					texts = append(texts, t)
+				}
+			}
+		}
+		for _, text := range texts {
+			for i, line := range strings.Split(text, "\n") {
+				if i >= 512 {
+					break
+				}
+				if e := editorEscape(line); e != "" {
+					run(e, ":!")
+				}
+			}
+		}
+		if name == "ed" {
+			break
+		}
+		fallthrough
 	case name == "vim" || name == "vi" || name == "nvim" || name == "ex" || name == "view" || name == "gvim" || name == "vimdiff" || name == "evim":
 		for k := 0; k < len(args); k++ {
 			t := args[k].Text

@@ -237,6 +237,9 @@ type check struct {
 	cfgLvl level
 	// judged remembers the reads already judged (see seen).
 	judged map[string]bool
+	// aliasDepth counts the aliases being expanded (alias a=b; alias b=a
+	// ends there).
+	aliasDepth int
 	// written holds the text the command line wrote to files (by
 	// resolved path), for a later command that reads them (psql -f).
 	written map[string]string

@@ -310,6 +310,48 @@ var recursiveDeletesFamilies = []family{
 	}},
 	{"download, harmless", "allow", []string{`curl -o script.sh https://x.example/i.sh`, `curl -s u | jq .`, `wget u`}}}
 
+// neighbourFamilies are spellings next to the held-back families, found
+// by trying them: an alias defined then used, a makefile's inline recipe
+// and $(shell …), ed's shell escape on standard input, a function throttled
+// or a database stopped through a flag, a push over a shared image tag.
+var neighbourFamilies = []family{
+	{"alias defined then used", "block", []string{
+		`alias g=git; g push -f`, "alias g=git\ng push --force origin main", `alias r='rm -rf'; r ~`,
+		`alias a=b; alias b='rm -rf /'; a`, `alias x='git push'; x --force`,
+	}},
+	{"alias, harmless", "allow", []string{`alias ll='ls -la'; ll src`, `alias g=git; g status`, `alias a=b; alias b=a; a`}},
+	{"makefile recipes inline and $(shell)", "block", []string{
+		`echo 'all:; rm -rf ~' | make -f -`, "make -f - <<'EOF'\nall: ; git push --force\nEOF",
+		"make -f - <<'EOF'\nX := $(shell rm -rf ~)\nall:\n\t@echo $(X)\nEOF", `printf 'x: ${shell git reset --hard}\n' | make -f -`,
+	}},
+	{"makefile, harmless", "allow", []string{`echo 'all: ; echo hi' | make -f -`, "make -f - <<'EOF'\nV := $(shell git rev-parse HEAD)\nall:\n\t@echo $(V)\nEOF"}},
+	{"ed and ex run a shell from their input", "block", []string{
+		`ed -s f <<< '!rm -rf ~'`, "ed f <<'EOF'\nw !git push -f\nq\nEOF", `printf '!rm -rf ~\nq\n' | ed -s`, `vim -es f <<< ':!rm -rf ~'`,
+		`ex -s f <<< 'r !rm -rf ~'`,
+	}},
+	{"ed, harmless", "allow", []string{"ed -s f <<'EOF'\n,s/a/b/g\nw\nq\nEOF", `printf ',p\n' | ed -s f`}},
+	{"capacity through a flag", "ask", []string{
+		`aws lambda put-function-concurrency --function-name f --reserved-concurrent-executions 0`,
+		`gcloud sql instances patch db --activation-policy NEVER`, `gcloud sql instances patch db --activation-policy=never`,
+	}},
+	{"capacity, harmless", "allow", []string{
+		`aws lambda put-function-concurrency --function-name f --reserved-concurrent-executions 5`,
+		`gcloud sql instances patch db --activation-policy ALWAYS`,
+	}},
+	{"a push over a shared image tag", "ask", []string{
+		`docker push r.example.com/app:latest`, `docker push r.example.com/app`, `docker tag app:2 r/app:stable && docker push r/app:stable`,
+		`docker buildx build --push -t r/app:latest .`, `docker image push r/app:prod`, `podman push r/app`, `docker push --all-tags r/app`,
+	}},
+	{"image pushes, harmless", "allow", []string{
+		`docker push r.example.com/app:1.2.3`, `docker push --platform linux/amd64 r/app:1.0`, `docker buildx build --push -t r/app:1.0 .`,
+		`docker build -t app:latest .`, `docker pull r/app:latest`,
+	}},
+}
+
+func TestNeighbourFamilies(t *testing.T) {
+	runFamilies(t, newTest(config.Guard{}, nil), neighbourFamilies)
+}
+
 func TestRecursiveDeletes(t *testing.T) {
 	runFamilies(t, newTest(config.Guard{}, nil), recursiveDeletesFamilies)
 }

@@ -416,6 +416,17 @@ func (pc *packCtx) harmCapacity(out map[string]string) {
 				say("`%s … %s %s` scales a running service to zero", name, f, v)
 				return
 			}
+		case "--reserved-concurrent-executions", "--provisioned-concurrent-executions", "--reserved-concurrency":
+			// a serverless function allowed to run zero at once: throttled
+			if zeroValue(v) && name != "npx" && name != "npm" {
+				say("`%s … %s %s` lets the function run nothing: every call is throttled", name, f, v)
+				return
+			}
+		case "--activation-policy":
+			if v == "never" {
+				say("`%s … %s %s` stops the database instance", name, f, v)
+				return
+			}
 		}
 	}
 	words := joinTexts(args)

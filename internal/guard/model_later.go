@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/shell"
@@ -31,6 +32,17 @@ func sharedTag(ref string) bool {
 		return true
 	}
 	return false
+}
+
+// pushedShared reports whether pushing ref moves a shared tag: its tag
+// is one deployments follow, or it names a registry and no tag, which
+// pushes latest.
+func pushedShared(ref string) bool {
+	if sharedTag(ref) {
+		return true
+	}
+	last := ref[strings.LastIndexByte(ref, '/')+1:]
+	return strings.Contains(ref, "/") && !strings.ContainsAny(last, ":@") && !strings.HasPrefix(ref, "-")
 }
 
 // localImage reports whether an image reference names a local store, not
@@ -64,6 +76,43 @@ func (pc *packCtx) harmLater(out map[string]string) {
 		}
 	}
 	switch name {
+	case "docker", "podman", "nerdctl", "buildah":
+		// docker push r/app:latest, and a build that pushes its tags
+		sub := ""
+		if len(pos) > 0 {
+			sub = strings.ToLower(pos[0])
+		}
+		if sub == "image" && len(pos) > 1 {
+			sub, pos = strings.ToLower(pos[1]), pos[1:]
+		}
+		if sub == "push" {
+			for _, ref := range pos[1:] {
+				if v, ok := optValue(args, "--platform"); ok && v == ref {
+					continue
+				}
+				if pushedShared(ref) {
+					out["later"] = fmt.Sprintf("`%s push %s` moves a tag that deployments follow to this image", name, ref)
+					return
+				}
+			}
+			if slices.ContainsFunc(args, func(a shell.Word) bool { return a.Text == "--all-tags" || a.Text == "-a" }) {
+				out["later"] = fmt.Sprintf("`%s push --all-tags` pushes every local tag, the ones deployments follow too", name)
+			}
+			return
+		}
+		if sub == "build" || sub == "buildx" && len(pos) > 1 && (pos[1] == "build" || pos[1] == "bake") {
+			if !slices.ContainsFunc(args, func(a shell.Word) bool {
+				return a.Text == "--push" || strings.HasPrefix(a.Text, "--output=type=registry")
+			}) {
+				return
+			}
+			for k := 0; k+1 < len(args); k++ {
+				if t := args[k].Text; (t == "-t" || t == "--tag") && pushedShared(args[k+1].Text) {
+					out["later"] = fmt.Sprintf("`%s … --push -t %s` moves a tag that deployments follow to the image it builds", name, args[k+1].Text)
+					return
+				}
+			}
+		}
 	case "crane", "gcrane", "oras", "regctl", "skopeo":
 		if len(pos) < 2 {
 			return

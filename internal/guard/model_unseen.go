@@ -197,16 +197,81 @@ func buildFiles(name string) []string {
 // @, - and + prefixes.
 func recipes(text string, just bool) []string {
 	var out []string
+	if !just {
+		// make runs $(shell cmd) wherever it reads it: in a variable, a
+		// target, a prerequisite
+		out = append(out, makeShellCalls(text)...)
+	}
 	for _, line := range strings.Split(text, "\n") {
 		switch {
 		case strings.HasPrefix(line, "\t"):
 		case just && strings.HasPrefix(line, "    "):
+		case !just && inlineRecipe(line) != "":
+			// target: prerequisites ; recipe
+			line = "\t" + inlineRecipe(line)
 		default:
 			continue
 		}
 		l := strings.TrimLeft(strings.TrimSpace(line), "@-+")
 		if l != "" && len(out) < 512 {
 			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// inlineRecipe returns the recipe a make rule line gives after ';'
+// (all: ; rm -rf x), or "".
+func inlineRecipe(line string) string {
+	colon := strings.IndexByte(line, ':')
+	if colon <= 0 || strings.HasPrefix(line[colon:], ":=") || strings.HasPrefix(line[colon:], "::=") {
+		return ""
+	}
+	head := line[:colon]
+	if strings.ContainsAny(head, "=#") {
+		return "" // a variable (x = a:b) or a comment
+	}
+	_, recipe, ok := strings.Cut(line[colon:], ";")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(recipe)
+}
+
+// makeShellCalls returns the commands of make's $(shell …) and ${shell …}
+// calls in a makefile's text, parentheses balanced.
+func makeShellCalls(text string) []string {
+	var out []string
+	for _, open := range []string{"$(shell ", "${shell "} {
+		closer := byte(')')
+		if open[1] == '{' {
+			closer = '}'
+		}
+		rest := text
+		for len(out) < 64 {
+			i := strings.Index(rest, open)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(open):]
+			depth, end := 0, len(rest)
+			for k := 0; k < len(rest); k++ {
+				switch rest[k] {
+				case open[1]:
+					depth++
+				case closer:
+					if depth == 0 {
+						end = k
+						k = len(rest)
+						continue
+					}
+					depth--
+				}
+			}
+			if cmd := strings.TrimSpace(rest[:end]); cmd != "" {
+				out = append(out, cmd)
+			}
+			rest = rest[end:]
 		}
 	}
 	return out

@@ -39,6 +39,8 @@ type env struct {
 	arrays map[string]string
 	// arraysDropped: an array was too large to keep.
 	arraysDropped bool
+	// aliases are the aliases the line defined (alias g=git).
+	aliases map[string]string
 }
 
 // arrayCommand returns the command line that runs when the program word

@@ -226,6 +226,9 @@ type parser struct {
 	// pattern, where bash with extglob on reads ?(…) *(…) +(…) @(…) !(…)
 	// as part of the word (see word).
 	ext bool
+	// extAssign: the next word starts a command; an extglob pattern is
+	// part of it only after NAME=.
+	extAssign bool
 	// marks and groups: the unquoted braces and commas, and the extglob
 	// groups, of the word read last.
 	marks  braceMarks
@@ -440,6 +443,7 @@ func (p *parser) simple(pipeFrom int) {
 		if len(cmd.Args) > 0 {
 			w = p.argWord()
 		} else {
+			p.extAssign = true
 			w = p.word()
 		}
 		if p.pos == start { // nothing readable: skip one byte

@@ -15,7 +15,10 @@ func (p *parser) word() Word {
 	// An extglob pattern is read only in this word, not in the commands
 	// nested in it; extAt is where the last unquoted ?*+@! ended.
 	ext, extAt := p.ext, -1
-	p.ext = false
+	// at the start of a command only an assignment's value (A=!(x)) holds
+	// a pattern: !(…) there is the negation of a subshell
+	extAssign := p.extAssign
+	p.ext, p.extAssign = false, false
 	// set in p.marks and p.groups at the end, after nested words
 	var marks braceMarks
 	var groups []extglobGroup
@@ -28,7 +31,7 @@ func (p *parser) word() Word {
 	}
 	for !p.eof() {
 		c := p.src[p.pos]
-		if c == '(' && ext && extAt == p.pos {
+		if c == '(' && extAt == p.pos && (ext || extAssign && isAssignment(b.String())) {
 			// bash with extglob on (the user's shell options, kept by
 			// releases before 2.0.77) reads !(…) as a pattern of this
 			// word; without it the line is a syntax error and runs

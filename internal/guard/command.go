@@ -132,7 +132,6 @@ func (ck *check) assign(words []string) {
 		if ck.env.vars == nil {
 			ck.env.vars = map[string]string{}
 		}
-
 		if strings.HasPrefix(val, "$(mktemp") || strings.HasPrefix(val, "`mktemp") {
 			val = firstOr(ck.env.temps, "/tmp") + "/mktemp.XXXXXX"
 		}

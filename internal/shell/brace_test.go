@@ -83,6 +83,11 @@ func TestBraceExpansionBounded(t *testing.T) {
 			t.Errorf("%.20q…: %d commands, %v; want echo and two words", src, len(cmds), err)
 		}
 	}
+	// the bound of one parse: many words that each expand
+	many, _ := Parse(`echo ` + strings.Repeat(`{1..200} `, 200))
+	if n := len(many[0].Args); n > maxExpanded+200 || !many[0].Args[n-1].Dynamic {
+		t.Errorf("200 × {1..200}: %d words, the last dynamic %v; want at most %d, the rest dynamic", n, many[0].Args[n-1].Dynamic, maxExpanded+200)
+	}
 	cmds, _ := Parse(`echo {1..256}`)
 	if n := len(cmds[0].Args); n != 257 || slices.ContainsFunc(cmds[0].Args, func(w Word) bool { return w.Dynamic }) {
 		t.Errorf("{1..256}: %d words, want 257, none dynamic", n)

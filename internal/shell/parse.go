@@ -177,6 +177,28 @@ type state struct {
 	err  error
 	// stop: give up (too many commands); the caller judges the rest.
 	stop bool
+	// expanded counts the words brace and extglob expansion made, against
+	// maxExpanded.
+	expanded int
+}
+
+// maxExpanded bounds the words expansion makes in one Parse; past it a
+// word is kept as written and marked Dynamic.
+const maxExpanded = 1 << 14
+
+// expand returns the words w stands for (see expandWord), within the
+// parse's bound.
+func (p *parser) expand(w Word, marks braceMarks, groups []extglobGroup) []Word {
+	if len(marks) == 0 && len(groups) == 0 {
+		return []Word{w}
+	}
+	if p.s.expanded >= maxExpanded {
+		w.Dynamic = true
+		return []Word{w}
+	}
+	ws := expandWord(w, marks, groups)
+	p.s.expanded += len(ws)
+	return ws
 }
 
 func (s *state) fail(err error) {
@@ -511,7 +533,7 @@ func (p *parser) simple(pipeFrom int) {
 							p.pos++
 							continue
 						}
-						for _, x := range expandWord(ew, p.marks, p.groups) {
+						for _, x := range p.expand(ew, p.marks, p.groups) {
 							elems = append(elems, "'"+strings.ReplaceAll(x.Text, "'", `'\''`)+"'")
 						}
 					}
@@ -525,7 +547,7 @@ func (p *parser) simple(pipeFrom int) {
 			}
 		}
 		lead = false
-		cmd.Args = append(cmd.Args, expandWord(w, marks, groups)...)
+		cmd.Args = append(cmd.Args, p.expand(w, marks, groups)...)
 	}
 	i := -1
 	if len(cmd.Args) > 0 || len(cmd.Redirects) > 0 || len(cmd.Assigns) > 0 || len(pend) > 0 {

@@ -170,10 +170,7 @@ func expandBraces(w Word, marks braceMarks) []Word {
 		v.Text = t
 		out = append(out, v)
 	}
-	if len(out) == 0 {
-		return []Word{w}
-	}
-	return out
+	return out // no word at all when every one was empty: echo {,} is echo
 }
 
 // hasSequence reports whether a word with fewer than three marks may still

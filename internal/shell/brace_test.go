@@ -23,6 +23,8 @@ func TestBraceExpansion(t *testing.T) {
 		{`echo {a,b`, `echo|{a,b`},
 		{`echo {a{b,c}`, `echo|{ab|{ac`},
 		{`echo {,/}`, `echo|/`},
+		{`echo {,} x`, `echo|x`},
+		{`{..,}`, `..`},
 		{`echo ""{,/}`, `echo||/`},
 		{`echo {a,{b,c}`, `echo|{a,b|{a,c`},
 		{`echo a,b}`, `echo|a,b}`},

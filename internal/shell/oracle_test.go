@@ -164,6 +164,9 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 							c.braceCap = true
 							break
 						}
+						if emptyLit(x) {
+							continue // bash removes an unquoted empty word: {..,} is ..
+						}
 						ws = append(ws, x)
 					}
 				}
@@ -614,6 +617,17 @@ func FuzzOracle(f *testing.F) {
 			}
 		}
 	})
+}
+
+// emptyLit reports whether a word is empty and unquoted (an empty
+// alternative of a brace expansion).
+func emptyLit(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || l.Value != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // isEmptyProcSubst reports whether a word part is <() or >() with no

@@ -30,9 +30,9 @@ type extglobGroup struct{ start, end int }
 // expandWord returns the words w stands for: its extglob groups replaced
 // by plain globs (see extglobItems), then its braces expanded. marks and
 // groups are what word recorded for w.
-func expandWord(w Word, marks braceMarks, groups []extglobGroup) []Word {
+func expandWord(w Word, marks braceMarks, groups []extglobGroup, quotes []int) []Word {
 	if len(groups) == 0 {
-		return expandBraces(w, marks)
+		return expandBraces(w, marks, quotes)
 	}
 	if len(w.Text) > maxBraceLen {
 		w.Dynamic = true
@@ -77,7 +77,7 @@ func expandWord(w Word, marks braceMarks, groups []extglobGroup) []Word {
 				f.marks = append(f.marks, len(f.text)+m-at)
 			}
 		}
-		for _, x := range expandBraces(v, f.marks) {
+		for _, x := range expandBraces(v, f.marks, nil) {
 			if x.Text != "" && len(out) < maxBraceWords {
 				out = append(out, x)
 			}
@@ -135,8 +135,10 @@ func extglobItems(g string) []string {
 }
 
 // expandBraces returns the words w expands into. marks are the offsets in
-// w.Text of its unquoted braces and commas.
-func expandBraces(w Word, marks braceMarks) []Word {
+// w.Text of its unquoted braces and commas, quotes those where a quoted part
+// starts: a word made empty is removed unless it holds one ({"",/} keeps
+// its "").
+func expandBraces(w Word, marks braceMarks, quotes []int) []Word {
 	if len(marks) < 3 { // no {x,y} without three marks
 		if !hasSequence(w.Text, marks) {
 			return []Word{w}
@@ -146,24 +148,52 @@ func expandBraces(w Word, marks braceMarks) []Word {
 		w.Dynamic = true
 		return []Word{w}
 	}
-	special := make([]bool, len(w.Text))
+	text, special := w.Text, make([]bool, len(w.Text))
 	for _, m := range marks {
 		if m >= 0 && m < len(special) {
 			special[m] = true
 		}
 	}
+	// each quoted part leaves a NUL marked special where it starts, so that
+	// the words made from it are known to be quoted (a real NUL in the word
+	// makes every word count as quoted: none is removed)
+	markQuotes := len(quotes) > 0 && strings.IndexByte(text, 0) < 0
+	if markQuotes {
+		var b strings.Builder
+		sp := make([]bool, 0, len(special)+len(quotes))
+		q := 0
+		for i := 0; i <= len(text); i++ {
+			if q < len(quotes) && quotes[q] == i {
+				b.WriteByte(0)
+				sp = append(sp, true)
+				for q < len(quotes) && quotes[q] == i {
+					q++
+				}
+			}
+			if i < len(text) {
+				b.WriteByte(text[i])
+				sp = append(sp, special[i])
+			}
+		}
+		text, special = b.String(), sp
+	}
 	n := 0
-	texts, ok := braceExpand(w.Text, special, &n)
+	texts, ok := braceExpand(text, special, &n)
 	if !ok {
 		w.Dynamic = true
 		return []Word{w}
 	}
-	if len(texts) == 1 && texts[0] == w.Text {
+	if len(texts) == 1 && texts[0] == text {
 		return []Word{w}
 	}
 	out := make([]Word, 0, len(texts))
 	for _, t := range texts {
-		if t == "" && !w.Quoted {
+		quoted := w.Quoted
+		if markQuotes {
+			quoted = strings.IndexByte(t, 0) >= 0
+			t = strings.ReplaceAll(t, "\x00", "")
+		}
+		if t == "" && !quoted {
 			continue // an unquoted empty word is removed: {,/} is /
 		}
 		v := w

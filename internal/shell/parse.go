@@ -188,7 +188,7 @@ const maxExpanded = 1 << 14
 
 // expand returns the words w stands for (see expandWord), within the
 // parse's bound.
-func (p *parser) expand(w Word, marks braceMarks, groups []extglobGroup) []Word {
+func (p *parser) expand(w Word, marks braceMarks, groups []extglobGroup, quotes []int) []Word {
 	if len(marks) == 0 && len(groups) == 0 {
 		return []Word{w}
 	}
@@ -196,7 +196,7 @@ func (p *parser) expand(w Word, marks braceMarks, groups []extglobGroup) []Word 
 		w.Dynamic = true
 		return []Word{w}
 	}
-	ws := expandWord(w, marks, groups)
+	ws := expandWord(w, marks, groups, quotes)
 	p.s.expanded += len(ws)
 	return ws
 }
@@ -255,6 +255,8 @@ type parser struct {
 	// groups, of the word read last.
 	marks  braceMarks
 	groups []extglobGroup
+	// quotes: where the quoted parts of the word read last start.
+	quotes []int
 }
 
 // argWord reads a word where an extglob pattern is part of it.
@@ -472,7 +474,7 @@ func (p *parser) simple(pipeFrom int) {
 			p.pos++
 			continue
 		}
-		marks, groups := p.marks, p.groups
+		marks, groups, quotes := p.marks, p.groups, p.quotes
 		// A quoted word is no reserved word, but NAME="a b" is still an
 		// assignment: only the value is quoted.
 		if lead && (!w.Quoted || isAssignment(p.src[start:p.pos])) {
@@ -533,7 +535,7 @@ func (p *parser) simple(pipeFrom int) {
 							p.pos++
 							continue
 						}
-						for _, x := range p.expand(ew, p.marks, p.groups) {
+						for _, x := range p.expand(ew, p.marks, p.groups, p.quotes) {
 							elems = append(elems, "'"+strings.ReplaceAll(x.Text, "'", `'\''`)+"'")
 						}
 					}
@@ -547,7 +549,7 @@ func (p *parser) simple(pipeFrom int) {
 			}
 		}
 		lead = false
-		cmd.Args = append(cmd.Args, p.expand(w, marks, groups)...)
+		cmd.Args = append(cmd.Args, p.expand(w, marks, groups, quotes)...)
 	}
 	i := -1
 	if len(cmd.Args) > 0 || len(cmd.Redirects) > 0 || len(cmd.Assigns) > 0 || len(pend) > 0 {

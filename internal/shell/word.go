@@ -22,6 +22,7 @@ func (p *parser) word() Word {
 	// set in p.marks and p.groups at the end, after nested words
 	var marks braceMarks
 	var groups []extglobGroup
+	var quotes []int // where a quoted part starts (it may be empty: "")
 	if p.has("<(") || p.has(">(") {
 		st := p.pos
 		p.pos += 2
@@ -54,6 +55,7 @@ func (p *parser) word() Word {
 				continue
 			}
 			w.Quoted = true
+			quotes = append(quotes, b.Len())
 			p.pos++
 			if !p.eof() {
 				b.WriteByte(p.src[p.pos])
@@ -61,6 +63,7 @@ func (p *parser) word() Word {
 			}
 		case '\'':
 			w.Quoted = true
+			quotes = append(quotes, b.Len())
 			end := strings.IndexByte(p.src[p.pos+1:], '\'')
 			if end < 0 {
 				p.s.fail(ErrSyntax)
@@ -72,6 +75,7 @@ func (p *parser) word() Word {
 			p.pos += end + 2
 		case '"':
 			w.Quoted = true
+			quotes = append(quotes, b.Len())
 			p.pos++
 			if p.dquoted(&b, false) {
 				w.Dynamic = true
@@ -85,10 +89,12 @@ func (p *parser) word() Word {
 			switch p.peek(1) {
 			case '\'':
 				w.Quoted = true
+				quotes = append(quotes, b.Len())
 				p.pos += 2
 				p.ansiC(&b)
 			case '"':
 				w.Quoted = true
+				quotes = append(quotes, b.Len())
 				p.pos += 2
 				if p.dquoted(&b, false) {
 					w.Dynamic = true
@@ -125,7 +131,7 @@ func (p *parser) word() Word {
 		}
 	}
 	w.Text = b.String()
-	p.marks, p.groups = marks, groups
+	p.marks, p.groups, p.quotes = marks, groups, quotes
 	return w
 }
 

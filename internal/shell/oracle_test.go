@@ -183,6 +183,9 @@ func oracleCalls(src string) ([]oracleCall, bool, error) {
 					}
 				}
 			}
+			if len(c.words) == 0 {
+				return true // every word expanded to nothing ({,}): nothing runs
+			}
 			out = append(out, c)
 		case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause, *syntax.DeclClause, *syntax.CoprocClause, *syntax.TestDecl:
 			tests = true

@@ -28,8 +28,8 @@ type braceMarks []int
 type extglobGroup struct{ start, end int }
 
 // expandWord returns the words w stands for: its extglob groups replaced
-// by plain globs (see extglobItems), then its braces expanded. marks and
-// groups are what word recorded for w.
+// by plain globs (see extglobItems), then its braces expanded. marks,
+// groups and quotes are what word recorded for w.
 func expandWord(w Word, marks braceMarks, groups []extglobGroup, quotes []int) []Word {
 	if len(groups) == 0 {
 		return expandBraces(w, marks, quotes)
@@ -60,11 +60,11 @@ func expandWord(w Word, marks braceMarks, groups []extglobGroup, quotes []int) [
 					}
 				}
 				next = append(next, nf)
+				if len(next) > maxBraceWords {
+					w.Dynamic = true
+					return []Word{w}
+				}
 			}
-		}
-		if len(next) > maxBraceWords {
-			w.Dynamic = true
-			return []Word{w}
 		}
 		forms, at = next, g.end
 	}
@@ -78,9 +78,14 @@ func expandWord(w Word, marks braceMarks, groups []extglobGroup, quotes []int) [
 			}
 		}
 		for _, x := range expandBraces(v, f.marks, nil) {
-			if x.Text != "" && len(out) < maxBraceWords {
-				out = append(out, x)
+			if x.Text == "" {
+				continue
 			}
+			if len(out) == maxBraceWords {
+				w.Dynamic = true
+				return []Word{w}
+			}
+			out = append(out, x)
 		}
 	}
 	if len(out) == 0 {

@@ -71,6 +71,8 @@ func TestBraceExpansionBounded(t *testing.T) {
 		`echo ` + strings.Repeat(`{a,b}`, 40),
 		`echo ` + strings.Repeat(`{,a}`, 30) + `{x,/}`,
 		`echo ` + strings.Repeat(`@(a|b)`, 20),
+		`echo ` + strings.Repeat(`@(a|b)`, 4) + strings.Repeat(`{a,b}`, 5),
+		`echo @(` + strings.Repeat(`a|`, 2000) + `b)`,
 	} {
 		cmds, err := Parse(src)
 		if err != nil || len(cmds) != 1 {

@@ -284,6 +284,7 @@ var decided = map[string]string{
 	"mvdan-crlf":         "a carriage return before a new line: mvdan drops it, in quotes too; bash keeps it (printf %s \"a\\r\\nb\" prints the \\r), as this package does: the words are bash's",
 	"brace-cap":          "a brace expansion into more than 256 words ({1..1000}): mvdan lists them all; this package keeps the word as written and marks it a value it cannot know, which the guard judges as such: the stricter reading",
 	"mvdan-heredoc":      "a heredoc body line that ends in $ and digits before its delimiter line (<<0, then 0$00, then 0): mvdan ends the body early and reads the delimiter line as a command; bash ends the body at the delimiter line and runs nothing, as this package reads it",
+	"mvdan-comment":      "a # glued to a closing quote ('EOF'#): bash reads it as part of the word (the heredoc's delimiter is EOF#), mvdan as a comment, so it ends a heredoc at EOF and reads the lines after it as commands; bash reads them as the heredoc's body and runs nothing, as this package does",
 	"reserved-word":      "a reserved word out of place (else, fi, done, …) as a program name: mvdan reads a command named so, bash refuses the line as a syntax error and runs nothing",
 	"bang-word":          "a ! that bash reads as a program name, not the negation (after an assignment: A= ! rm -rf x runs a program named !, which does not exist): this package reads the negation and judges the words after it as the command: the stricter reading",
 	"mvdan-bigfd":        "digits over an int's range glued to a redirection (x 2170000000<f): bash reads them as a word (it prints x 2170000000), as this package does; mvdan as the descriptor",
@@ -449,6 +450,8 @@ func compareWith(mvdanSrc, oursSrc string) []difference {
 				class = "reserved-word"
 			case len(m.words) == 1 && m.literal[0] && heredocDelim(src, m.words[0]):
 				class = "mvdan-heredoc"
+			case strings.Contains(src, "'#") || strings.Contains(src, `"#`):
+				class = "mvdan-comment"
 			}
 			diffs = append(diffs, difference{class, fmt.Sprintf("%q", m.words)})
 		}

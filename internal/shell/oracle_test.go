@@ -283,7 +283,7 @@ var decided = map[string]string{
 	"glued-procsubst":    "text glued to a process substitution (rm<(x) -rf /): bash makes one word of them (rm/dev/fd/63, no program a guard knows), this package two, the text and the substitution, so the guard judges the text as the program: the stricter reading; glued to a redirection's target (A <x<(y)), bash redirects from the one word, this package from x with <(y) a word of the command; the commands inside are read either way",
 	"mvdan-crlf":         "a carriage return before a new line: mvdan drops it, in quotes too; bash keeps it (printf %s \"a\\r\\nb\" prints the \\r), as this package does: the words are bash's",
 	"brace-cap":          "a brace expansion into more than 256 words ({1..1000}): mvdan lists them all; this package keeps the word as written and marks it a value it cannot know, which the guard judges as such: the stricter reading",
-	"mvdan-heredoc":      "a heredoc body line that ends in $ and digits before its delimiter line (<<0, then 0$00, then 0): mvdan ends the body early and reads the delimiter line as a command; bash ends the body at the delimiter line and runs nothing, as this package reads it",
+	"mvdan-heredoc":      "a heredoc body line that holds a $ and ends in the delimiter's text (<<0, then 0$00 or $00): mvdan ends the body there and reads the lines after it as commands; bash ends the body only at a line that is the delimiter, as this package does",
 	"mvdan-comment":      "a # glued to a closing quote ('EOF'#): bash reads it as part of the word (the heredoc's delimiter is EOF#), mvdan as a comment, so it ends a heredoc at EOF and reads the lines after it as commands; bash reads them as the heredoc's body and runs nothing, as this package does",
 	"reserved-word":      "a reserved word out of place (else, fi, done, …) as a program name: mvdan reads a command named so, bash refuses the line as a syntax error and runs nothing",
 	"bang-word":          "a ! that bash reads as a program name, not the negation (after an assignment: A= ! rm -rf x runs a program named !, which does not exist): this package reads the negation and judges the words after it as the command: the stricter reading",
@@ -448,7 +448,7 @@ func compareWith(mvdanSrc, oursSrc string) []difference {
 				class = "bang-word"
 			case len(m.words) > 0 && m.literal[0] && slices.Contains([]string{"then", "else", "elif", "fi", "do", "done", "esac", "}", "in"}, m.words[0]):
 				class = "reserved-word"
-			case len(m.words) == 1 && m.literal[0] && heredocDelim(src, m.words[0]):
+			case heredocEarlyEnd(src):
 				class = "mvdan-heredoc"
 			case strings.Contains(src, "'#") || strings.Contains(src, `"#`):
 				class = "mvdan-comment"
@@ -628,12 +628,16 @@ func FuzzOracle(f *testing.F) {
 	})
 }
 
-// heredocDelim reports whether word is the delimiter of a heredoc in src
-// and a line of its own there.
-func heredocDelim(src, word string) bool {
+// heredocEarlyEnd reports whether src has a heredoc body line that holds
+// a $ and ends in the heredoc's delimiter (<<0, then 0$00 or $00): mvdan
+// ends the body there.
+func heredocEarlyEnd(src string) bool {
+	lines := strings.Split(src, "\n")
 	for _, m := range regexp.MustCompile(`<<-?[ \t]*['"]?([^\s'"<>;&|()]+)`).FindAllStringSubmatch(src, -1) {
-		if m[1] == word && slices.Contains(strings.Split(src, "\n"), word) {
-			return true
+		for _, l := range lines {
+			if l != m[1] && strings.Contains(l, "$") && strings.HasSuffix(l, m[1]) {
+				return true
+			}
 		}
 	}
 	return false

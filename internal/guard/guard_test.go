@@ -115,6 +115,9 @@ var nestedShellsFamilies = []family{
 		"ls\ngit push --force", `find / -name x -exec rm -rf {} \;`, `diff <(rm -rf ~) b`,
 		// bash 5.3 runs ${ …; } and ${| …; } in the current shell
 		`echo ${ rm -rf ~; }`, `x=${| git push --force; }`, "v=${\ngit reset --hard\n}",
+		// a substitution inside arithmetic runs before the sum
+		"echo $(( $(rm -rf ~) ))", "(( x = $(git push -f) ))", "echo $(( `rm -rf ~` ))",
+		"for ((i=$(rm -rf ~);i<1;i++)); do :; done", "x=$(( 1 + $(git reset --hard) ))", "echo $[ $(rm -rf ~) ]",
 		// an array as the command word runs its words
 		`x=(rm -rf /); "${x[@]}"`, `x=(git push); x+=(--force); ${x[*]}`, `c=(rm -rf); "${c[@]}" ~`,
 		`a=(git); $a push -f`, "x=(\nrm\n-rf\n{/,y}\n); ${x[@]}",

@@ -83,6 +83,10 @@ func TestBraceExpansionBounded(t *testing.T) {
 			t.Errorf("%.40q: %d words (dynamic %v), want the word kept and marked dynamic", src, len(args), len(args) > 1 && args[1].Dynamic)
 		}
 	}
+	// arithmetic nested past the bound ends the parse with ErrDepth
+	if _, err := Parse(`echo ` + strings.Repeat(`$((`, 100000)); err == nil {
+		t.Errorf("100000 nested $((: no error")
+	}
 	// many braces that never close: each is text, read in one pass
 	for _, src := range []string{`echo ` + strings.Repeat(`{`, 4000) + `a,b}`, `echo ` + strings.Repeat(`{a,`, 1300) + `}`} {
 		cmds, err := Parse(src)

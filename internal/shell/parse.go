@@ -365,7 +365,7 @@ func (p *parser) list(close byte) {
 			p.pos++
 			if p.has("(") { // (( arithmetic ))
 				p.pos++
-				p.arith()
+				p.arith(')')
 				continue
 			}
 			p.list(')')
@@ -386,19 +386,49 @@ func (p *parser) list(close byte) {
 	}
 }
 
-// arith skips an arithmetic expression up to its closing "))".
-func (p *parser) arith() {
+// arith reads an arithmetic expression up to its closing "))" (close
+// ')') or "]" ($[ … ], close ']'). The substitutions in it run before it is
+// computed ($(( $(cmd) + 1 ))): they are read as nested commands.
+func (p *parser) arith(close byte) {
+	p.nest++
+	defer func() { p.nest-- }()
+	if p.nest > maxNest {
+		p.s.fail(ErrDepth)
+		p.pos = len(p.src)
+		return
+	}
 	depth := 0
+	var scratch strings.Builder
 	for !p.eof() {
 		switch p.src[p.pos] {
 		case '(':
 			depth++
+		case '[':
+			if close == ']' {
+				depth++
+			}
+		case ']':
+			if close == ']' {
+				if depth == 0 {
+					p.pos++
+					return
+				}
+				depth--
+			}
 		case ')':
-			if depth == 0 && p.peek(1) == ')' {
+			if close == ')' && depth == 0 && p.peek(1) == ')' {
 				p.pos += 2
 				return
 			}
 			depth--
+		case '$':
+			scratch.Reset()
+			p.dollar(&scratch)
+			continue
+		case '`':
+			scratch.Reset()
+			p.backtick(&scratch)
+			continue
 		}
 		p.pos++
 	}
@@ -490,7 +520,7 @@ func (p *parser) simple(pipeFrom int) {
 				p.blanks()
 				if p.has("((") {
 					p.pos += 2
-					p.arith()
+					p.arith(')')
 				}
 				// for NAME in WORDS: the words are data; a $(…) among them
 				// was already read by word.

@@ -247,7 +247,11 @@ func (p *parser) dollar(b *strings.Builder) bool {
 	switch n := p.peek(1); {
 	case n == '(' && p.peek(2) == '(':
 		p.pos += 3
-		p.arith()
+		p.arith(')')
+	case n == '[':
+		// $[ … ]: bash's older spelling of $(( … ))
+		p.pos += 2
+		p.arith(']')
 	case n == '(':
 		p.pos += 2
 		p.nested(')', "$(…)")

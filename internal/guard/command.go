@@ -71,7 +71,7 @@ func (ck *check) commands(cmds []shell.Command, depth int) {
 			ck.rep.MoreCommands++
 		}
 		if len(c.Args) == 0 {
-			ck.assign(c.Assigns)
+			ck.assign(substituted(cmds, i, c.Assigns))
 		}
 		cc := cmdCtx{ck: ck, c: c, all: cmds, next: &next, i: i, idx: idx, cwd: cwd}
 		cc.check()
@@ -79,6 +79,93 @@ func (ck *check) commands(cmds []shell.Command, depth int) {
 			cwd = cc.cwd
 		}
 	}
+}
+
+// substituted returns the assignments of command i with a value that is
+// one command substitution of a command whose output the parser knows
+// (x=$(echo rm -rf ~), x=`printf …`) replaced by that output, trailing new
+// lines removed as the shell removes them.
+func substituted(cmds []shell.Command, i int, assigns []string) []string {
+	var out []string
+	for _, a := range assigns {
+		name, val, _ := strings.Cut(a, "=")
+		if (strings.HasPrefix(val, "$(") && strings.HasSuffix(val, ")") && !strings.HasPrefix(val, "$((")) || (strings.HasPrefix(val, "`") && strings.HasSuffix(val, "`") && len(val) > 1) {
+			var inner []int
+			for k := range cmds {
+				if cmds[k].Parent == i && (cmds[k].Via == "$(…)" || cmds[k].Via == "`…`") {
+					inner = append(inner, k)
+				}
+			}
+			if len(inner) == 1 && cmds[inner[0]].PipeFrom < 0 {
+				if text, ok := shell.Output(cmds[inner[0]]); ok {
+					a = name + "=" + strings.TrimRight(text, "\n")
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// readInto assigns what read gets from a here-string or a pipe the parser
+// knows (read -r a b <<< 'rm -rf'): its first line split at blanks, the
+// last name taking the rest; with -a, an array.
+func (cc *cmdCtx) readInto() {
+	args := cc.args()
+	text, ok := "", false
+	if cc.c.HasStdin {
+		text, ok = cc.c.Stdin, true
+	} else {
+		text, ok = cc.pipedText()
+	}
+	if !ok {
+		return
+	}
+	line, _, _ := strings.Cut(text, "\n")
+	var names []string
+	array := ""
+	for k := 0; k < len(args); k++ {
+		t := args[k].Text
+		switch {
+		case t == "-a":
+			array = wordAt(args, k+1)
+			k++
+		case t == "-d" || t == "-n" || t == "-N" || t == "-p" || t == "-t" || t == "-u" || t == "-i":
+			k++
+		case strings.HasPrefix(t, "-"):
+		default:
+			names = append(names, t)
+		}
+	}
+	fields := strings.Fields(line)
+	if array != "" {
+		quoted := make([]string, len(fields))
+		for j, f := range fields {
+			quoted[j] = shellQuote(f)
+		}
+		cc.ck.assign([]string{array + "=(" + strings.Join(quoted, " ") + ")"})
+		return
+	}
+	if len(names) == 0 {
+		names = []string{"REPLY"}
+	}
+	var set []string
+	for j, n := range names {
+		v := ""
+		switch {
+		case j == len(names)-1 && j < len(fields):
+			// the last name takes the rest of the line
+			rest := strings.TrimLeft(line, " \t")
+			for f := 0; f < j; f++ {
+				rest = strings.TrimLeft(strings.TrimPrefix(rest, fields[f]), " \t")
+			}
+			v = strings.TrimRight(rest, " \t")
+		case j < len(fields):
+			v = fields[j]
+		}
+		set = append(set, n+"="+v)
+	}
+	cc.ck.assign(set)
 }
 
 // seen reports whether the same read was judged before in this check, and
@@ -356,6 +443,14 @@ func (cc *cmdCtx) check() {
 		cc.rimraf(cc.args())
 	case name == "set" && wordAt(cc.args(), 0) == "--":
 		cc.ck.env.positional = true
+	case name == "read":
+		cc.readInto()
+	case name == "printf" && wordAt(cc.args(), 0) == "-v" && len(cc.args()) > 2:
+		// printf -v x FORMAT ARGS: x holds what printf would print
+		a := cc.args()
+		if text, ok := shell.Output(shell.Command{Args: append([]shell.Word{{Text: "printf"}}, a[2:]...)}); ok {
+			cc.ck.assign([]string{a[1].Text + "=" + text})
+		}
 	case name == "alias":
 		// An alias runs later under a name no rule knows: judge what it
 		// runs now.

@@ -321,11 +321,22 @@ func (cc *cmdCtx) shellEscapes(name string) {
 		}
 	}
 	for _, a := range cc.c.Assigns {
-		if v, ok := strings.CutPrefix(a, "MANPAGER="); ok && name == "man" {
-			run(v, "MANPAGER")
+		n, v, _ := strings.Cut(a, "=")
+		switch n {
+		case "MANPAGER", "PAGER", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER", "MANROFFOPT":
+			// a program the command runs from its environment
+			if name != "git" { // git's own environment: gitEnv
+				run(v, n)
+			}
+		case "LESSOPEN", "LESSCLOSE":
+			// less runs the input preprocessor: |cmd %s, ||cmd %s
+			run(strings.TrimLeft(v, "|"), n)
 		}
-		if v, ok := strings.CutPrefix(a, "PAGER="); ok && (name == "man" || name == "psql" || name == "mysql") {
-			run(v, "PAGER")
+	}
+	if name == "mapfile" || name == "readarray" {
+		// -C CALLBACK: bash evaluates it every -c lines
+		if v, ok := optValue(args, "-C"); ok {
+			run(v, "-C")
 		}
 	}
 }

@@ -280,8 +280,14 @@ func (cc *cmdCtx) gitConfigValue(key, value string, once bool) {
 		return
 	case k == "core.sshcommand" && plainSSH(value):
 		return // ssh -i ~/.ssh/deploy_key: runs ssh, as git would
-	case once && (k == "core.pager" || k == "core.editor" || k == "sequence.editor" || k == "core.askpass" || k == "gpg.program" || k == "diff.external"):
-		cc.nested(value, "git -c "+key) // runs now: judged as the command it is
+	case k == "core.pager" || k == "core.editor" || k == "sequence.editor" || k == "core.askpass" || k == "gpg.program" || k == "diff.external" || k == "core.sshcommand":
+		// runs now (git -c) or at the next commit, log or fetch: judged
+		// as the command it is
+		how := "git config " + key
+		if once {
+			how = "git -c " + key
+		}
+		cc.nested(value, how)
 	}
 	switch {
 	case k == "core.hookspath" || k == "core.fsmonitor" || k == "core.sshcommand" || k == "core.pager" && strings.ContainsAny(value, "|;&$`") ||

@@ -345,6 +345,33 @@ var neighbourFamilies = []family{
 		`docker push r.example.com/app:latest`, `docker push r.example.com/app`, `docker tag app:2 r/app:stable && docker push r/app:stable`,
 		`docker buildx build --push -t r/app:latest .`, `docker image push r/app:prod`, `podman push r/app`, `docker push --all-tags r/app`,
 	}},
+	{"a value the line computes runs", "block", []string{
+		`x=$(echo rm -rf ~); $x`, "x=`echo rm -rf ~`; $x", `x=$(printf 'rm -rf ~'); $x`, `x=$(cat <<< 'rm -rf ~'); $x`,
+		`printf -v x '%s' 'rm -rf ~'; $x`, `read x <<< 'git push -f'; $x`, `read -r x <<< 'rm -rf ~'; eval "$x"`,
+		`read -r a b <<< 'rm -rf'; $a $b ~`, `read -a c <<< 'rm -rf /'; "${c[@]}"`,
+		`echo rm -rf ~ | xargs -0 bash -c`, `echo 'rm -rf ~' | xargs -I{} sh -c {}`, `printf '%s
+' ~ | xargs rm -rf`,
+		`printf 'git push -f
+' | xargs -d '
+' -I % sh -c %`,
+	}},
+	{"a computed value, harmless", "allow", []string{
+		`x=$(echo hello); echo $x`, `read -r v <<< 'abc'; echo $v`, `echo a b | xargs -n1 echo`, `find . -name '*.go' | xargs gofmt -l`,
+		`echo build | xargs rm -rf`, `printf -v n '%d' 5; echo $n`, `ls | xargs -I{} echo {}`, `echo 'rm -rf ~' | xargs bash -c`,
+	}},
+	{"a script from a process substitution", "block", []string{
+		`source <(echo 'rm -rf ~')`, `. <(printf 'git push -f')`, `bash <(echo 'rm -rf ~')`, `sh <(printf 'git reset --hard')`,
+	}},
+	{"process substitution scripts, harmless", "allow", []string{`source <(echo 'export A=1')`, `bash <(echo 'echo hi')`}},
+	{"a program a variable or setting names runs", "block", []string{
+		`SSH_ASKPASS='rm -rf ~' ssh h`, `LESSOPEN='|rm -rf ~ %s' less f`, `MANPAGER='git push -f' man ls`,
+		`git config core.editor 'rm -rf ~' && git commit`, `git config --global core.pager 'git reset --hard'`,
+		`mapfile -C 'rm -rf ~' -c 1 < f`, `readarray -C 'git push -f' -c 1 < f`,
+	}},
+	{"program settings, harmless", "allow", []string{
+		`git config core.editor vim`, `git config core.pager 'less -R'`, `LESSOPEN='| lesspipe %s' less f`,
+		`SSH_ASKPASS=/usr/bin/ksshaskpass ssh h`, `git config core.sshCommand 'ssh -i ~/.ssh/k'`, `mapfile -t lines < f`,
+	}},
 	{"image pushes, harmless", "allow", []string{
 		`docker push r.example.com/app:1.2.3`, `docker push --platform linux/amd64 r/app:1.0`, `docker buildx build --push -t r/app:1.0 .`,
 		`docker build -t app:latest .`, `docker pull r/app:latest`,

@@ -395,6 +395,14 @@ func (cc *cmdCtx) pipedIntoShell(name string) {
 	if c.Via != "$(…)" && c.Via != "`…`" && c.Via != "<(…)" || c.Parent < 0 || c.Parent >= len(cc.all) {
 		return
 	}
+	if c.Via == "<(…)" && cc.pipeNext(cc.i) < 0 {
+		// source <(echo 'cmd'), bash <(printf …): what it prints runs
+		if p := cc.all[c.Parent].Name(); shell.IsShell(p) || p == "source" || p == "." {
+			if text, ok := shell.Output(*c); ok {
+				cc.nested(text, p+" <(…)")
+			}
+		}
+	}
 	if cc.pipeNext(cc.i) >= 0 || !transform(c) || isDecoder(c) {
 		return // not the end of the pipeline; decoders are judged as such
 	}

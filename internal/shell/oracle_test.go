@@ -388,12 +388,12 @@ func compareWith(mvdanSrc, oursSrc string) []difference {
 				break
 			}
 		}
-		if !found && len(c.Args) > 1 && strings.Contains(c.Args[0].Text, "=") {
-			// a word with = that bash does not take for an assignment
-			// (a!=b c): mvdan may read it as one, and run only c
+		// words with = that bash does not take for assignments (a!=b c,
+		// 0=[ 0=[ c): mvdan may read them as such, and run only c
+		for n := 1; !found && n < len(c.Args) && strings.Contains(c.Args[n-1].Text, "="); n++ {
 			for j, m := range mc {
 				// (the next word may be one mvdan cannot reduce: 0$00)
-				if !used[j] && len(m.words) == len(c.Args)-1 && (m.literal[0] && m.words[0] == c.Args[1].Text || !m.literal[0] && strings.Contains(c.Args[1].Text, "$")) {
+				if !used[j] && len(m.words) == len(c.Args)-n && (m.literal[0] && m.words[0] == c.Args[n].Text || !m.literal[0] && strings.Contains(c.Args[n].Text, "$")) {
 					used[j], found = true, true
 					diffs = append(diffs, difference{"mvdan-assignment", fmt.Sprintf("%q", c.Strings())})
 					break

@@ -58,6 +58,9 @@ func (s *state) expand(i int) {
 				return
 			}
 		}
+		if name == "xargs" && s.xargsInput(i) {
+			return
+		}
 		rest, ok := peel(c, name)
 		if !ok {
 			return

@@ -285,6 +285,7 @@ var decided = map[string]string{
 	"brace-cap":          "a brace expansion into more than 256 words ({1..1000}): mvdan lists them all; this package keeps the word as written and marks it a value it cannot know, which the guard judges as such: the stricter reading",
 	"mvdan-heredoc":      "a heredoc body line that holds a $ and ends in the delimiter's text (<<0, then 0$00 or $00): mvdan ends the body there and reads the lines after it as commands; bash ends the body only at a line that is the delimiter, as this package does",
 	"mvdan-comment":      "a # glued to a closing quote ('EOF'#): bash reads it as part of the word (the heredoc's delimiter is EOF#), mvdan as a comment, so it ends a heredoc at EOF and reads the lines after it as commands; bash reads them as the heredoc's body and runs nothing, as this package does",
+	"assigned-reserved":  "a reserved word after an assignment or a redirection (A= for x, >f if): bash runs a program of that name, which does not exist, or refuses the line; this package reads the compound command it opens and the guard judges the commands in it: the stricter reading",
 	"reserved-word":      "a reserved word out of place (else, fi, done, …) as a program name: mvdan reads a command named so, bash refuses the line as a syntax error and runs nothing",
 	"bang-word":          "a ! that bash reads as a program name, not the negation (after an assignment: A= ! rm -rf x runs a program named !, which does not exist): this package reads the negation and judges the words after it as the command: the stricter reading",
 	"mvdan-bigfd":        "digits over an int's range glued to a redirection (x 2170000000<f): bash reads them as a word (it prints x 2170000000), as this package does; mvdan as the descriptor",
@@ -448,6 +449,8 @@ func compareWith(mvdanSrc, oursSrc string) []difference {
 				class = "bang-word"
 			case len(m.words) > 0 && m.literal[0] && slices.Contains([]string{"then", "else", "elif", "fi", "do", "done", "esac", "}", "in"}, m.words[0]):
 				class = "reserved-word"
+			case len(m.words) > 0 && m.literal[0] && slices.Contains([]string{"for", "if", "while", "until", "case", "select", "function", "coproc", "time", "{", "[["}, m.words[0]):
+				class = "assigned-reserved"
 			case heredocEarlyEnd(src):
 				class = "mvdan-heredoc"
 			case strings.Contains(src, "'#") || strings.Contains(src, `"#`):

@@ -55,6 +55,27 @@ func dbEscapes(name, text string) []string {
 	return out
 }
 
+// inputTexts returns what the command reads on standard input, where the
+// parser knows it: a heredoc or here-string, the output of the command
+// piping into it, a file the line wrote and redirects in with <.
+func (cc *cmdCtx) inputTexts() []string {
+	var texts []string
+	if cc.c.HasStdin {
+		texts = append(texts, cc.c.Stdin)
+	}
+	if t, ok := cc.pipedText(); ok {
+		texts = append(texts, t)
+	}
+	for _, r := range cc.c.Redirects {
+		if r.Op == "<" {
+			if t, ok := cc.writtenText(r.Target.Text); ok {
+				texts = append(texts, t)
+			}
+		}
+	}
+	return texts
+}
+
 // dbShell reports whether a program is a database shell with a shell
 // escape.
 func dbShell(name string) bool {
@@ -145,19 +166,7 @@ func (cc *cmdCtx) shellEscapes(name string) {
 				texts = append(texts, t) // sqlite3 db.sqlite '.shell …'
 			}
 		}
-		if cc.c.HasStdin {
-			texts = append(texts, cc.c.Stdin)
-		}
-		if t, ok := cc.pipedText(); ok {
-			texts = append(texts, t)
-		}
-		for _, r := range cc.c.Redirects {
-			if r.Op == "<" {
-				if t, ok := cc.writtenText(r.Target.Text); ok {
-					texts = append(texts, t)
-				}
-			}
-		}
+		texts = append(texts, cc.inputTexts()...)
 		for _, text := range texts {
 			for _, cmd := range dbEscapes(name, text) {
 				run(cmd, "shell escape")
@@ -168,20 +177,7 @@ func (cc *cmdCtx) shellEscapes(name string) {
 	}):
 		// ed and ex (vim -e) read their commands from standard input:
 		// !cmd, r !cmd and w !cmd run a shell
-		var texts []string
-		if cc.c.HasStdin {
-			texts = append(texts, cc.c.Stdin)
-		}
-		if t, ok := cc.pipedText(); ok {
-			texts = append(texts, t)
-		}
-		for _, r := range cc.c.Redirects {
-			if r.Op == "<" {
-				if t, ok := cc.writtenText(r.Target.Text); ok {
-					texts = append(texts, t)
-				}
-			}
-		}
+		texts := cc.inputTexts()
 		for _, text := range texts {
 			for i, line := range strings.Split(text, "\n") {
 				if i >= 512 {

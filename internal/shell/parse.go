@@ -302,14 +302,23 @@ func (p *parser) blanks() {
 	}
 }
 
+// tooDeep reports whether the nesting p.nest passes maxNest; then the
+// parse fails with ErrDepth and reads no further.
+func (p *parser) tooDeep() bool {
+	if p.nest <= maxNest {
+		return false
+	}
+	p.s.fail(ErrDepth)
+	p.pos = len(p.src)
+	return true
+}
+
 // list reads commands until end, or until the closing byte close (')' or
 // '}' for a brace group is handled as a word). It stops before close.
 func (p *parser) list(close byte) {
 	p.nest++
 	defer func() { p.nest-- }()
-	if p.nest > maxNest {
-		p.s.fail(ErrDepth)
-		p.pos = len(p.src)
+	if p.tooDeep() {
 		return
 	}
 	pipeFrom := -1
@@ -392,9 +401,7 @@ func (p *parser) list(close byte) {
 func (p *parser) arith(close byte) {
 	p.nest++
 	defer func() { p.nest-- }()
-	if p.nest > maxNest {
-		p.s.fail(ErrDepth)
-		p.pos = len(p.src)
+	if p.tooDeep() {
 		return
 	}
 	depth := 0

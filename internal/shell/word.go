@@ -287,9 +287,7 @@ func (p *parser) dollar(b *strings.Builder) bool {
 func (p *parser) braced() {
 	p.nest++
 	defer func() { p.nest-- }()
-	if p.nest > maxNest {
-		p.s.fail(ErrDepth)
-		p.pos = len(p.src)
+	if p.tooDeep() {
 		return
 	}
 	var scratch strings.Builder

@@ -141,7 +141,7 @@ func (cc *cmdCtx) readInto() {
 	if array != "" {
 		quoted := make([]string, len(fields))
 		for j, f := range fields {
-			quoted[j] = shellQuote(f)
+			quoted[j] = shell.Quote(f)
 		}
 		cc.ck.assign([]string{array + "=(" + strings.Join(quoted, " ") + ")"})
 		return
@@ -416,7 +416,7 @@ func (cc *cmdCtx) check() {
 		var b strings.Builder
 		b.WriteString(v)
 		for _, a := range c.Args[1:] {
-			b.WriteString(" " + shellQuote(a.Text))
+			b.WriteString(" " + shell.Quote(a.Text))
 		}
 		cc.ck.aliasDepth++
 		cc.nested(b.String(), "alias "+c.Args[0].Text)

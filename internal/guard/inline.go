@@ -250,7 +250,7 @@ func (cc *cmdCtx) scanCode(lang, code string) {
 			unknown := false
 			for _, a := range args {
 				unknown = unknown || a.interp
-				words = append(words, shellQuote(a.text))
+				words = append(words, shell.Quote(a.text))
 			}
 			cc.runShell(strings.Join(words, " "), lang+" "+strings.TrimSuffix(call, "("), unknown)
 		}
@@ -399,11 +399,6 @@ func literalsIn(lits []literal, from, to int) []literal {
 		}
 	}
 	return out
-}
-
-// shellQuote quotes s as one shell word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // runShell checks a shell command that inline code runs.

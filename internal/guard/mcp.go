@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookwright/hookwright/internal/runtime/toolrule"
+	"github.com/hookwright/hookwright/internal/shell"
 )
 
 // An MCP tool is judged by what it does. An MCP server's write-file tool
@@ -301,7 +302,7 @@ func (ck *check) mcpAct(tool string, a toolrule.Action, in mcpInput) {
 		cmd := field(0)
 		if len(a.Fields) > 1 {
 			for _, arg := range in.strs(a.Fields[1]) {
-				cmd += " " + shellQuote(arg)
+				cmd += " " + shell.Quote(arg)
 			}
 		}
 		show(cmd)
@@ -320,11 +321,11 @@ func (ck *check) mcpAct(tool string, a toolrule.Action, in mcpInput) {
 		if string(in.raw("recursive")) == "true" {
 			rec = "-r "
 		}
-		cmd := "rm " + rec + "-- " + shellQuote(p)
+		cmd := "rm " + rec + "-- " + shell.Quote(p)
 		show(cmd)
 		ck.command(cmd)
 	case "Move":
-		cmd := "mv -- " + shellQuote(field(0)) + " " + shellQuote(field(1))
+		cmd := "mv -- " + shell.Quote(field(0)) + " " + shell.Quote(field(1))
 		show(cmd)
 		ck.command(cmd)
 	case "SQL":
@@ -334,7 +335,7 @@ func (ck *check) mcpAct(tool string, a toolrule.Action, in mcpInput) {
 				q += ";\n" + s
 			}
 		}
-		cmd := "psql -c " + shellQuote(q)
+		cmd := "psql -c " + shell.Quote(q)
 		show("SQL " + q)
 		ck.command(cmd)
 	case "HTTP":
@@ -342,7 +343,7 @@ func (ck *check) mcpAct(tool string, a toolrule.Action, in mcpInput) {
 		if m == "" {
 			m = "GET"
 		}
-		cmd := "curl -X " + m + " " + shellQuote(field(0))
+		cmd := "curl -X " + m + " " + shell.Quote(field(0))
 		show(cmd)
 		ck.command(cmd)
 	case "Local":

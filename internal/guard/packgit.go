@@ -69,7 +69,7 @@ func joinWords(ws []shell.Word) string {
 	}
 	parts := make([]string, len(ws))
 	for i, w := range ws {
-		parts[i] = shellQuote(w.Text)
+		parts[i] = shell.Quote(w.Text)
 	}
 	return strings.Join(parts, " ")
 }

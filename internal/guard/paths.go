@@ -66,7 +66,7 @@ func (e *env) arrayCommand(args []shell.Word) (string, bool) {
 	var b strings.Builder
 	b.WriteString(words)
 	for _, a := range args[1:] {
-		b.WriteString(" " + shellQuote(a.Text))
+		b.WriteString(" " + shell.Quote(a.Text))
 	}
 	return b.String(), true
 }

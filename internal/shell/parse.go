@@ -573,7 +573,7 @@ func (p *parser) simple(pipeFrom int) {
 							continue
 						}
 						for _, x := range p.expand(ew, p.marks, p.groups, p.quotes) {
-							elems = append(elems, "'"+strings.ReplaceAll(x.Text, "'", `'\''`)+"'")
+							elems = append(elems, Quote(x.Text))
 						}
 					}
 					if !p.eof() {

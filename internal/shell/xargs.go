@@ -108,7 +108,7 @@ options:
 				if j > 0 {
 					b.WriteByte(' ')
 				}
-				b.WriteString(quoteWord(strings.ReplaceAll(w.Text, replace, it)))
+				b.WriteString(Quote(strings.ReplaceAll(w.Text, replace, it)))
 			}
 			b.WriteByte('\n')
 		}
@@ -117,15 +117,15 @@ options:
 			if j > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(quoteWord(w.Text))
+			b.WriteString(Quote(w.Text))
 		}
 		for _, it := range items {
-			b.WriteString(" " + quoteWord(it))
+			b.WriteString(" " + Quote(it))
 		}
 	}
 	s.replaceBy(i, b.String(), "xargs")
 	return true
 }
 
-// quoteWord quotes s as one shell word.
-func quoteWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// Quote quotes s as one shell word: single quotes, a ' in s written '\”.
+func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -127,5 +127,6 @@ options:
 	return true
 }
 
-// Quote quotes s as one shell word: single quotes, a ' in s written '\”.
+// Quote quotes s as one shell word, in single quotes; each single quote in
+// s ends them, is escaped with a backslash, and opens them again.
 func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
